@@ -1,0 +1,81 @@
+package ragd
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrorKind classifies service-layer errors so transports can map them to
+// their own status codes (REST) or error results (MCP).
+type ErrorKind int
+
+// The error kinds.
+const (
+	KindInternal    ErrorKind = iota // a bug or an unexpected failure
+	KindInvalid                      // the request is malformed or violates a rule (422)
+	KindNotFound                     // the named job, document or namespace does not exist (404)
+	KindForbidden                    // the caller may not touch this (403)
+	KindUnavailable                  // a dependency is down, timed out or its breaker is open (503)
+	KindTooLarge                     // the input exceeds a configured size (413)
+)
+
+// FieldError is one problem with one field of a request, in the shape of
+// FastAPI's 422 detail entries.
+type FieldError struct {
+	Loc  []string `json:"loc"`
+	Msg  string   `json:"msg"`
+	Type string   `json:"type"`
+}
+
+// Error is the typed error the service layer returns.
+type Error struct {
+	Kind    ErrorKind
+	Message string
+	// Fields, for KindInvalid, lists each field at fault.
+	Fields []FieldError
+	// RetryAfterSeconds, for KindUnavailable, hints when to try again.
+	RetryAfterSeconds int
+	Err               error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil && e.Message == "" {
+		return e.Err.Error()
+	}
+	if e.Err != nil {
+		return e.Message + ": " + e.Err.Error()
+	}
+	return e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Invalid returns a KindInvalid error for one field.
+func Invalid(field, typ, format string, args ...any) *Error {
+	msg := fmt.Sprintf(format, args...)
+	return &Error{Kind: KindInvalid, Message: msg, Fields: []FieldError{{Loc: []string{"body", field}, Msg: msg, Type: typ}}}
+}
+
+// NotFound returns a KindNotFound error.
+func NotFound(format string, args ...any) *Error {
+	return &Error{Kind: KindNotFound, Message: fmt.Sprintf(format, args...)}
+}
+
+// Forbidden returns a KindForbidden error.
+func Forbidden(format string, args ...any) *Error {
+	return &Error{Kind: KindForbidden, Message: fmt.Sprintf(format, args...)}
+}
+
+// Unavailable wraps err as a KindUnavailable error naming the dependency.
+func Unavailable(dependency string, err error) *Error {
+	return &Error{Kind: KindUnavailable, Message: dependency + " is unavailable", Err: err, RetryAfterSeconds: 5}
+}
+
+// KindOf returns the kind of err, KindInternal for untyped errors.
+func KindOf(err error) ErrorKind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return KindInternal
+}

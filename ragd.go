@@ -99,4 +99,3 @@ var chunkNamespace = uuid.MustParse("6f1c9a52-3d0e-4b8e-9a57-0c2d6e1f4b21")
 func ChunkID(documentID, contentHash string, index int) string {
 	return uuid.NewSHA1(chunkNamespace, []byte(documentID+"/"+contentHash+"/"+strconv.Itoa(index))).String()
 }
-

@@ -1,0 +1,135 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"fmt"
+	"os"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Load returns the defaults overlaid with the YAML file at path (skipped when
+// path is empty) and then with RAGD_* variables from environ.
+func Load(path string, environ []string) (Config, error) {
+	cfg := Default()
+	env := envMap(environ)
+	if path != "" {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return cfg, fmt.Errorf("config: %w", err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(expand(raw, env)))
+		dec.KnownFields(true)
+		if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
+			return cfg, fmt.Errorf("config %s: %w", path, err)
+		}
+	}
+	if err := applyEnv(&cfg, env); err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.Validate()
+}
+
+func envMap(environ []string) map[string]string {
+	m := make(map[string]string, len(environ))
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// varPattern matches ${VAR} and ${VAR:-default}; a bare $ is left alone so
+// passwords and regexes in the file survive.
+var varPattern = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
+
+// expand substitutes variables; an unset one without a default expands to "",
+// as in a shell.
+func expand(raw []byte, env map[string]string) []byte {
+	return varPattern.ReplaceAllFunc(raw, func(m []byte) []byte {
+		sub := varPattern.FindSubmatch(m)
+		if v := env[string(sub[1])]; v != "" {
+			return []byte(v)
+		}
+		return sub[3]
+	})
+}
+
+// applyEnv sets every field whose RAGD_<SECTION>_<KEY> variable is present.
+func applyEnv(cfg *Config, env map[string]string) error {
+	root := reflect.ValueOf(cfg).Elem()
+	for i := 0; i < root.NumField(); i++ {
+		section := root.Type().Field(i).Tag.Get("yaml")
+		sv := root.Field(i)
+		for j := 0; j < sv.NumField(); j++ {
+			key := sv.Type().Field(j).Tag.Get("yaml")
+			name := EnvName(section, key)
+			val, ok := env[name]
+			if !ok {
+				continue
+			}
+			if err := setField(sv.Field(j), val); err != nil {
+				return fmt.Errorf("config: %s=%q: %w", name, val, err)
+			}
+		}
+	}
+	return nil
+}
+
+// EnvName is the environment variable that overrides section.key.
+func EnvName(section, key string) string {
+	return "RAGD_" + strings.ToUpper(section) + "_" + strings.ToUpper(key)
+}
+
+var durationType = reflect.TypeOf(time.Duration(0))
+
+func setField(f reflect.Value, val string) error {
+	val = strings.TrimSpace(val)
+	switch {
+	case f.Type() == durationType:
+		d, err := time.ParseDuration(val)
+		if err != nil {
+			return err
+		}
+		f.SetInt(int64(d))
+	case f.Kind() == reflect.String:
+		f.SetString(val)
+	case f.Kind() == reflect.Bool:
+		b, err := strconv.ParseBool(val)
+		if err != nil {
+			return err
+		}
+		f.SetBool(b)
+	case f.Kind() == reflect.Int || f.Kind() == reflect.Int64:
+		n, err := strconv.ParseInt(val, 10, 64)
+		if err != nil {
+			return err
+		}
+		f.SetInt(n)
+	case f.Kind() == reflect.Float64:
+		x, err := strconv.ParseFloat(val, 64)
+		if err != nil {
+			return err
+		}
+		f.SetFloat(x)
+	case f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.String:
+		var items []string
+		for _, s := range strings.Split(val, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				items = append(items, s)
+			}
+		}
+		f.Set(reflect.ValueOf(items))
+	default:
+		return fmt.Errorf("unsupported setting type %s", f.Type())
+	}
+	return nil
+}

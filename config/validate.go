@@ -1,0 +1,39 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Validate reports settings that would make ragd misbehave, naming each.
+func (c Config) Validate() error {
+	var errs []error
+	check := func(ok bool, format string, args ...any) {
+		if !ok {
+			errs = append(errs, fmt.Errorf(format, args...))
+		}
+	}
+	check(c.HTTP.Addr != "", "http.addr is empty")
+	check(c.HTTP.MaxBodyBytes > 0, "http.max_body_bytes must be positive")
+	check(c.HTTP.WaitTimeout > 0, "http.wait_timeout must be positive")
+	check(c.Redis.URL != "", "redis.url is empty")
+	check(c.Weaviate.URL != "", "weaviate.url is empty")
+	check(c.Weaviate.GRPCAddr != "", "weaviate.grpc_addr is empty")
+	check(c.Weaviate.Collection != "", "weaviate.collection is empty")
+	check(c.Weaviate.BatchSize > 0, "weaviate.batch_size must be positive")
+	check(c.Embed.Provider == "glove" || c.Embed.Provider == "openai", "embed.provider must be glove or openai, not %q", c.Embed.Provider)
+	if c.Embed.Provider == "openai" {
+		check(c.Embed.BaseURL != "" && c.Embed.Model != "", "embed.provider openai needs embed.base_url and embed.model")
+	}
+	check(c.Embed.BatchSize > 0, "embed.batch_size must be positive")
+	check(len(c.Ingest.Roots) > 0, "ingest.roots is empty: name at least one directory files may be ingested from")
+	check(c.Ingest.ChunkTokens >= 16, "ingest.chunk_tokens must be at least 16")
+	check(c.Ingest.ChunkOverlap >= 0 && c.Ingest.ChunkOverlap < c.Ingest.ChunkTokens, "ingest.chunk_overlap must be between 0 and chunk_tokens")
+	check(c.Ingest.MaxFileBytes > 0, "ingest.max_file_bytes must be positive")
+	check(c.Ingest.MaxDirectoryFiles > 0, "ingest.max_directory_files must be positive")
+	check(c.Worker.Concurrency > 0, "worker.concurrency must be positive")
+	check(c.Worker.Queue != "", "worker.queue is empty")
+	check(c.Worker.MaxRetries >= 0, "worker.max_retries must not be negative")
+	check(c.Search.Alpha >= 0 && c.Search.Alpha <= 1, "search.alpha must be between 0 and 1")
+	return errors.Join(errs...)
+}

@@ -1,0 +1,156 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/go-openapi/strfmt"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
+	"github.com/weaviate/weaviate/entities/models"
+
+	"ragd"
+)
+
+// Upsert writes chunks into the namespace's tenant in batches over gRPC.
+// Chunk ids are deterministic, so writing the same chunk twice overwrites it.
+func (s *Store) Upsert(ctx context.Context, namespace string, chunks []ragd.Chunk) error {
+	for start := 0; start < len(chunks); start += s.batchSize {
+		end := min(start+s.batchSize, len(chunks))
+		if err := s.upsertBatch(ctx, namespace, chunks[start:end]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Store) upsertBatch(ctx context.Context, namespace string, chunks []ragd.Chunk) error {
+	objects := make([]*models.Object, len(chunks))
+	for i := range chunks {
+		objects[i] = s.object(namespace, &chunks[i])
+	}
+	resp, err := s.client.Batch().ObjectsBatcher().WithObjects(objects...).Do(ctx)
+	if err != nil {
+		return fmt.Errorf("weaviate batch write: %w", err)
+	}
+	var failures []string
+	for _, r := range resp {
+		if r.Result != nil && r.Result.Errors != nil {
+			for _, e := range r.Result.Errors.Error {
+				failures = append(failures, fmt.Sprintf("%s: %s", r.ID, e.Message))
+			}
+		}
+	}
+	if len(failures) > 0 {
+		return fmt.Errorf("weaviate batch write: %d of %d objects failed: %s", len(failures), len(objects), strings.Join(failures[:min(3, len(failures))], "; "))
+	}
+	return nil
+}
+
+func (s *Store) object(namespace string, c *ragd.Chunk) *models.Object {
+	tags := c.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	return &models.Object{
+		Class:  s.class,
+		ID:     strfmt.UUID(c.ID),
+		Tenant: namespace,
+		Vector: c.Vector,
+		Properties: map[string]any{
+			propText:        c.Text,
+			propDocumentID:  c.DocumentID,
+			propSource:      c.Source,
+			propSourceType:  string(c.SourceType),
+			propContentHash: c.ContentHash,
+			propChunkIndex:  c.Index,
+			propPath:        c.Path,
+			propLevel:       c.Level,
+			propSummary:     c.Summary,
+			propKBName:      namespace,
+			propPage:        c.Page,
+			propTimestamp:   c.Timestamp.UTC().Format(time.RFC3339Nano),
+			propTags:        tags,
+		},
+	}
+}
+
+// DeleteStale removes a document's chunks that belong to any version other than
+// keepHash: the last step of a re-ingest, after the new version is written.
+func (s *Store) DeleteStale(ctx context.Context, namespace, documentID, keepHash string) (int, error) {
+	where := filters.Where().WithOperator(filters.And).WithOperands([]*filters.WhereBuilder{
+		eq(propDocumentID, documentID),
+		filters.Where().WithPath([]string{propContentHash}).WithOperator(filters.NotEqual).WithValueText(keepHash),
+	})
+	return s.deleteWhere(ctx, namespace, where)
+}
+
+// DeleteDocument removes every chunk of a document.
+func (s *Store) DeleteDocument(ctx context.Context, namespace, documentID string) (int, error) {
+	return s.deleteWhere(ctx, namespace, eq(propDocumentID, documentID))
+}
+
+func eq(prop, value string) *filters.WhereBuilder {
+	return filters.Where().WithPath([]string{prop}).WithOperator(filters.Equal).WithValueText(value)
+}
+
+// deleteWhere deletes in rounds: one batch delete removes at most Weaviate's
+// QUERY_MAXIMUM_RESULTS objects.
+func (s *Store) deleteWhere(ctx context.Context, namespace string, where *filters.WhereBuilder) (int, error) {
+	total := 0
+	for round := 0; round < 1000; round++ {
+		resp, err := s.client.Batch().ObjectsBatchDeleter().WithClassName(s.class).WithTenant(namespace).
+			WithWhere(where).WithOutput("minimal").Do(ctx)
+		if err != nil {
+			if isMissingTenant(err) {
+				return total, nil
+			}
+			return total, fmt.Errorf("weaviate batch delete: %w", err)
+		}
+		if resp.Results == nil {
+			return total, nil
+		}
+		total += int(resp.Results.Successful)
+		if resp.Results.Failed > 0 {
+			return total, fmt.Errorf("weaviate batch delete: %d objects could not be deleted", resp.Results.Failed)
+		}
+		if resp.Results.Matches <= resp.Results.Successful && resp.Results.Matches < resp.Results.Limit {
+			return total, nil
+		}
+		if resp.Results.Successful == 0 {
+			return total, nil
+		}
+	}
+	return total, nil
+}
+
+// ClearNamespace drops the namespace's tenant and with it every chunk, in one call.
+func (s *Store) ClearNamespace(ctx context.Context, namespace string) error {
+	err := s.client.Schema().TenantsDeleter().WithClassName(s.class).WithTenants(namespace).Do(ctx)
+	if err != nil && !isMissingTenant(err) {
+		return fmt.Errorf("weaviate: drop tenant %s: %w", namespace, err)
+	}
+	return nil
+}
+
+// Count returns the number of chunks in a namespace, or of one document when
+// documentID is not empty.
+func (s *Store) Count(ctx context.Context, namespace, documentID string) (int, error) {
+	agg := s.client.GraphQL().Aggregate().WithClassName(s.class).WithTenant(namespace).
+		WithFields(graphqlMetaCount...)
+	if documentID != "" {
+		agg = agg.WithWhere(eq(propDocumentID, documentID))
+	}
+	resp, err := agg.Do(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("weaviate aggregate: %w", err)
+	}
+	if len(resp.Errors) > 0 {
+		if isMissingTenant(fmt.Errorf("%s", resp.Errors[0].Message)) {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("weaviate aggregate: %s", resp.Errors[0].Message)
+	}
+	return metaCount(resp.Data, s.class)
+}

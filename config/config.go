@@ -29,7 +29,8 @@ type HTTP struct {
 
 // Redis configures the queue broker and registry.
 type Redis struct {
-	URL string `yaml:"url"`
+	URL       string `yaml:"url"`
+	KeyPrefix string `yaml:"key_prefix"`
 }
 
 // Weaviate configures the vector store.
@@ -94,7 +95,7 @@ type Log struct {
 func Default() Config {
 	return Config{
 		HTTP:     HTTP{Addr: "127.0.0.1:8000", MaxBodyBytes: 10 << 20, WaitTimeout: 50 * time.Second},
-		Redis:    Redis{URL: "redis://127.0.0.1:6379/0"},
+		Redis:    Redis{URL: "redis://127.0.0.1:6379/0", KeyPrefix: "ragd"},
 		Weaviate: Weaviate{URL: "http://127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", Collection: "RagdChunk", BatchSize: 200, Timeout: 30 * time.Second},
 		Data:     Data{Dir: "./data"},
 		Embed:    Embed{Provider: "glove", BatchSize: 64, Timeout: 30 * time.Second},

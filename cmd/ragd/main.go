@@ -7,6 +7,11 @@ import (
 	"os"
 )
 
+const usage = `usage:
+  ragd serve [--config FILE] [--worker]   REST API (and, with --worker, the ingest worker)
+  ragd worker [--config FILE]             ingest worker only
+  ragd convert-glove -in JSON -out BIN    convert the GloVe npm package into ragd's table`
+
 func main() {
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "ragd:", err)
@@ -16,12 +21,19 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("usage: ragd serve [--worker] | worker | convert-glove")
+		return fmt.Errorf("no command given\n%s", usage)
 	}
 	switch args[0] {
+	case "serve":
+		return runServe(args[1:])
+	case "worker":
+		return runWorker(args[1:])
 	case "convert-glove":
 		return runConvertGloVe(args[1:])
+	case "help", "-h", "--help":
+		fmt.Println(usage)
+		return nil
 	default:
-		return fmt.Errorf("unknown command %q", args[0])
+		return fmt.Errorf("unknown command %q\n%s", args[0], usage)
 	}
 }

@@ -1,0 +1,126 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"ragd"
+	"ragd/rag"
+)
+
+// indexBody is POST /tools/rag_index.
+type indexBody struct {
+	rag.IndexRequest
+	Wait bool `json:"wait"`
+}
+
+// directoryBody is POST /tools/rag_index_directory.
+type directoryBody struct {
+	rag.DirectoryRequest
+	Wait bool `json:"wait"`
+}
+
+// indexed is the wait:true answer, in the seed API's shape.
+type indexed struct {
+	Status        string `json:"status"`
+	Message       string `json:"message"`
+	ChunksIndexed int    `json:"chunks_indexed"`
+	FilePath      string `json:"file_path,omitempty"`
+	URL           string `json:"url,omitempty"`
+	DirectoryPath string `json:"directory_path,omitempty"`
+	JobID         string `json:"job_id,omitempty"`
+	DocumentID    string `json:"document_id,omitempty"`
+	DedupHit      bool   `json:"dedup_hit"`
+	FilesTotal    *int   `json:"files_total,omitempty"`
+	FilesFailed   *int   `json:"files_failed,omitempty"`
+}
+
+func (h *handlers) index(c echo.Context) error {
+	var body indexBody
+	if err := bind(c, &body); err != nil {
+		return err
+	}
+	enq, err := h.svc.Index(c.Request().Context(), body.IndexRequest)
+	if err != nil {
+		return err
+	}
+	if enq.DedupHit {
+		if !body.Wait {
+			return c.JSON(http.StatusOK, enq)
+		}
+		return c.JSON(http.StatusOK, indexed{Status: "success", Message: "already indexed: content unchanged",
+			ChunksIndexed: enq.Existing.Chunks, FilePath: body.FilePath, URL: body.URL,
+			DocumentID: enq.DocumentID, DedupHit: true})
+	}
+	if !body.Wait {
+		return c.JSON(http.StatusAccepted, enq)
+	}
+	job, err := h.svc.WaitJob(c.Request().Context(), *enq.JobID)
+	if err != nil {
+		return err
+	}
+	if !job.Status.Terminal() {
+		enq.Status = job.Status
+		return c.JSON(http.StatusAccepted, enq)
+	}
+	if job.Status == ragd.JobFailed {
+		return failed(job)
+	}
+	var res ragd.DocumentResult
+	_ = json.Unmarshal(job.Result, &res)
+	msg := "Successfully indexed " + enq.Source
+	if res.DedupHit {
+		msg = "already indexed: content unchanged"
+	}
+	return c.JSON(http.StatusOK, indexed{Status: "success", Message: msg, ChunksIndexed: res.ChunksIndexed,
+		FilePath: body.FilePath, URL: body.URL, JobID: job.ID, DocumentID: res.DocumentID, DedupHit: res.DedupHit})
+}
+
+func (h *handlers) indexDirectory(c echo.Context) error {
+	var body directoryBody
+	if err := bind(c, &body); err != nil {
+		return err
+	}
+	enq, err := h.svc.IndexDirectory(c.Request().Context(), body.DirectoryRequest)
+	if err != nil {
+		return err
+	}
+	if !body.Wait {
+		return c.JSON(http.StatusAccepted, enq)
+	}
+	job, err := h.svc.WaitJob(c.Request().Context(), *enq.JobID)
+	if err != nil {
+		return err
+	}
+	if !job.Status.Terminal() {
+		enq.Status = job.Status
+		return c.JSON(http.StatusAccepted, enq)
+	}
+	if job.Status == ragd.JobFailed {
+		return failed(job)
+	}
+	var res ragd.DirectoryResult
+	_ = json.Unmarshal(job.Result, &res)
+	return c.JSON(http.StatusOK, indexed{Status: "success",
+		Message:       fmt.Sprintf("Indexed %d of %d files from %s", res.FilesIndexed, res.FilesTotal, enq.Source),
+		ChunksIndexed: res.ChunksIndexed, DirectoryPath: body.DirectoryPath, JobID: job.ID,
+		FilesTotal: &res.FilesTotal, FilesFailed: &res.FilesFailed})
+}
+
+// failed answers a wait:true request whose job failed. Within the wait, only
+// a permanent failure (a corrupt or unreadable source) ends a job: transient
+// ones are still being retried.
+func failed(job *ragd.Job) error {
+	return &ragd.Error{Kind: ragd.KindInvalid, Message: fmt.Sprintf("job %s failed: %s", job.ID, job.Error)}
+}
+
+func (h *handlers) job(c echo.Context) error {
+	job, err := h.svc.Job(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, job)
+}

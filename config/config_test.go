@@ -1,0 +1,105 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The shipped config.yaml must load and equal the built-in defaults, so the
+// file documents exactly what ragd does without it.
+func TestShippedConfigMatchesDefaults(t *testing.T) {
+	cfg, err := Load("../config.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := Default(); !reflect.DeepEqual(cfg, want) {
+		t.Fatalf("config.yaml differs from Default():\n got %+v\nwant %+v", cfg, want)
+	}
+}
+
+// Every setting must be documented in config.yaml.
+func TestShippedConfigNamesEverySetting(t *testing.T) {
+	raw, err := os.ReadFile("../config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := reflect.TypeOf(Config{})
+	for i := 0; i < root.NumField(); i++ {
+		section := root.Field(i)
+		if !strings.Contains(string(raw), "\n"+section.Tag.Get("yaml")+":") {
+			t.Errorf("section %s missing from config.yaml", section.Tag.Get("yaml"))
+		}
+		for j := 0; j < section.Type.NumField(); j++ {
+			key := section.Type.Field(j).Tag.Get("yaml")
+			if !strings.Contains(string(raw), "  "+key+":") {
+				t.Errorf("setting %s.%s missing from config.yaml", section.Tag.Get("yaml"), key)
+			}
+		}
+	}
+}
+
+func TestEnvOverridesAndExpansion(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.yaml")
+	yaml := "http:\n  addr: ${MY_ADDR}\n  wait_timeout: 5s\nweaviate:\n  url: ${UNSET_VAR:-http://w:1}\n  api_key: \"pa$$word\"\n"
+	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(path, []string{
+		"MY_ADDR=0.0.0.0:9000",
+		"RAGD_WEAVIATE_GRPC_ADDR=g:2",
+		"RAGD_INGEST_ROOTS=/a, /b,",
+		"RAGD_INGEST_ALLOW_PRIVATE_URLS=true",
+		"RAGD_WORKER_CONCURRENCY=7",
+		"RAGD_SEARCH_ALPHA=0.5",
+		"RAGD_WORKER_TASK_TIMEOUT=90s",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := []struct {
+		name      string
+		got, want any
+	}{
+		{"http.addr from ${VAR}", cfg.HTTP.Addr, "0.0.0.0:9000"},
+		{"http.wait_timeout from yaml", cfg.HTTP.WaitTimeout, 5 * time.Second},
+		{"${VAR:-default}", cfg.Weaviate.URL, "http://w:1"},
+		{"bare $ kept", cfg.Weaviate.APIKey, "pa$$word"},
+		{"RAGD_WEAVIATE_GRPC_ADDR", cfg.Weaviate.GRPCAddr, "g:2"},
+		{"RAGD_INGEST_ROOTS", cfg.Ingest.Roots, []string{"/a", "/b"}},
+		{"bool", cfg.Ingest.AllowPrivateURLs, true},
+		{"int", cfg.Worker.Concurrency, 7},
+		{"float", cfg.Search.Alpha, 0.5},
+		{"duration", cfg.Worker.TaskTimeout, 90 * time.Second},
+		{"default kept", cfg.Redis.KeyPrefix, "ragd"},
+	}
+	for _, c := range checks {
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, c.got, c.want)
+		}
+	}
+}
+
+func TestBadSettingsAreNamed(t *testing.T) {
+	for env, want := range map[string]string{
+		"RAGD_WORKER_CONCURRENCY=lots": "RAGD_WORKER_CONCURRENCY",
+		"RAGD_SEARCH_ALPHA=2":          "search.alpha",
+		"RAGD_EMBED_PROVIDER=magic":    "embed.provider",
+		"RAGD_INGEST_ROOTS=":           "ingest.roots",
+	} {
+		_, err := Load("", []string{env})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: want an error naming %s, got %v", env, want, err)
+		}
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.yaml")
+	_ = os.WriteFile(path, []byte("http:\n  adr: x\n"), 0o600)
+	if _, err := Load(path, nil); err == nil || !strings.Contains(err.Error(), "adr") {
+		t.Errorf("unknown key: want an error naming it, got %v", err)
+	}
+}

@@ -1,0 +1,72 @@
+package ragd
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// JobStatus is where an ingest job is in its life.
+type JobStatus string
+
+// The job states agents see. Asynq's own states map onto these.
+const (
+	JobQueued    JobStatus = "queued"
+	JobActive    JobStatus = "active"
+	JobRetry     JobStatus = "retry"
+	JobCompleted JobStatus = "completed"
+	JobFailed    JobStatus = "failed"
+)
+
+// Terminal reports whether the job will not change any more.
+func (s JobStatus) Terminal() bool { return s == JobCompleted || s == JobFailed }
+
+// Progress counts a job's units of work (chunks for a document, files for a directory).
+type Progress struct {
+	Done  int    `json:"done"`
+	Total int    `json:"total"`
+	Unit  string `json:"unit"`
+}
+
+// Job is an ingest job as agents poll it.
+type Job struct {
+	ID          string          `json:"job_id"`
+	Type        string          `json:"type"`
+	Status      JobStatus       `json:"status"`
+	Progress    Progress        `json:"progress"`
+	Result      json.RawMessage `json:"result"`
+	Error       string          `json:"error"`
+	Retried     int             `json:"retried"`
+	CreatedAt   time.Time       `json:"created_at"`
+	CompletedAt *time.Time      `json:"completed_at"`
+	// Children lists a directory job's per-file jobs.
+	Children []ChildJob `json:"children,omitempty"`
+}
+
+// ChildJob is one file of a directory job.
+type ChildJob struct {
+	ID       string    `json:"job_id"`
+	FilePath string    `json:"file_path"`
+	Status   JobStatus `json:"status"`
+	Chunks   int       `json:"chunks_indexed"`
+	Error    string    `json:"error,omitempty"`
+}
+
+// DocumentResult is what a finished document job reports.
+type DocumentResult struct {
+	DocumentID    string `json:"document_id"`
+	Source        string `json:"source"`
+	ChunksIndexed int    `json:"chunks_indexed"`
+	DedupHit      bool   `json:"dedup_hit"`
+	ContentHash   string `json:"content_hash,omitempty"`
+	// Replaced counts the previous version's chunks that were removed.
+	Replaced int `json:"replaced_chunks,omitempty"`
+}
+
+// DirectoryResult is what a finished directory job reports.
+type DirectoryResult struct {
+	DirectoryPath string `json:"directory_path"`
+	FilesTotal    int    `json:"files_total"`
+	FilesIndexed  int    `json:"files_indexed"`
+	FilesFailed   int    `json:"files_failed"`
+	ChunksIndexed int    `json:"chunks_indexed"`
+}

@@ -1,0 +1,74 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+)
+
+// Options configure how tasks are enqueued.
+type Options struct {
+	Queue      string
+	MaxRetries int
+	Timeout    time.Duration
+	// Retention keeps finished jobs readable for this long.
+	Retention time.Duration
+}
+
+// Queue enqueues ragd's tasks and reads their state back.
+type Queue struct {
+	client    *asynq.Client
+	inspector *asynq.Inspector
+	opts      Options
+}
+
+// NewQueue uses rdb for both enqueueing and inspection.
+func NewQueue(rdb redis.UniversalClient, opts Options) *Queue {
+	return &Queue{client: asynq.NewClientFromRedisClient(rdb), inspector: asynq.NewInspectorFromRedisClient(rdb), opts: opts}
+}
+
+// Name is the Asynq queue the tasks go to.
+func (q *Queue) Name() string { return q.opts.Queue }
+
+// NewJobID returns a fresh job id.
+func NewJobID() string { return uuid.NewString() }
+
+// EnqueueDocument enqueues a document task under jobID.
+func (q *Queue) EnqueueDocument(ctx context.Context, jobID string, p DocumentPayload) error {
+	return q.enqueue(ctx, TypeIngestDocument, jobID, p)
+}
+
+// EnqueueDirectory enqueues a directory task under jobID.
+func (q *Queue) EnqueueDirectory(ctx context.Context, jobID string, p DirectoryPayload) error {
+	return q.enqueue(ctx, TypeIngestDirectory, jobID, p)
+}
+
+// enqueue is idempotent per job id: a parent retried after fanning out some
+// children re-enqueues the same ids, and Asynq refuses the duplicates.
+func (q *Queue) enqueue(ctx context.Context, typ, jobID string, payload any) error {
+	body, err := json.Marshal(payload)
+	if err != nil {
+		return err
+	}
+	task := asynq.NewTask(typ, body)
+	_, err = q.client.EnqueueContext(ctx, task, asynq.TaskID(jobID), asynq.Queue(q.opts.Queue),
+		asynq.MaxRetry(q.opts.MaxRetries), asynq.Timeout(q.opts.Timeout), asynq.Retention(q.opts.Retention))
+	if errors.Is(err, asynq.ErrTaskIDConflict) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("enqueue %s: %w", typ, err)
+	}
+	return nil
+}
+
+// Close releases the queue's connections (not the shared Redis client).
+func (q *Queue) Close() error {
+	return errors.Join(q.client.Close(), q.inspector.Close())
+}

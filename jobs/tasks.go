@@ -1,0 +1,55 @@
+// Package jobs defines ragd's Asynq tasks: their types and payloads, how they
+// are enqueued, how a running task reports progress, and how a job's state is
+// read back for agents that poll it.
+package jobs
+
+import (
+	"time"
+
+	"ragd"
+)
+
+// Task types.
+const (
+	TypeIngestDocument  = "ingest:document"
+	TypeIngestDirectory = "ingest:directory"
+)
+
+// DocumentPayload asks a worker to index one source.
+type DocumentPayload struct {
+	Namespace  string          `json:"kb_name"`
+	DocumentID string          `json:"document_id"`
+	Source     string          `json:"source"` // canonical source URI
+	SourceType ragd.SourceType `json:"source_type,omitempty"`
+	FilePath   string          `json:"file_path,omitempty"` // resolved, inside an ingest root
+	URL        string          `json:"url,omitempty"`
+	Text       string          `json:"text,omitempty"`
+	Title      string          `json:"title,omitempty"`
+	Tags       []string        `json:"tags,omitempty"`
+	Force      bool            `json:"force,omitempty"`
+	ParentID   string          `json:"parent_id,omitempty"`
+	CreatedAt  time.Time       `json:"created_at"`
+}
+
+// DirectoryPayload asks a worker to fan a directory out into document jobs.
+type DirectoryPayload struct {
+	Namespace     string    `json:"kb_name"`
+	DirectoryPath string    `json:"directory_path"` // resolved, inside an ingest root
+	Recursive     bool      `json:"recursive"`
+	Tags          []string  `json:"tags,omitempty"`
+	Force         bool      `json:"force,omitempty"`
+	CreatedAt     time.Time `json:"created_at"`
+}
+
+// report is what a task writes through Asynq's result writer: progress while
+// it runs, the result when it ends.
+type report struct {
+	Progress ragd.Progress `json:"progress"`
+	Result   any           `json:"result,omitempty"`
+	Children []childRef    `json:"children,omitempty"`
+}
+
+type childRef struct {
+	ID       string `json:"job_id"`
+	FilePath string `json:"file_path"`
+}

@@ -1,0 +1,173 @@
+// Package worker runs ragd's Asynq server: it loads, chunks, embeds and writes
+// documents, and fans directories out into one job per file.
+package worker
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"ragd"
+	"ragd/cache"
+	"ragd/ingest"
+	"ragd/jobs"
+	"ragd/registry"
+	"ragd/store"
+)
+
+// Pipeline is the ingest work itself, independent of Asynq.
+type Pipeline struct {
+	Store             *store.Store
+	Embedder          ragd.Embedder
+	Registry          *registry.Registry
+	Generations       *cache.Generations
+	Queue             *jobs.Queue
+	Fetcher           *ingest.Fetcher
+	Roots             *ingest.Roots
+	Chunking          ingest.ChunkOptions
+	MaxFileBytes      int64
+	MaxDirectoryFiles int
+	// EmbedBatch is how many chunks are embedded and written per step; each
+	// step reports progress.
+	EmbedBatch int
+	Log        *slog.Logger
+}
+
+// lockWait is how long a job waits for another job writing the same document.
+const lockWait = 20 * time.Second
+
+// IndexDocument loads the payload's source and makes it the document's current
+// version. New chunks are written before the registry switches to them and the
+// old version's chunks are deleted after, so a search sees either the old
+// version or the new one, never a mix.
+func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, rep *jobs.Reporter) (ragd.DocumentResult, error) {
+	res := ragd.DocumentResult{DocumentID: pl.DocumentID, Source: pl.Source}
+	raw, loaded, err := p.load(ctx, pl)
+	if err != nil {
+		return res, err
+	}
+	hash := ragd.ContentHash([]byte(loaded.NormalizedText()))
+	res.ContentHash = hash
+
+	unlock, err := p.Registry.Lock(ctx, pl.Namespace, pl.DocumentID, lockWait)
+	if err != nil {
+		return res, err
+	}
+	defer unlock()
+
+	prev, err := p.Registry.Get(ctx, pl.Namespace, pl.DocumentID)
+	if err != nil && ragd.KindOf(err) != ragd.KindNotFound {
+		return res, err
+	}
+	if !pl.Force {
+		if dup, err := p.duplicate(ctx, pl, prev, hash, &res); err != nil || dup {
+			return res, err
+		}
+	}
+
+	pieces := ingest.Chunk(loaded, p.Chunking)
+	now := time.Now().UTC()
+	chunks := make([]ragd.Chunk, len(pieces))
+	for i, pc := range pieces {
+		chunks[i] = ragd.Chunk{
+			ID: ragd.ChunkID(pl.DocumentID, hash, i), DocumentID: pl.DocumentID, Namespace: pl.Namespace,
+			Source: pl.Source, SourceType: loaded.SourceType, ContentHash: hash, Index: i,
+			Text: pc.Text, Path: pc.Path, Level: pc.Level, Summary: pc.Summary, Page: pc.Page,
+			Tags: pl.Tags, Timestamp: now,
+		}
+	}
+	if err := p.write(ctx, pl.Namespace, chunks, rep); err != nil {
+		return res, err
+	}
+
+	doc := ragd.Document{
+		ID: pl.DocumentID, Namespace: pl.Namespace, Source: pl.Source, SourceType: loaded.SourceType,
+		ContentHash: hash, RawHash: ragd.ContentHash(raw), Title: firstNonEmpty(pl.Title, loaded.Title),
+		Tags: pl.Tags, Chunks: len(chunks), CreatedAt: now, UpdatedAt: now,
+	}
+	if prev != nil {
+		doc.CreatedAt = prev.CreatedAt
+	}
+	if err := p.Registry.Put(ctx, doc); err != nil {
+		return res, err
+	}
+	if res.Replaced, err = p.Store.DeleteStale(ctx, pl.Namespace, pl.DocumentID, hash); err != nil {
+		// The new version is already current and searches hide the old
+		// chunks; a retry finishes the cleanup.
+		return res, err
+	}
+	if _, err := p.Generations.Bump(ctx, pl.Namespace); err != nil {
+		return res, err
+	}
+	res.ChunksIndexed = len(chunks)
+	p.Log.Info("document indexed", "kb_name", pl.Namespace, "document_id", pl.DocumentID,
+		"source", pl.Source, "chunks", len(chunks), "replaced", res.Replaced)
+	return res, nil
+}
+
+// duplicate reports whether the namespace already holds this content, either
+// as this document's current version or as another document. It also finishes
+// any cleanup a crashed earlier run left behind.
+func (p *Pipeline) duplicate(ctx context.Context, pl jobs.DocumentPayload, prev *ragd.Document, hash string, res *ragd.DocumentResult) (bool, error) {
+	if prev != nil && prev.ContentHash == hash {
+		res.DedupHit, res.ChunksIndexed = true, prev.Chunks
+		_, err := p.Store.DeleteStale(ctx, pl.Namespace, pl.DocumentID, hash)
+		return true, err
+	}
+	owner, err := p.Registry.ByContentHash(ctx, pl.Namespace, hash)
+	if err != nil || owner == "" || owner == pl.DocumentID {
+		return false, err
+	}
+	res.DedupHit, res.DocumentID = true, owner
+	if d, err := p.Registry.Get(ctx, pl.Namespace, owner); err == nil {
+		res.ChunksIndexed = d.Chunks
+	}
+	return true, nil
+}
+
+// write embeds and upserts chunks step by step, reporting progress.
+func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Chunk, rep *jobs.Reporter) error {
+	step := max(p.EmbedBatch, 1)
+	rep.Progress(0, len(chunks), "chunks")
+	for start := 0; start < len(chunks); start += step {
+		batch := chunks[start:min(start+step, len(chunks))]
+		texts := make([]string, len(batch))
+		for i, c := range batch {
+			texts[i] = embeddingText(c)
+		}
+		vectors, err := p.Embedder.Embed(ctx, texts)
+		if err != nil {
+			return fmt.Errorf("embed: %w", err)
+		}
+		if len(vectors) != len(batch) {
+			return fmt.Errorf("embed: %d vectors for %d texts", len(vectors), len(batch))
+		}
+		for i := range batch {
+			batch[i].Vector = vectors[i]
+		}
+		if err := p.Store.Upsert(ctx, namespace, batch); err != nil {
+			return err
+		}
+		rep.Progress(start+len(batch), len(chunks), "chunks")
+	}
+	return nil
+}
+
+// embeddingText puts the heading trail in front of the body: a chunk's
+// headings say what it is about, often in words its body never repeats.
+func embeddingText(c ragd.Chunk) string {
+	if c.Path == "" {
+		return c.Text
+	}
+	return c.Path + "\n" + c.Text
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,109 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+
+	"ragd"
+	"ragd/ingest"
+	"ragd/jobs"
+)
+
+// Server is the Asynq server that runs the pipeline.
+type Server struct {
+	srv *asynq.Server
+	mux *asynq.ServeMux
+}
+
+// ServerOptions configure the Asynq server.
+type ServerOptions struct {
+	Queue       string
+	Concurrency int
+	Log         *slog.Logger
+}
+
+// NewServer returns a server processing the queue with the pipeline.
+func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Server {
+	srv := asynq.NewServerFromRedisClient(rdb, asynq.Config{
+		Concurrency:     opts.Concurrency,
+		Queues:          map[string]int{opts.Queue: 1},
+		RetryDelayFunc:  retryDelay,
+		Logger:          slogAdapter{opts.Log},
+		ShutdownTimeout: 20 * time.Second,
+		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
+			retried, _ := asynq.GetRetryCount(ctx)
+			maxRetry, _ := asynq.GetMaxRetry(ctx)
+			id, _ := asynq.GetTaskID(ctx)
+			opts.Log.Warn("job failed", "job_id", id, "type", t.Type(), "attempt", retried+1,
+				"final", errors.Is(err, asynq.SkipRetry) || retried >= maxRetry, "error", err)
+		}),
+	})
+	mux := asynq.NewServeMux()
+	mux.HandleFunc(jobs.TypeIngestDocument, func(ctx context.Context, t *asynq.Task) error {
+		var pl jobs.DocumentPayload
+		if err := json.Unmarshal(t.Payload(), &pl); err != nil {
+			return fmt.Errorf("bad payload: %v: %w", err, asynq.SkipRetry)
+		}
+		rep := jobs.NewReporter(t)
+		res, err := p.IndexDocument(ctx, pl, rep)
+		if err != nil {
+			return classify(err)
+		}
+		rep.Result(res)
+		return nil
+	})
+	mux.HandleFunc(jobs.TypeIngestDirectory, func(ctx context.Context, t *asynq.Task) error {
+		var pl jobs.DirectoryPayload
+		if err := json.Unmarshal(t.Payload(), &pl); err != nil {
+			return fmt.Errorf("bad payload: %v: %w", err, asynq.SkipRetry)
+		}
+		id, _ := asynq.GetTaskID(ctx)
+		rep := jobs.NewReporter(t)
+		res, err := p.IndexDirectory(ctx, id, pl, rep)
+		if err != nil {
+			return classify(err)
+		}
+		rep.Result(res)
+		return nil
+	})
+	return &Server{srv: srv, mux: mux}
+}
+
+// classify marks errors that no retry can fix (a corrupt file, a path outside
+// the roots) so the job fails at once with its message.
+func classify(err error) error {
+	if ingest.IsPermanent(err) || ragd.KindOf(err) == ragd.KindInvalid || ragd.KindOf(err) == ragd.KindForbidden {
+		return fmt.Errorf("%v: %w", err, asynq.SkipRetry)
+	}
+	return err
+}
+
+// retryDelay backs off exponentially from 1 s to a minute, with jitter so
+// jobs that failed together do not retry together.
+func retryDelay(n int, _ error, _ *asynq.Task) time.Duration {
+	d := time.Second << min(n, 6)
+	return d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
+}
+
+// Start begins processing in the background.
+func (s *Server) Start() error { return s.srv.Start(s.mux) }
+
+// Shutdown stops fetching new tasks and waits for running ones.
+func (s *Server) Shutdown() { s.srv.Shutdown() }
+
+// slogAdapter lets Asynq log through slog.
+type slogAdapter struct{ l *slog.Logger }
+
+func (a slogAdapter) Debug(args ...any) { a.l.Debug(fmt.Sprint(args...)) }
+func (a slogAdapter) Info(args ...any)  { a.l.Info(fmt.Sprint(args...)) }
+func (a slogAdapter) Warn(args ...any)  { a.l.Warn(fmt.Sprint(args...)) }
+func (a slogAdapter) Error(args ...any) { a.l.Error(fmt.Sprint(args...)) }
+func (a slogAdapter) Fatal(args ...any) { a.l.Error(fmt.Sprint(args...)) }

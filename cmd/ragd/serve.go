@@ -5,14 +5,13 @@ import (
 	"errors"
 	"flag"
 	"net/http"
+	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
-	"github.com/hibiken/asynq"
-	"github.com/hibiken/asynqmon"
-
-	"ragd/api"
+	"ragd/app"
+	"ragd/config"
 )
 
 // runServe runs the REST API, and the worker too with --worker.
@@ -25,31 +24,28 @@ func runServe(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	a, err := newApp(ctx, cfg)
+	a, err := app.New(ctx, cfg, app.NewLogger(cfg.Log))
 	if err != nil {
 		return err
 	}
-	defer a.close()
-
-	redisOpt, err := asynq.ParseRedisURI(cfg.Redis.URL)
+	defer a.Close()
+	handler, closeHandler, err := a.Handler()
 	if err != nil {
 		return err
 	}
-	monitoring := asynqmon.New(asynqmon.Options{RootPath: "/monitoring", RedisConnOpt: redisOpt})
-	defer monitoring.Close()
-	e := api.New(a.svc, api.Options{MaxBodyBytes: cfg.HTTP.MaxBodyBytes, Monitoring: monitoring, Log: a.log})
+	defer closeHandler()
 
 	if *withWorker {
-		w := a.newWorker()
+		w := a.NewWorker()
 		if err := w.Start(); err != nil {
 			return err
 		}
 		defer w.Shutdown()
 	}
-	srv := &http.Server{Addr: cfg.HTTP.Addr, Handler: e, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Addr: cfg.HTTP.Addr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
-	a.log.Info("listening", "addr", cfg.HTTP.Addr, "worker", *withWorker)
+	a.Log.Info("listening", "addr", cfg.HTTP.Addr, "worker", *withWorker)
 	select {
 	case err := <-errc:
 		return err
@@ -72,16 +68,30 @@ func runWorker(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	a, err := newApp(ctx, cfg)
+	a, err := app.New(ctx, cfg, app.NewLogger(cfg.Log))
 	if err != nil {
 		return err
 	}
-	defer a.close()
-	w := a.newWorker()
+	defer a.Close()
+	w := a.NewWorker()
 	if err := w.Start(); err != nil {
 		return err
 	}
 	<-ctx.Done()
 	w.Shutdown()
 	return nil
+}
+
+// loadConfig reads --config, else $RAGD_CONFIG, else ./config.yaml if present.
+func loadConfig(fs *flag.FlagSet, args []string) (config.Config, error) {
+	path := fs.String("config", os.Getenv("RAGD_CONFIG"), "config file (default ./config.yaml if present)")
+	if err := fs.Parse(args); err != nil {
+		return config.Config{}, err
+	}
+	if *path == "" {
+		if _, err := os.Stat("config.yaml"); err == nil {
+			*path = "config.yaml"
+		}
+	}
+	return config.Load(*path, os.Environ())
 }

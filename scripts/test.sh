@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# make test: install what is missing, start a fresh Redis and Weaviate on the
+# test ports with data in a throwaway dir, then go vet and the whole test suite.
+#
+#   RAGD_TEST_PKGS   packages to test (default ./...)
+#   RAGD_TEST_FLAGS  extra `go test` flags, e.g. "-run TestSearch -v"
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+MODEL_DIR="${RAGD_DATA_DIR:-$ROOT/data}" # the model is shared with `make run`
+
+install_redis
+install_weaviate
+install_model "$MODEL_DIR"
+export RAGD_TEST_GLOVE_PATH="$MODEL_DIR/$GLOVE_MODEL"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ragd-test.XXXXXX")
+remove_on_exit "$TMP"
+start_test_stack "$TMP"
+
+cd "$ROOT"
+log "go vet ./..."
+go vet ./...
+
+log "go test -race ${RAGD_TEST_FLAGS:-} ${RAGD_TEST_PKGS:-./...}"
+# Word splitting of the two variables is intended.
+# shellcheck disable=SC2086
+go test -race -count=1 -timeout 30m ${RAGD_TEST_FLAGS:-} ${RAGD_TEST_PKGS:-./...}

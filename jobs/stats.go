@@ -1,0 +1,27 @@
+package jobs
+
+import "slices"
+
+// Stats counts the queue's jobs by state.
+type Stats struct {
+	Pending int `json:"pending"` // queued, scheduled or waiting to retry
+	Active  int `json:"active"`
+	Failed  int `json:"failed"`
+}
+
+// Stats reads the queue's counters; a queue never used yet counts zero.
+func (q *Queue) Stats() (Stats, error) {
+	// GetQueueInfo's not-found error is internal to Asynq, so ask first.
+	queues, err := q.inspector.Queues()
+	if err != nil {
+		return Stats{}, err
+	}
+	if !slices.Contains(queues, q.opts.Queue) {
+		return Stats{}, nil
+	}
+	info, err := q.inspector.GetQueueInfo(q.opts.Queue)
+	if err != nil {
+		return Stats{}, err
+	}
+	return Stats{Pending: info.Pending + info.Scheduled + info.Retry, Active: info.Active, Failed: info.Archived}, nil
+}

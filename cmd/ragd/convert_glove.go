@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"ragd/embed"
@@ -18,6 +19,9 @@ func runConvertGloVe(args []string) error {
 	out := fs.String("out", "", "path of the binary table to write")
 	maxWords := fs.Int("max-words", 0, "keep only the N most frequent words (0 = all)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil // usage already printed
+		}
 		return err
 	}
 	if *in == "" || *out == "" {
@@ -40,6 +44,9 @@ func convertGloVeFile(inPath, outPath string, maxWords int) (n int, err error) {
 		return 0, err
 	}
 	defer in.Close()
+	if err := os.MkdirAll(filepath.Dir(outPath), 0o755); err != nil {
+		return 0, err
+	}
 	tmp := outPath + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {

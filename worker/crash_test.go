@@ -216,4 +216,3 @@ func chunkCount(t *testing.T, s *stack.Stack, ns, docID string) int {
 	}
 	return n
 }
-

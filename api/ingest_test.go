@@ -202,6 +202,11 @@ func TestReingestChangedFileLeavesNoStaleChunks(t *testing.T) {
 	}
 	docID := str(first.JSON, "document_id")
 
+	genBefore, err := s.Service.Generations.Get(t.Context(), "default")
+	if err != nil || genBefore < 1 {
+		t.Fatalf("cache generation after the first ingest: %d, %v", genBefore, err)
+	}
+
 	writeFile(t, path, "# Release notes\n\n## Only section\n\nThe pelican protocol replaced everything.\n")
 	second := s.Do(t, http.MethodPost, "/tools/rag_index", map[string]any{"file_path": path, "wait": true})
 	if second.Status != http.StatusOK || second.JSON["dedup_hit"] != false || num(second.JSON, "chunks_indexed") != 1 ||
@@ -216,6 +221,12 @@ func TestReingestChangedFileLeavesNoStaleChunks(t *testing.T) {
 	}
 	if r := search(t, s, "pelican protocol", "", 5); !anyContains(r, "text", "pelican") {
 		t.Fatalf("new version not found: %v", r)
+	}
+	if gen, _ := s.Service.Generations.Get(t.Context(), "default"); gen != genBefore+1 {
+		t.Fatalf("cache generation %d after re-ingest, want %d", gen, genBefore+1)
+	}
+	if gen, _ := s.Service.Generations.Get(t.Context(), "other"); gen != 0 {
+		t.Fatalf("another namespace's generation moved to %d", gen)
 	}
 	doc, err := s.Service.Registry.Get(t.Context(), "default", docID)
 	if err != nil || doc.Chunks != 1 {

@@ -1,0 +1,132 @@
+// Package resilience guards calls to ragd's dependencies (Weaviate, the
+// embedder, the chat model, web search): each dependency gets a circuit
+// breaker (gobreaker), every call a timeout, and transient failures a few
+// retries with exponential backoff and jitter (backoff/v5).
+package resilience
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cenkalti/backoff/v5"
+	"github.com/sony/gobreaker/v2"
+
+	"ragd"
+)
+
+// Policy configures a Guard.
+type Policy struct {
+	// Timeout bounds each attempt.
+	Timeout time.Duration
+	// MaxRetries is how many times a transient failure is retried.
+	MaxRetries int
+	// FailThreshold consecutive failures open the breaker.
+	FailThreshold uint32
+	// OpenFor is how long an open breaker refuses calls before letting one
+	// through to probe the dependency.
+	OpenFor time.Duration
+	// InitialBackoff and MaxBackoff bound the wait between retries.
+	InitialBackoff, MaxBackoff time.Duration
+}
+
+// DefaultPolicy is DESIGN §6's: 30 s per call, 3 retries, 5 failures open
+// the breaker.
+func DefaultPolicy() Policy {
+	return Policy{Timeout: 30 * time.Second, MaxRetries: 3, FailThreshold: 5, OpenFor: 30 * time.Second,
+		InitialBackoff: 100 * time.Millisecond, MaxBackoff: 2 * time.Second}
+}
+
+// Guard protects calls to one dependency. It is safe for concurrent use.
+type Guard struct {
+	name      string
+	policy    Policy
+	breaker   *gobreaker.CircuitBreaker[any]
+	transient func(error) bool
+}
+
+// New returns a guard for the named dependency. transient tells failures
+// worth retrying (and counting against the dependency) from the caller's own
+// mistakes; nil treats every error as transient.
+func New(name string, p Policy, transient func(error) bool, onStateChange func(name string, from, to gobreaker.State)) *Guard {
+	if transient == nil {
+		transient = func(error) bool { return true }
+	}
+	g := &Guard{name: name, policy: p, transient: transient}
+	g.breaker = gobreaker.NewCircuitBreaker[any](gobreaker.Settings{
+		Name:        name,
+		MaxRequests: 1,
+		Timeout:     p.OpenFor,
+		ReadyToTrip: func(c gobreaker.Counts) bool { return c.ConsecutiveFailures >= max(p.FailThreshold, 1) },
+		// A validation error says nothing about the dependency's health.
+		IsSuccessful:  func(err error) bool { return err == nil || !g.transient(err) },
+		IsExcluded:    func(err error) bool { return errors.Is(err, context.Canceled) },
+		OnStateChange: onStateChange,
+	})
+	return g
+}
+
+// Name is the dependency's name.
+func (g *Guard) Name() string { return g.name }
+
+// State is the breaker's state: "closed", "half-open" or "open".
+func (g *Guard) State() string { return g.breaker.State().String() }
+
+// Do runs fn through the guard. An open breaker fails at once; a timeout or
+// an exhausted retry becomes a ragd Unavailable error naming the dependency;
+// a non-transient error is returned as it is, after one attempt.
+func Do[T any](ctx context.Context, g *Guard, fn func(context.Context) (T, error)) (T, error) {
+	attempt := func() (T, error) {
+		var zero T
+		out, err := g.breaker.Execute(func() (any, error) {
+			callCtx, cancel := context.WithTimeout(ctx, g.policy.Timeout)
+			defer cancel()
+			v, err := fn(callCtx)
+			if err != nil && callCtx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+				err = &timeoutError{dependency: g.name, after: g.policy.Timeout, err: err}
+			}
+			return v, err
+		})
+		switch {
+		case errors.Is(err, gobreaker.ErrOpenState), errors.Is(err, gobreaker.ErrTooManyRequests):
+			return zero, backoff.Permanent(&ragd.Error{Kind: ragd.KindUnavailable,
+				Message:           fmt.Sprintf("%s is unavailable: circuit breaker is open after repeated failures", g.name),
+				RetryAfterSeconds: max(int(g.policy.OpenFor.Seconds()), 1), Err: err})
+		case err != nil && (!g.transient(err) || ctx.Err() != nil):
+			return zero, backoff.Permanent(err)
+		case err != nil:
+			return zero, err
+		}
+		v, _ := out.(T)
+		return v, nil
+	}
+	eb := backoff.NewExponentialBackOff()
+	eb.InitialInterval, eb.MaxInterval, eb.RandomizationFactor = g.policy.InitialBackoff, g.policy.MaxBackoff, 0.5
+	v, err := backoff.Retry(ctx, attempt, backoff.WithBackOff(eb), backoff.WithMaxTries(uint(g.policy.MaxRetries)+1),
+		backoff.WithMaxElapsedTime(0))
+	if err == nil {
+		return v, nil
+	}
+	var re *ragd.Error
+	if errors.As(err, &re) || !g.transient(err) || ctx.Err() != nil {
+		return v, err
+	}
+	var te *timeoutError
+	if errors.As(err, &te) {
+		return v, &ragd.Error{Kind: ragd.KindUnavailable, Message: te.Error(), RetryAfterSeconds: 1, Err: err}
+	}
+	return v, ragd.Unavailable(g.name, err)
+}
+
+type timeoutError struct {
+	dependency string
+	after      time.Duration
+	err        error
+}
+
+func (e *timeoutError) Error() string {
+	return fmt.Sprintf("%s did not answer within %s", e.dependency, e.after)
+}
+
+func (e *timeoutError) Unwrap() error { return e.err }

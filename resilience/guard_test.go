@@ -1,0 +1,104 @@
+package resilience
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"ragd"
+)
+
+var errDown = errors.New("connection refused")
+var errBad = errors.New("bad request")
+
+func testPolicy() Policy {
+	return Policy{Timeout: 50 * time.Millisecond, MaxRetries: 2, FailThreshold: 3, OpenFor: 200 * time.Millisecond,
+		InitialBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}
+}
+
+func transient(err error) bool { return !errors.Is(err, errBad) }
+
+func TestRetriesTransientThenSucceeds(t *testing.T) {
+	g := New("weaviate", testPolicy(), transient, nil)
+	var calls atomic.Int32
+	v, err := Do(context.Background(), g, func(context.Context) (int, error) {
+		if calls.Add(1) < 3 {
+			return 0, errDown
+		}
+		return 42, nil
+	})
+	if err != nil || v != 42 || calls.Load() != 3 {
+		t.Fatalf("got %d, %v after %d calls; want 42 after 3", v, err, calls.Load())
+	}
+	if g.State() != "closed" {
+		t.Fatalf("state %s", g.State())
+	}
+}
+
+func TestNonTransientIsNotRetriedAndKeepsBreakerClosed(t *testing.T) {
+	g := New("embedder", testPolicy(), transient, nil)
+	var calls atomic.Int32
+	for i := 0; i < 10; i++ {
+		_, err := Do(context.Background(), g, func(context.Context) (int, error) { calls.Add(1); return 0, errBad })
+		if !errors.Is(err, errBad) {
+			t.Fatalf("want the caller's error back, got %v", err)
+		}
+	}
+	if calls.Load() != 10 || g.State() != "closed" {
+		t.Fatalf("%d calls, state %s; want 10 calls and closed", calls.Load(), g.State())
+	}
+}
+
+func TestBreakerOpensFailsFastAndRecovers(t *testing.T) {
+	g := New("weaviate", testPolicy(), transient, nil)
+	var calls atomic.Int32
+	down := func(context.Context) (int, error) { calls.Add(1); return 0, errDown }
+	_, err := Do(context.Background(), g, down) // 3 attempts = threshold
+	if ragd.KindOf(err) != ragd.KindUnavailable || !strings.Contains(err.Error(), "weaviate") {
+		t.Fatalf("exhausted retries: %v", err)
+	}
+	if g.State() != "open" {
+		t.Fatalf("after %d failures state is %s", calls.Load(), g.State())
+	}
+	before := calls.Load()
+	start := time.Now()
+	_, err = Do(context.Background(), g, down)
+	var re *ragd.Error
+	if !errors.As(err, &re) || re.Kind != ragd.KindUnavailable || !strings.Contains(re.Message, "circuit breaker is open") || re.RetryAfterSeconds < 1 {
+		t.Fatalf("open breaker: %v", err)
+	}
+	if calls.Load() != before || time.Since(start) > 20*time.Millisecond {
+		t.Fatalf("open breaker called the dependency or waited (%s)", time.Since(start))
+	}
+	time.Sleep(250 * time.Millisecond) // OpenFor passes: half-open lets one call probe
+	v, err := Do(context.Background(), g, func(context.Context) (int, error) { return 7, nil })
+	if err != nil || v != 7 || g.State() != "closed" {
+		t.Fatalf("after recovery: %d, %v, state %s", v, err, g.State())
+	}
+}
+
+func TestTimeoutBecomesUnavailable(t *testing.T) {
+	p := testPolicy()
+	p.MaxRetries = 0
+	g := New("llm", p, nil, nil)
+	_, err := Do(context.Background(), g, func(ctx context.Context) (int, error) {
+		<-ctx.Done()
+		return 0, ctx.Err()
+	})
+	if ragd.KindOf(err) != ragd.KindUnavailable || !strings.Contains(err.Error(), "llm did not answer within 50ms") {
+		t.Fatalf("timeout: %v", err)
+	}
+}
+
+func TestCallerCancellationIsNotRetried(t *testing.T) {
+	g := New("weaviate", testPolicy(), nil, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	var calls atomic.Int32
+	_, err := Do(ctx, g, func(context.Context) (int, error) { calls.Add(1); cancel(); return 0, context.Canceled })
+	if !errors.Is(err, context.Canceled) || calls.Load() != 1 || g.State() != "closed" {
+		t.Fatalf("cancelled: %v after %d calls, state %s", err, calls.Load(), g.State())
+	}
+}

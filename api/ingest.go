@@ -55,19 +55,9 @@ func (h *handlers) index(c echo.Context) error {
 			ChunksIndexed: enq.Existing.Chunks, FilePath: body.FilePath, URL: body.URL,
 			DocumentID: enq.DocumentID, DedupHit: true})
 	}
-	if !body.Wait {
-		return c.JSON(http.StatusAccepted, enq)
-	}
-	job, err := h.svc.WaitJob(c.Request().Context(), *enq.JobID)
-	if err != nil {
+	job, err := h.await(c, enq, body.Wait)
+	if job == nil || err != nil {
 		return err
-	}
-	if !job.Status.Terminal() {
-		enq.Status = job.Status
-		return c.JSON(http.StatusAccepted, enq)
-	}
-	if job.Status == ragd.JobFailed {
-		return failed(job)
 	}
 	var res ragd.DocumentResult
 	_ = json.Unmarshal(job.Result, &res)
@@ -88,19 +78,9 @@ func (h *handlers) indexDirectory(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if !body.Wait {
-		return c.JSON(http.StatusAccepted, enq)
-	}
-	job, err := h.svc.WaitJob(c.Request().Context(), *enq.JobID)
-	if err != nil {
+	job, err := h.await(c, enq, body.Wait)
+	if job == nil || err != nil {
 		return err
-	}
-	if !job.Status.Terminal() {
-		enq.Status = job.Status
-		return c.JSON(http.StatusAccepted, enq)
-	}
-	if job.Status == ragd.JobFailed {
-		return failed(job)
 	}
 	var res ragd.DirectoryResult
 	_ = json.Unmarshal(job.Result, &res)
@@ -108,6 +88,28 @@ func (h *handlers) indexDirectory(c echo.Context) error {
 		Message:       fmt.Sprintf("Indexed %d of %d files from %s", res.FilesIndexed, res.FilesTotal, enq.Source),
 		ChunksIndexed: res.ChunksIndexed, DirectoryPath: body.DirectoryPath, JobID: job.ID,
 		FilesTotal: &res.FilesTotal, FilesFailed: &res.FilesFailed})
+}
+
+// await answers 202 with the job reference unless the request waits; then it
+// waits for the job and returns it completed, or answers 202 with its current
+// status when the wait limit passes, or the failure. A nil job means the
+// response is written.
+func (h *handlers) await(c echo.Context, enq rag.Enqueued, wait bool) (*ragd.Job, error) {
+	if !wait {
+		return nil, c.JSON(http.StatusAccepted, enq)
+	}
+	job, err := h.svc.WaitJob(c.Request().Context(), *enq.JobID)
+	if err != nil {
+		return nil, err
+	}
+	if !job.Status.Terminal() {
+		enq.Status = job.Status
+		return nil, c.JSON(http.StatusAccepted, enq)
+	}
+	if job.Status == ragd.JobFailed {
+		return nil, failed(job)
+	}
+	return job, nil
 }
 
 // failed answers a wait:true request whose job failed. Within the wait, only

@@ -128,7 +128,7 @@ func TestJobStatesProgressAndWait(t *testing.T) {
 	if job.Progress.Unit != "chunks" || job.Progress.Done != res.ChunksIndexed || job.Progress.Total != res.ChunksIndexed {
 		t.Fatalf("progress %+v for %d chunks", job.Progress, res.ChunksIndexed)
 	}
-	if n := chunkCount(t, s, "default", res.DocumentID); n != res.ChunksIndexed {
+	if n := s.ChunkCount(t, "default", res.DocumentID); n != res.ChunksIndexed {
 		t.Fatalf("%d chunks stored, job says %d", n, res.ChunksIndexed)
 	}
 
@@ -172,7 +172,7 @@ func TestDedup(t *testing.T) {
 	if forced.Status != http.StatusOK || str(forced.JSON, "job_id") == "" {
 		t.Fatalf("force: %d %s", forced.Status, forced.Body)
 	}
-	if n := chunkCount(t, s, "a", str(first.JSON, "document_id")); n != num(first.JSON, "chunks_indexed") {
+	if n := s.ChunkCount(t, "a", str(first.JSON, "document_id")); n != num(first.JSON, "chunks_indexed") {
 		t.Fatalf("after force: %d chunks, want %d", n, num(first.JSON, "chunks_indexed"))
 	}
 	// Inline text dedups on normalized content.
@@ -213,7 +213,7 @@ func TestReingestChangedFileLeavesNoStaleChunks(t *testing.T) {
 		str(second.JSON, "document_id") != docID {
 		t.Fatalf("v2: %d %s", second.Status, second.Body)
 	}
-	if n := chunkCount(t, s, "default", docID); n != 1 {
+	if n := s.ChunkCount(t, "default", docID); n != 1 {
 		t.Fatalf("after re-ingest: %d chunks stored, want 1", n)
 	}
 	if r := search(t, s, "flamingo protocol", "", 20); anyContains(r, "text", "flamingo") {

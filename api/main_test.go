@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -86,13 +85,4 @@ func anyContains(results []map[string]any, field, want string) bool {
 		}
 	}
 	return false
-}
-
-func chunkCount(t *testing.T, s *stack.Stack, ns, docID string) int {
-	t.Helper()
-	n, err := s.Service.Store.Count(context.Background(), ns, docID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }

@@ -1,7 +1,6 @@
 package worker_test
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"net/http"
@@ -152,7 +151,7 @@ func TestWorkerKilledMidJobIsRecovered(t *testing.T) {
 	if job.Status != ragd.JobActive || job.Progress.Done == 0 || job.Progress.Done >= job.Progress.Total {
 		t.Fatalf("before the kill the job should be active and part-written: %+v", job)
 	}
-	written := chunkCount(t, s, "default", enq.DocumentID)
+	written := s.ChunkCount(t, "default", enq.DocumentID)
 	if written == 0 {
 		t.Fatal("no chunks written before the kill")
 	}
@@ -189,7 +188,7 @@ func TestWorkerKilledMidJobIsRecovered(t *testing.T) {
 	if res.ChunksIndexed != want {
 		t.Fatalf("recovered run indexed %d chunks, clean run %d", res.ChunksIndexed, want)
 	}
-	if got := chunkCount(t, s, "default", enq.DocumentID); got != want {
+	if got := s.ChunkCount(t, "default", enq.DocumentID); got != want {
 		t.Fatalf("after recovery %d chunks stored, clean run has %d", got, want)
 	}
 	search = s.Do(t, http.MethodPost, "/tools/rag_search", map[string]any{"query": "happens before", "top_k": 5})
@@ -206,13 +205,4 @@ func jobState(t *testing.T, s *stack.Stack, id string) ragd.Job {
 		t.Fatalf("job %s: %v %s", id, err, resp.Body)
 	}
 	return job
-}
-
-func chunkCount(t *testing.T, s *stack.Stack, ns, docID string) int {
-	t.Helper()
-	n, err := s.Service.Store.Count(context.Background(), ns, docID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }

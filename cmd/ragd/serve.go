@@ -18,17 +18,12 @@ import (
 func runServe(args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	withWorker := fs.Bool("worker", false, "also run the ingest worker in this process")
-	cfg, err := loadConfig(fs, args)
+	ctx, a, stop, err := start(fs, args)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	a, err := app.New(ctx, cfg, app.NewLogger(cfg.Log))
-	if err != nil {
-		return err
-	}
-	defer a.Close()
+	cfg := a.Config
 	handler, closeHandler, err := a.Handler()
 	if err != nil {
 		return err
@@ -61,18 +56,11 @@ func runServe(args []string) error {
 
 // runWorker runs only the ingest worker.
 func runWorker(args []string) error {
-	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
-	cfg, err := loadConfig(fs, args)
+	ctx, a, stop, err := start(flag.NewFlagSet("worker", flag.ContinueOnError), args)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	a, err := app.New(ctx, cfg, app.NewLogger(cfg.Log))
-	if err != nil {
-		return err
-	}
-	defer a.Close()
 	w := a.NewWorker()
 	if err := w.Start(); err != nil {
 		return err
@@ -94,4 +82,20 @@ func loadConfig(fs *flag.FlagSet, args []string) (config.Config, error) {
 		}
 	}
 	return config.Load(*path, os.Environ())
+}
+
+// start loads the configuration and assembles ragd; the returned context ends
+// on SIGINT or SIGTERM, and stop releases everything.
+func start(fs *flag.FlagSet, args []string) (context.Context, *app.App, func(), error) {
+	cfg, err := loadConfig(fs, args)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	a, err := app.New(ctx, cfg, app.NewLogger(cfg.Log))
+	if err != nil {
+		cancel()
+		return nil, nil, nil, err
+	}
+	return ctx, a, func() { a.Close(); cancel() }, nil
 }

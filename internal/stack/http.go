@@ -2,6 +2,7 @@ package stack
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -71,4 +72,15 @@ func (s *Stack) WaitJob(t testing.TB, id string, timeout time.Duration) ragd.Job
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// ChunkCount is the number of chunks stored for a document (or, with docID
+// empty, a whole namespace).
+func (s *Stack) ChunkCount(t testing.TB, ns, docID string) int {
+	t.Helper()
+	n, err := s.Service.Store.Count(context.Background(), ns, docID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

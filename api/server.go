@@ -5,9 +5,12 @@ package api
 import (
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"ragd/metrics"
+	"ragd/openapi"
 	"ragd/rag"
 )
 
@@ -16,23 +19,29 @@ type Options struct {
 	MaxBodyBytes int64
 	// Monitoring, when set, is mounted at /monitoring (the Asynq web UI).
 	Monitoring http.Handler
-	Log        *slog.Logger
+	// Metrics, when set, records request latencies and serves /metrics.
+	Metrics *metrics.Metrics
+	Log     *slog.Logger
 }
 
 // New returns the Echo server with every route registered.
 func New(svc *rag.Service, opts Options) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	h := &handlers{svc: svc, log: opts.Log}
+	h := &handlers{svc: svc, log: opts.Log, metrics: opts.Metrics}
 	e.HTTPErrorHandler = h.handleError
-	e.Use(recoverMiddleware(opts.Log), bodyLimit(opts.MaxBodyBytes))
-
-	e.GET("/", h.info)
-	e.GET("/health", h.health)
-	e.POST("/tools/rag_index", h.index)
-	e.POST("/tools/rag_index_directory", h.indexDirectory)
-	e.POST("/tools/rag_search", h.search)
-	e.GET("/jobs/:id", h.job)
+	e.Use(h.observe, recoverMiddleware(opts.Log), bodyLimit(opts.MaxBodyBytes))
+	for _, r := range routes() {
+		handle := r.handler
+		e.Add(r.op.Method, r.op.Path, func(c echo.Context) error { return handle(h, c) })
+	}
+	docs := echo.WrapHandler(openapi.SwaggerUI("/docs", "/openapi.json"))
+	e.GET("/docs", docs)
+	e.GET("/docs/*", docs)
+	if redoc := openapi.ReDoc("/redoc", "/openapi.json"); redoc != nil {
+		e.GET("/redoc", echo.WrapHandler(redoc))
+		e.GET("/redoc/*", echo.WrapHandler(redoc))
+	}
 	if opts.Monitoring != nil {
 		mon := echo.WrapHandler(opts.Monitoring)
 		e.Any("/monitoring", mon)
@@ -42,6 +51,38 @@ func New(svc *rag.Service, opts Options) *echo.Echo {
 }
 
 type handlers struct {
-	svc *rag.Service
-	log *slog.Logger
+	svc     *rag.Service
+	log     *slog.Logger
+	metrics *metrics.Metrics
+}
+
+// observe records each request's latency by route template (not by raw path,
+// which would make one series per document id).
+func (h *handlers) observe(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if h.metrics != nil {
+			status := c.Response().Status
+			if err != nil {
+				h.handleError(err, c)
+				err = nil
+				status = c.Response().Status
+			}
+			route := c.Path()
+			if route == "" {
+				route = "unmatched"
+			}
+			h.metrics.ObserveRequest(route, c.Request().Method, status, time.Since(start))
+		}
+		return err
+	}
+}
+
+func (h *handlers) serveMetrics(c echo.Context) error {
+	if h.metrics == nil {
+		return echo.NewHTTPError(http.StatusNotFound, "metrics are not enabled")
+	}
+	h.metrics.Handler().ServeHTTP(c.Response(), c.Request())
+	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/hibiken/asynqmon"
 	"github.com/redis/go-redis/v9"
+	"github.com/sony/gobreaker/v2"
 
 	"ragd"
 	"ragd/api"
@@ -24,8 +25,11 @@ import (
 	"ragd/embed"
 	"ragd/ingest"
 	"ragd/jobs"
+	"ragd/llm"
+	"ragd/metrics"
 	"ragd/rag"
 	"ragd/registry"
+	"ragd/resilience"
 	"ragd/store"
 	"ragd/worker"
 )
@@ -38,6 +42,7 @@ type App struct {
 	Service  *rag.Service
 	Pipeline *worker.Pipeline
 	Queue    *jobs.Queue
+	Metrics  *metrics.Metrics
 }
 
 // NewLogger returns the slog logger the config asks for, writing to stderr.
@@ -84,15 +89,56 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	gens := cache.NewGenerations(rdb, cfg.Redis.KeyPrefix)
 	queue := jobs.NewQueue(rdb, jobs.Options{Queue: cfg.Worker.Queue, MaxRetries: cfg.Worker.MaxRetries,
 		Timeout: cfg.Worker.TaskTimeout, Retention: cfg.Worker.JobRetention})
-	a := &App{Config: cfg, Log: log, Redis: rdb, Queue: queue}
+	a := &App{Config: cfg, Log: log, Redis: rdb, Queue: queue, Metrics: metrics.New(queue.Inspector())}
+	guards := a.guards()
+	var chat *llm.Client
+	if cfg.LLM.BaseURL != "" {
+		if chat, err = llm.New(llm.Config{BaseURL: cfg.LLM.BaseURL, Model: cfg.LLM.Model, APIKey: cfg.LLM.APIKey,
+			Timeout: cfg.LLM.Timeout, Temperature: cfg.LLM.Temperature, MaxTokens: cfg.LLM.MaxTokens}); err != nil {
+			return nil, fmt.Errorf("llm: %w", err)
+		}
+	}
+	var results *cache.Results
+	if cfg.Cache.Enabled {
+		results = cache.NewResults(rdb, cfg.Redis.KeyPrefix, cfg.Cache.TTL, gens, log, a.Metrics.ObserveCache)
+	}
 	a.Service = &rag.Service{Store: st, Embedder: embedder, Registry: reg, Generations: gens, Queue: queue, Redis: rdb,
-		Roots: roots, Fetcher: fetcher, Alpha: cfg.Search.Alpha, WaitTimeout: cfg.HTTP.WaitTimeout, Log: log}
+		Roots: roots, Fetcher: fetcher, Guards: guards, Cache: results, QueryVectors: rag.NewQueryVectorCache(cfg.Search.QueryCacheSize),
+		LLM: chat, Alpha: cfg.Search.Alpha, MMR: cfg.Search.MMR, MMRLambda: cfg.Search.MMRLambda, RRFK: cfg.Search.RRFK,
+		MinScore: cfg.Answer.MinScore, MaxSentences: cfg.Answer.MaxSentences, WaitTimeout: cfg.HTTP.WaitTimeout, Log: log}
 	a.Pipeline = &worker.Pipeline{Store: st, Embedder: embedder, Registry: reg, Generations: gens, Queue: queue,
 		Fetcher: fetcher, Roots: roots, Chunking: ingest.ChunkOptions{Tokens: cfg.Ingest.ChunkTokens, Overlap: cfg.Ingest.ChunkOverlap},
-		MaxFileBytes: cfg.Ingest.MaxFileBytes, MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize, Log: log}
+		MaxFileBytes: cfg.Ingest.MaxFileBytes, MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize,
+		Guards: guards, Log: log}
 	log.Info("ragd ready", "redis", ropts.Addr, "weaviate", cfg.Weaviate.URL, "collection", cfg.Weaviate.Collection,
 		"embedder", embedder.Name(), "dimension", embedder.Dimension(), "ingest_roots", roots.String())
 	return a, nil
+}
+
+// guards builds one guard per dependency, reporting to the metrics and log.
+func (a *App) guards() resilience.Guards {
+	r := a.Config.Resilience
+	policy := resilience.DefaultPolicy()
+	policy.Timeout, policy.MaxRetries = r.ToolTimeout, r.MaxRetries
+	policy.FailThreshold, policy.OpenFor = uint32(r.CircuitFailThreshold), r.CircuitOpenFor
+	hooks := resilience.Hooks{
+		StateChange: func(name string, from, to gobreaker.State) {
+			a.Metrics.ObserveBreaker(name, from, to)
+			a.Log.Warn("circuit breaker changed state", "dependency", name, "from", from.String(), "to", to.String())
+		},
+		Call: a.Metrics.ObserveCall,
+	}
+	llmPolicy := policy
+	llmPolicy.Timeout = a.Config.LLM.Timeout
+	g := resilience.Guards{
+		Weaviate: resilience.New("weaviate", policy, store.IsTransient, hooks),
+		Embedder: resilience.New("embedder", policy, embed.IsTransient, hooks),
+		LLM:      resilience.New("llm", llmPolicy, llm.IsTransient, hooks),
+	}
+	for _, x := range g.All() {
+		a.Metrics.InitBreaker(x.Name())
+	}
+	return g
 }
 
 func newEmbedder(ctx context.Context, cfg config.Config) (ragd.Embedder, error) {
@@ -139,6 +185,7 @@ func (a *App) Handler() (http.Handler, func(), error) {
 		return nil, nil, err
 	}
 	monitoring := asynqmon.New(asynqmon.Options{RootPath: "/monitoring", RedisConnOpt: redisOpt})
-	e := api.New(a.Service, api.Options{MaxBodyBytes: a.Config.HTTP.MaxBodyBytes, Monitoring: monitoring, Log: a.Log})
+	e := api.New(a.Service, api.Options{MaxBodyBytes: a.Config.HTTP.MaxBodyBytes, Monitoring: monitoring,
+		Metrics: a.Metrics, Log: a.Log})
 	return e, func() { _ = monitoring.Close() }, nil
 }

@@ -9,15 +9,19 @@ import (
 // Config is every ragd setting. The yaml tags are the config.yaml keys and,
 // upper-cased and prefixed with RAGD_, the environment variable names.
 type Config struct {
-	HTTP     HTTP     `yaml:"http"`
-	Redis    Redis    `yaml:"redis"`
-	Weaviate Weaviate `yaml:"weaviate"`
-	Data     Data     `yaml:"data"`
-	Embed    Embed    `yaml:"embed"`
-	Ingest   Ingest   `yaml:"ingest"`
-	Worker   Worker   `yaml:"worker"`
-	Search   Search   `yaml:"search"`
-	Log      Log      `yaml:"log"`
+	HTTP       HTTP       `yaml:"http"`
+	Redis      Redis      `yaml:"redis"`
+	Weaviate   Weaviate   `yaml:"weaviate"`
+	Data       Data       `yaml:"data"`
+	Embed      Embed      `yaml:"embed"`
+	Ingest     Ingest     `yaml:"ingest"`
+	Worker     Worker     `yaml:"worker"`
+	Search     Search     `yaml:"search"`
+	LLM        LLM        `yaml:"llm"`
+	Answer     Answer     `yaml:"answer"`
+	Cache      Cache      `yaml:"cache"`
+	Resilience Resilience `yaml:"resilience"`
+	Log        Log        `yaml:"log"`
 }
 
 // HTTP configures the REST/MCP server.
@@ -83,6 +87,46 @@ type Worker struct {
 // Search configures retrieval.
 type Search struct {
 	Alpha float64 `yaml:"alpha"`
+	// MMR re-ranks for diversity (maximal marginal relevance) when true.
+	MMR       bool    `yaml:"mmr"`
+	MMRLambda float64 `yaml:"mmr_lambda"`
+	// RRFK is the k of reciprocal rank fusion across namespaces.
+	RRFK int `yaml:"rrf_k"`
+	// QueryCacheSize bounds the in-process cache of query embeddings.
+	QueryCacheSize int `yaml:"query_cache_size"`
+}
+
+// LLM configures the optional OpenAI-compatible chat model.
+type LLM struct {
+	BaseURL     string        `yaml:"base_url"`
+	Model       string        `yaml:"model"`
+	APIKey      string        `yaml:"api_key"`
+	Timeout     time.Duration `yaml:"timeout"`
+	Temperature float64       `yaml:"temperature"`
+	MaxTokens   int           `yaml:"max_tokens"`
+}
+
+// Answer configures rag_query answers.
+type Answer struct {
+	// MinScore is the similarity the best passage must reach for an answer
+	// to be attempted; below it the answer says the documents lack it.
+	MinScore float64 `yaml:"min_score"`
+	// MaxSentences bounds an extractive answer.
+	MaxSentences int `yaml:"max_sentences"`
+}
+
+// Cache configures the Redis result cache.
+type Cache struct {
+	Enabled bool          `yaml:"enabled"`
+	TTL     time.Duration `yaml:"ttl"`
+}
+
+// Resilience configures breakers, timeouts and retries of dependency calls.
+type Resilience struct {
+	ToolTimeout          time.Duration `yaml:"tool_timeout"`
+	MaxRetries           int           `yaml:"max_retries"`
+	CircuitFailThreshold int           `yaml:"circuit_fail_threshold"`
+	CircuitOpenFor       time.Duration `yaml:"circuit_open_for"`
 }
 
 // Log configures logging.
@@ -101,9 +145,13 @@ func Default() Config {
 		Embed:    Embed{Provider: "glove", BatchSize: 64, Timeout: 30 * time.Second},
 		Ingest: Ingest{Roots: []string{"."}, MaxFileBytes: 50 << 20, URLTimeout: 30 * time.Second,
 			ChunkTokens: 256, ChunkOverlap: 32, MaxDirectoryFiles: 10000},
-		Worker: Worker{Concurrency: 4, Queue: "ragd", MaxRetries: 3, TaskTimeout: 30 * time.Minute, JobRetention: 24 * time.Hour},
-		Search: Search{Alpha: 0.3},
-		Log:    Log{Level: "info", Format: "text"},
+		Worker:     Worker{Concurrency: 4, Queue: "ragd", MaxRetries: 3, TaskTimeout: 30 * time.Minute, JobRetention: 24 * time.Hour},
+		Search:     Search{Alpha: 0.3, MMRLambda: 0.7, RRFK: 60, QueryCacheSize: 4096},
+		LLM:        LLM{Timeout: 60 * time.Second, Temperature: 0.1, MaxTokens: 800},
+		Answer:     Answer{MinScore: 0.5, MaxSentences: 4},
+		Cache:      Cache{Enabled: true, TTL: 300 * time.Second},
+		Resilience: Resilience{ToolTimeout: 30 * time.Second, MaxRetries: 3, CircuitFailThreshold: 5, CircuitOpenFor: 30 * time.Second},
+		Log:        Log{Level: "info", Format: "text"},
 	}
 }
 

@@ -33,6 +33,9 @@ func NewQueue(rdb redis.UniversalClient, opts Options) *Queue {
 	return &Queue{client: asynq.NewClientFromRedisClient(rdb), inspector: asynq.NewInspectorFromRedisClient(rdb), opts: opts}
 }
 
+// Inspector reads Asynq's state (for the metrics collector).
+func (q *Queue) Inspector() *asynq.Inspector { return q.inspector }
+
 // Name is the Asynq queue the tasks go to.
 func (q *Queue) Name() string { return q.opts.Queue }
 

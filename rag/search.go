@@ -2,39 +2,19 @@ package rag
 
 import (
 	"context"
-	"strings"
-	"time"
 
 	"ragd"
 	"ragd/store"
 )
 
 // SearchRequest is a rag_search call.
-type SearchRequest struct {
-	Query  string `json:"query"`
-	TopK   *int   `json:"top_k,omitempty"`
-	KBName string `json:"kb_name,omitempty"`
-}
-
-// SearchResult is one chunk found.
-type SearchResult struct {
-	ID         string          `json:"id"`
-	Text       string          `json:"text"`
-	Source     string          `json:"source"`
-	Timestamp  time.Time       `json:"timestamp"`
-	Score      float64         `json:"score"`
-	DocumentID string          `json:"document_id"`
-	Path       string          `json:"path"`
-	Level      int             `json:"level"`
-	Page       int             `json:"page,omitempty"`
-	SourceType ragd.SourceType `json:"source_type"`
-}
+type SearchRequest = RetrieveRequest
 
 // SearchResponse is the answer to rag_search.
 type SearchResponse struct {
-	Query   string         `json:"query"`
-	Results []SearchResult `json:"results"`
-	Count   int            `json:"count"`
+	Query   string   `json:"query"`
+	Results []Result `json:"results"`
+	Count   int      `json:"count"`
 }
 
 // Limits of top_k.
@@ -43,36 +23,46 @@ const (
 	MaxTopK     = 20
 )
 
-// Search runs a hybrid search in one namespace.
+// Search retrieves the chunks that best match a query, from the cache when
+// the namespaces have not changed since the same search was last answered.
 func (s *Service) Search(ctx context.Context, req SearchRequest) (SearchResponse, error) {
-	ns, err := namespaceOf(req.KBName)
+	p, err := s.plan(req)
 	if err != nil {
 		return SearchResponse{}, err
 	}
-	if strings.TrimSpace(req.Query) == "" {
-		return SearchResponse{}, ragd.Invalid("query", "missing", "query is required")
+	key := s.cacheKey(ctx, p.Namespaces, "rag_search", p)
+	var resp SearchResponse
+	if s.cacheGet(ctx, "rag_search", key, &resp) {
+		resp.Query = req.Query
+		return resp, nil
 	}
-	topK, err := topKOf(req.TopK)
+	vector, err := s.queryVector(ctx, p)
 	if err != nil {
 		return SearchResponse{}, err
 	}
-	vectors, err := s.Embedder.Embed(ctx, []string{req.Query})
-	if err != nil {
-		return SearchResponse{}, ragd.Unavailable("embedder", err)
-	}
-	hits, err := s.currentHits(ctx, ns, store.Query{Text: req.Query, Vector: vectors[0], Mode: store.ModeHybrid,
-		Alpha: s.Alpha, Limit: topK})
+	hits, err := s.retrieve(ctx, p, vector, false)
 	if err != nil {
 		return SearchResponse{}, err
 	}
-	resp := SearchResponse{Query: req.Query, Results: make([]SearchResult, 0, len(hits))}
-	for _, h := range hits {
-		resp.Results = append(resp.Results, SearchResult{ID: h.ID, Text: h.Text, Source: h.Source,
-			Timestamp: h.Timestamp, Score: h.Score, DocumentID: h.DocumentID, Path: h.Path, Level: h.Level,
-			Page: h.Page, SourceType: h.SourceType})
+	resp = SearchResponse{Query: req.Query, Results: make([]Result, len(hits)), Count: len(hits)}
+	for i, h := range hits {
+		resp.Results[i] = toResult(h)
 	}
-	resp.Count = len(resp.Results)
+	if resp.Count > 0 {
+		s.cachePut(ctx, "rag_search", key, resp)
+	}
 	return resp, nil
+}
+
+// topKOf validates top_k, defaulting to DefaultTopK when absent.
+func topKOf(k *int) (int, error) {
+	if k == nil {
+		return DefaultTopK, nil
+	}
+	if *k < 1 || *k > MaxTopK {
+		return 0, ragd.Invalid("top_k", "value_error", "top_k must be between 1 and %d, not %d", MaxTopK, *k)
+	}
+	return *k, nil
 }
 
 // currentHits searches and drops chunks that do not belong to their
@@ -82,9 +72,9 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (SearchResponse
 func (s *Service) currentHits(ctx context.Context, ns string, q store.Query) ([]store.Hit, error) {
 	want := q.Limit
 	for attempt := 0; ; attempt++ {
-		hits, err := s.Store.Search(ctx, ns, q)
+		hits, err := s.search(ctx, ns, q)
 		if err != nil {
-			return nil, ragd.Unavailable("weaviate", err)
+			return nil, err
 		}
 		current, err := s.currentVersions(ctx, ns, hits)
 		if err != nil {
@@ -117,15 +107,4 @@ func (s *Service) currentVersions(ctx context.Context, ns string, hits []store.H
 		return nil, ragd.Unavailable("redis", err)
 	}
 	return current, nil
-}
-
-// topKOf validates top_k, defaulting to DefaultTopK when absent.
-func topKOf(k *int) (int, error) {
-	if k == nil {
-		return DefaultTopK, nil
-	}
-	if *k < 1 || *k > MaxTopK {
-		return 0, ragd.Invalid("top_k", "value_error", "top_k must be between 1 and %d, not %d", MaxTopK, *k)
-	}
-	return *k, nil
 }

@@ -13,7 +13,9 @@ import (
 	"ragd/cache"
 	"ragd/ingest"
 	"ragd/jobs"
+	"ragd/llm"
 	"ragd/registry"
+	"ragd/resilience"
 	"ragd/store"
 )
 
@@ -27,8 +29,25 @@ type Service struct {
 	Redis       redis.UniversalClient
 	Roots       *ingest.Roots
 	Fetcher     *ingest.Fetcher
+	Guards      resilience.Guards
+	// Cache holds results per namespace; nil disables caching.
+	Cache *cache.Results
+	// QueryVectors caches query embeddings; nil disables it.
+	QueryVectors *queryVectors
+	// LLM is the chat model for answers; nil means extractive answers.
+	LLM *llm.Client
 	// Alpha weights vectors against BM25 in hybrid search.
 	Alpha float64
+	// MMR re-ranks results for diversity, trading relevance by MMRLambda.
+	MMR       bool
+	MMRLambda float64
+	// RRFK is reciprocal rank fusion's k.
+	RRFK int
+	// MinScore is the query–passage similarity below which rag_query says
+	// the documents do not hold the answer.
+	MinScore float64
+	// MaxSentences bounds extractive answers.
+	MaxSentences int
 	// WaitTimeout bounds how long a wait:true request waits for its job.
 	WaitTimeout time.Duration
 	// PollInterval is how often a wait:true request checks its job.
@@ -47,10 +66,11 @@ func namespaceOf(kb string) (string, error) {
 	return kb, nil
 }
 
-// Health is the state of each dependency.
+// Health is the state of each dependency and of its circuit breaker.
 type Health struct {
-	Healthy    bool            `json:"-"`
-	Components map[string]bool `json:"components"`
+	Healthy    bool              `json:"-"`
+	Components map[string]bool   `json:"components"`
+	Breakers   map[string]string `json:"breakers"`
 }
 
 // Health checks Redis, Weaviate and the embedder, each with a short timeout.
@@ -62,6 +82,10 @@ func (s *Service) Health(ctx context.Context) Health {
 		"weaviate": s.Store.Ping(ctx) == nil,
 		"embedder": s.embedderHealthy(ctx),
 	}}
+	h.Breakers = map[string]string{}
+	for _, g := range s.Guards.All() {
+		h.Breakers[g.Name()] = g.State()
+	}
 	h.Healthy = true
 	for _, ok := range h.Components {
 		h.Healthy = h.Healthy && ok

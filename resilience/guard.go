@@ -38,22 +38,47 @@ func DefaultPolicy() Policy {
 		InitialBackoff: 100 * time.Millisecond, MaxBackoff: 2 * time.Second}
 }
 
+// Hooks let callers watch a guard, for metrics and logs. Any may be nil.
+type Hooks struct {
+	// StateChange is called when the breaker changes state.
+	StateChange func(name string, from, to gobreaker.State)
+	// Call is called after every attempt with its duration and error.
+	Call func(name string, d time.Duration, err error)
+}
+
+// Guards holds one guard per dependency of ragd.
+type Guards struct {
+	Weaviate, Embedder, LLM, WebSearch *Guard
+}
+
+// All lists the guards that are set.
+func (g Guards) All() []*Guard {
+	var out []*Guard
+	for _, x := range []*Guard{g.Weaviate, g.Embedder, g.LLM, g.WebSearch} {
+		if x != nil {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // Guard protects calls to one dependency. It is safe for concurrent use.
 type Guard struct {
 	name      string
 	policy    Policy
 	breaker   *gobreaker.CircuitBreaker[any]
 	transient func(error) bool
+	hooks     Hooks
 }
 
 // New returns a guard for the named dependency. transient tells failures
 // worth retrying (and counting against the dependency) from the caller's own
 // mistakes; nil treats every error as transient.
-func New(name string, p Policy, transient func(error) bool, onStateChange func(name string, from, to gobreaker.State)) *Guard {
+func New(name string, p Policy, transient func(error) bool, hooks Hooks) *Guard {
 	if transient == nil {
 		transient = func(error) bool { return true }
 	}
-	g := &Guard{name: name, policy: p, transient: transient}
+	g := &Guard{name: name, policy: p, transient: transient, hooks: hooks}
 	g.breaker = gobreaker.NewCircuitBreaker[any](gobreaker.Settings{
 		Name:        name,
 		MaxRequests: 1,
@@ -62,7 +87,7 @@ func New(name string, p Policy, transient func(error) bool, onStateChange func(n
 		// A validation error says nothing about the dependency's health.
 		IsSuccessful:  func(err error) bool { return err == nil || !g.transient(err) },
 		IsExcluded:    func(err error) bool { return errors.Is(err, context.Canceled) },
-		OnStateChange: onStateChange,
+		OnStateChange: hooks.StateChange,
 	})
 	return g
 }
@@ -77,12 +102,26 @@ func (g *Guard) State() string { return g.breaker.State().String() }
 // an exhausted retry becomes a ragd Unavailable error naming the dependency;
 // a non-transient error is returned as it is, after one attempt.
 func Do[T any](ctx context.Context, g *Guard, fn func(context.Context) (T, error)) (T, error) {
+	return do(ctx, g, uint(g.policy.MaxRetries)+1, fn)
+}
+
+// DoOnce is Do without retries, for calls whose effects a retry would repeat
+// (a streamed answer part of which the client already has).
+func DoOnce[T any](ctx context.Context, g *Guard, fn func(context.Context) (T, error)) (T, error) {
+	return do(ctx, g, 1, fn)
+}
+
+func do[T any](ctx context.Context, g *Guard, tries uint, fn func(context.Context) (T, error)) (T, error) {
 	attempt := func() (T, error) {
 		var zero T
 		out, err := g.breaker.Execute(func() (any, error) {
 			callCtx, cancel := context.WithTimeout(ctx, g.policy.Timeout)
 			defer cancel()
+			start := time.Now()
 			v, err := fn(callCtx)
+			if g.hooks.Call != nil {
+				g.hooks.Call(g.name, time.Since(start), err)
+			}
 			if err != nil && callCtx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
 				err = &timeoutError{dependency: g.name, after: g.policy.Timeout, err: err}
 			}
@@ -103,7 +142,7 @@ func Do[T any](ctx context.Context, g *Guard, fn func(context.Context) (T, error
 	}
 	eb := backoff.NewExponentialBackOff()
 	eb.InitialInterval, eb.MaxInterval, eb.RandomizationFactor = g.policy.InitialBackoff, g.policy.MaxBackoff, 0.5
-	v, err := backoff.Retry(ctx, attempt, backoff.WithBackOff(eb), backoff.WithMaxTries(uint(g.policy.MaxRetries)+1),
+	v, err := backoff.Retry(ctx, attempt, backoff.WithBackOff(eb), backoff.WithMaxTries(tries),
 		backoff.WithMaxElapsedTime(0))
 	if err == nil {
 		return v, nil

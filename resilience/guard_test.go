@@ -22,7 +22,7 @@ func testPolicy() Policy {
 func transient(err error) bool { return !errors.Is(err, errBad) }
 
 func TestRetriesTransientThenSucceeds(t *testing.T) {
-	g := New("weaviate", testPolicy(), transient, nil)
+	g := New("weaviate", testPolicy(), transient, Hooks{})
 	var calls atomic.Int32
 	v, err := Do(context.Background(), g, func(context.Context) (int, error) {
 		if calls.Add(1) < 3 {
@@ -39,7 +39,7 @@ func TestRetriesTransientThenSucceeds(t *testing.T) {
 }
 
 func TestNonTransientIsNotRetriedAndKeepsBreakerClosed(t *testing.T) {
-	g := New("embedder", testPolicy(), transient, nil)
+	g := New("embedder", testPolicy(), transient, Hooks{})
 	var calls atomic.Int32
 	for i := 0; i < 10; i++ {
 		_, err := Do(context.Background(), g, func(context.Context) (int, error) { calls.Add(1); return 0, errBad })
@@ -53,7 +53,7 @@ func TestNonTransientIsNotRetriedAndKeepsBreakerClosed(t *testing.T) {
 }
 
 func TestBreakerOpensFailsFastAndRecovers(t *testing.T) {
-	g := New("weaviate", testPolicy(), transient, nil)
+	g := New("weaviate", testPolicy(), transient, Hooks{})
 	var calls atomic.Int32
 	down := func(context.Context) (int, error) { calls.Add(1); return 0, errDown }
 	_, err := Do(context.Background(), g, down) // 3 attempts = threshold
@@ -83,7 +83,7 @@ func TestBreakerOpensFailsFastAndRecovers(t *testing.T) {
 func TestTimeoutBecomesUnavailable(t *testing.T) {
 	p := testPolicy()
 	p.MaxRetries = 0
-	g := New("llm", p, nil, nil)
+	g := New("llm", p, nil, Hooks{})
 	_, err := Do(context.Background(), g, func(ctx context.Context) (int, error) {
 		<-ctx.Done()
 		return 0, ctx.Err()
@@ -94,7 +94,7 @@ func TestTimeoutBecomesUnavailable(t *testing.T) {
 }
 
 func TestCallerCancellationIsNotRetried(t *testing.T) {
-	g := New("weaviate", testPolicy(), nil, nil)
+	g := New("weaviate", testPolicy(), nil, Hooks{})
 	ctx, cancel := context.WithCancel(context.Background())
 	var calls atomic.Int32
 	_, err := Do(ctx, g, func(context.Context) (int, error) { calls.Add(1); cancel(); return 0, context.Canceled })

@@ -34,6 +34,8 @@ type Query struct {
 	DocumentIDs []string
 	Tags        []string
 	SourceTypes []string
+	// WithVectors returns each hit's vector (for diversity re-ranking).
+	WithVectors bool
 }
 
 // Hit is a chunk found by a query with its score (higher is better).
@@ -47,7 +49,7 @@ type Hit struct {
 func (s *Store) Search(ctx context.Context, namespace string, q Query) ([]Hit, error) {
 	req := s.client.Experimental().Search().WithCollection(s.class).WithTenant(namespace).
 		WithLimit(q.Limit).WithProperties(chunkProperties...).
-		WithMetadata(&graphql.Metadata{ID: true, Score: true, Distance: true})
+		WithMetadata(&graphql.Metadata{ID: true, Score: true, Distance: true, Vector: q.WithVectors})
 	switch q.Mode {
 	case ModeKeyword:
 		req = req.WithBM25((&graphql.BM25ArgumentBuilder{}).WithQuery(q.Text).WithProperties(searchableProperties...))
@@ -70,6 +72,7 @@ func (s *Store) Search(ctx context.Context, namespace string, q Query) ([]Hit, e
 	hits := make([]Hit, 0, len(results))
 	for _, r := range results {
 		h := Hit{Chunk: chunkFrom(r.ID, namespace, r.Properties)}
+		h.Vector = r.Vector
 		if q.Mode == ModeVector {
 			h.Score = 1 - float64(r.Metadata.Distance)
 		} else {

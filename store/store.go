@@ -94,3 +94,16 @@ func isMissingTenant(err error) bool {
 	return strings.Contains(msg, "tenant not found") || strings.Contains(msg, "has no tenant") ||
 		(strings.Contains(msg, "tenant") && strings.Contains(msg, "not found"))
 }
+
+// Namespaces lists the collection's tenants: every namespace holding chunks.
+func (s *Store) Namespaces(ctx context.Context) ([]string, error) {
+	tenants, err := s.client.Schema().TenantsGetter().WithClassName(s.class).Do(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("weaviate: list tenants: %w", err)
+	}
+	names := make([]string, len(tenants))
+	for i, t := range tenants {
+		names[i] = t.Name
+	}
+	return names, nil
+}

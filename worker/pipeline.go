@@ -13,6 +13,7 @@ import (
 	"ragd/ingest"
 	"ragd/jobs"
 	"ragd/registry"
+	"ragd/resilience"
 	"ragd/store"
 )
 
@@ -31,7 +32,9 @@ type Pipeline struct {
 	// EmbedBatch is how many chunks are embedded and written per step; each
 	// step reports progress.
 	EmbedBatch int
-	Log        *slog.Logger
+	// Guards protect the pipeline's calls like the service's.
+	Guards resilience.Guards
+	Log    *slog.Logger
 }
 
 // lockWait is how long a job waits for another job writing the same document.
@@ -92,7 +95,7 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	if err := p.Registry.Put(ctx, doc); err != nil {
 		return res, err
 	}
-	if res.Replaced, err = p.Store.DeleteStale(ctx, pl.Namespace, pl.DocumentID, hash); err != nil {
+	if res.Replaced, err = p.deleteStale(ctx, pl.Namespace, pl.DocumentID, hash); err != nil {
 		// The new version is already current and searches hide the old
 		// chunks; a retry finishes the cleanup.
 		return res, err
@@ -112,7 +115,7 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 func (p *Pipeline) duplicate(ctx context.Context, pl jobs.DocumentPayload, prev *ragd.Document, hash string, res *ragd.DocumentResult) (bool, error) {
 	if prev != nil && prev.ContentHash == hash {
 		res.DedupHit, res.ChunksIndexed = true, prev.Chunks
-		_, err := p.Store.DeleteStale(ctx, pl.Namespace, pl.DocumentID, hash)
+		_, err := p.deleteStale(ctx, pl.Namespace, pl.DocumentID, hash)
 		return true, err
 	}
 	owner, err := p.Registry.ByContentHash(ctx, pl.Namespace, hash)
@@ -136,7 +139,9 @@ func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Ch
 		for i, c := range batch {
 			texts[i] = embeddingText(c)
 		}
-		vectors, err := p.Embedder.Embed(ctx, texts)
+		vectors, err := resilience.Do(ctx, p.Guards.Embedder, func(ctx context.Context) ([][]float32, error) {
+			return p.Embedder.Embed(ctx, texts)
+		})
 		if err != nil {
 			return fmt.Errorf("embed: %w", err)
 		}
@@ -146,12 +151,21 @@ func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Ch
 		for i := range batch {
 			batch[i].Vector = vectors[i]
 		}
-		if err := p.Store.Upsert(ctx, namespace, batch); err != nil {
+		_, err = resilience.Do(ctx, p.Guards.Weaviate, func(ctx context.Context) (struct{}, error) {
+			return struct{}{}, p.Store.Upsert(ctx, namespace, batch)
+		})
+		if err != nil {
 			return err
 		}
 		rep.Progress(start+len(batch), len(chunks), "chunks")
 	}
 	return nil
+}
+
+func (p *Pipeline) deleteStale(ctx context.Context, ns, docID, hash string) (int, error) {
+	return resilience.Do(ctx, p.Guards.Weaviate, func(ctx context.Context) (int, error) {
+		return p.Store.DeleteStale(ctx, ns, docID, hash)
+	})
 }
 
 // embeddingText puts the heading trail in front of the body: a chunk's

@@ -1,0 +1,106 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"ragd"
+	"ragd/openapi"
+	"ragd/rag"
+)
+
+// route is one endpoint: the handler Echo serves and the operation the
+// OpenAPI document describes, kept in one table so neither drifts.
+type route struct {
+	handler func(*handlers, echo.Context) error
+	op      openapi.Operation
+	// tool lists the route in GET /tools.
+	tool bool
+}
+
+type (
+	validationError = openapi.ValidationError
+	errorDetail     = openapi.ErrorDetail
+)
+
+// errs are the error responses every JSON endpoint may give.
+func errs(codes ...int) map[int]openapi.Response {
+	m := map[int]openapi.Response{}
+	for _, c := range codes {
+		switch c {
+		case 422:
+			m[c] = openapi.Response{Description: "Validation error", Body: validationError{}}
+		default:
+			m[c] = openapi.Response{Description: http.StatusText(c), Body: errorDetail{}}
+		}
+	}
+	return m
+}
+
+func with(m map[int]openapi.Response, code int, r openapi.Response) map[int]openapi.Response {
+	m[code] = r
+	return m
+}
+
+var kbParam = openapi.Param{Name: "kb_name", Description: "namespace (default: default)"}
+
+func routes() []route {
+	return []route{
+		{handler: (*handlers).info, op: openapi.Operation{Method: "GET", Path: "/", Summary: "Server info", Tags: []string{"server"},
+			Responses: map[int]openapi.Response{200: {Body: serverInfo{}}}}},
+		{handler: (*handlers).health, op: openapi.Operation{Method: "GET", Path: "/health", Summary: "Health of ragd and its dependencies", Tags: []string{"server"},
+			Responses: map[int]openapi.Response{200: {Body: healthBody{}}, 503: {Description: "A dependency is down", Body: healthBody{}}}}},
+		{handler: (*handlers).tools, op: openapi.Operation{Method: "GET", Path: "/tools", Summary: "The tools this server offers", Tags: []string{"tools"},
+			Responses: map[int]openapi.Response{200: {Body: toolList{}}}}},
+		{tool: true, handler: (*handlers).query, op: openapi.Operation{Method: "POST", Path: "/tools/rag_query", Tags: []string{"tools"},
+			Summary:     "Answer a question from the documents, with citations",
+			Description: "Retrieves the best passages and answers from them: with the configured chat model (numbered citations [n] that map to sources[n-1]), or extractively. stream:true answers as server-sent events: delta events carry text, a done event the full response.",
+			Request:     rag.QueryRequest{},
+			Responses: with(errs(400, 413, 422, 503), 200, openapi.Response{Body: rag.QueryResponse{},
+				Description: "The answer; with stream:true a text/event-stream of event: delta {text}, event: done {response}, event: error {detail}"})}},
+		{tool: true, handler: (*handlers).search, op: openapi.Operation{Method: "POST", Path: "/tools/rag_search", Tags: []string{"tools"},
+			Summary: "Find the chunks that best match a query (hybrid, vector or keyword)", Request: rag.SearchRequest{},
+			Responses: with(errs(400, 413, 422, 503), 200, openapi.Response{Body: rag.SearchResponse{}})}},
+		{tool: true, handler: (*handlers).index, op: openapi.Operation{Method: "POST", Path: "/tools/rag_index", Tags: []string{"tools"},
+			Summary:     "Index a file, URL or text (asynchronous)",
+			Description: "Answers 202 with a job_id to poll at /jobs/{id}; unchanged content is a dedup hit (200, no job) unless force. wait:true waits for the job and answers 200 in the seed API's shape, or 202 when the wait limit passes.",
+			Request:     indexBody{},
+			Responses: with(with(errs(400, 403, 413, 422, 503), 202, openapi.Response{Description: "Job enqueued", Body: rag.Enqueued{}}),
+				200, openapi.Response{Description: "Dedup hit, or the finished job with wait:true", Body: indexed{}})}},
+		{tool: true, handler: (*handlers).indexDirectory, op: openapi.Operation{Method: "POST", Path: "/tools/rag_index_directory", Tags: []string{"tools"},
+			Summary: "Index every supported file of a directory (asynchronous, one job per file)", Request: directoryBody{},
+			Responses: with(with(errs(400, 403, 413, 422, 503), 202, openapi.Response{Description: "Job enqueued", Body: rag.Enqueued{}}),
+				200, openapi.Response{Description: "The finished job with wait:true", Body: indexed{}})}},
+		{tool: true, handler: (*handlers).stats, op: openapi.Operation{Method: "GET", Path: "/tools/rag_stats", Tags: []string{"tools"},
+			Summary:   "Documents and chunks per namespace, and the queue",
+			Responses: with(errs(503), 200, openapi.Response{Body: rag.Stats{}})}},
+		{tool: true, handler: (*handlers).clear, op: openapi.Operation{Method: "DELETE", Path: "/tools/rag_clear", Tags: []string{"tools"},
+			Summary: "Delete a namespace's documents, or every namespace's with all=true&confirm=true",
+			Query: []openapi.Param{kbParam, {Name: "all", Type: "boolean", Description: "clear every namespace (needs confirm=true)"},
+				{Name: "confirm", Type: "boolean", Description: "confirms all=true"}},
+			Responses: with(errs(422, 503), 200, openapi.Response{Body: rag.Cleared{}})}},
+		{handler: (*handlers).job, op: openapi.Operation{Method: "GET", Path: "/jobs/:id", Summary: "State of an ingest job", Tags: []string{"jobs"},
+			Responses: with(errs(404, 503), 200, openapi.Response{Body: ragd.Job{}})}},
+		{handler: (*handlers).listDocuments, op: openapi.Operation{Method: "GET", Path: "/documents", Summary: "Documents of a namespace", Tags: []string{"documents"},
+			Query: []openapi.Param{kbParam}, Responses: with(errs(422, 503), 200, openapi.Response{Body: rag.DocumentList{}})}},
+		{handler: (*handlers).getDocument, op: openapi.Operation{Method: "GET", Path: "/documents/:id", Summary: "One document", Tags: []string{"documents"},
+			Query: []openapi.Param{{Name: "kb_name", Description: "namespace (default: search all)"}}, Responses: with(errs(404, 422, 503), 200, openapi.Response{Body: ragd.Document{}})}},
+		{handler: (*handlers).deleteDocument, op: openapi.Operation{Method: "DELETE", Path: "/documents/:id", Summary: "Delete a document and its chunks", Tags: []string{"documents"},
+			Query: []openapi.Param{{Name: "kb_name", Description: "namespace (default: search all)"}}, Responses: with(errs(404, 422, 503), 200, openapi.Response{Body: rag.Deleted{}})}},
+		{handler: (*handlers).serveMetrics, op: openapi.Operation{Method: "GET", Path: "/metrics", Summary: "Prometheus metrics", Tags: []string{"server"},
+			Responses: map[int]openapi.Response{200: {ContentType: "text/plain"}}}},
+		{handler: (*handlers).openAPI, op: openapi.Operation{Method: "GET", Path: "/openapi.json", Summary: "This document", Tags: []string{"server"},
+			Responses: map[int]openapi.Response{200: {Description: "OpenAPI 3 document"}}}},
+	}
+}
+
+// Spec is the OpenAPI document of the routes.
+func Spec() ([]byte, error) {
+	ops := []openapi.Operation{}
+	for _, r := range routes() {
+		ops = append(ops, r.op)
+	}
+	return openapi.Document(openapi.Info{Title: "ragd", Version: ragd.Version,
+		Description: "Self-hosted knowledge-base server for LLM agents."}, ops)
+}

@@ -1,0 +1,148 @@
+package rag
+
+import (
+	"context"
+	"time"
+
+	"ragd"
+	"ragd/resilience"
+)
+
+// DocumentList answers GET /documents.
+type DocumentList struct {
+	KBName    string          `json:"kb_name"`
+	Documents []ragd.Document `json:"documents"`
+	Count     int             `json:"count"`
+}
+
+// ListDocuments lists a namespace's documents.
+func (s *Service) ListDocuments(ctx context.Context, kb string) (DocumentList, error) {
+	ns, err := namespaceOf(kb)
+	if err != nil {
+		return DocumentList{}, err
+	}
+	docs, err := s.Registry.List(ctx, ns)
+	if err != nil {
+		return DocumentList{}, ragd.Unavailable("redis", err)
+	}
+	if docs == nil {
+		docs = []ragd.Document{}
+	}
+	return DocumentList{KBName: ns, Documents: docs, Count: len(docs)}, nil
+}
+
+// Document returns one document. With kb empty every namespace is searched:
+// document ids are unique across namespaces.
+func (s *Service) Document(ctx context.Context, kb, id string) (*ragd.Document, error) {
+	namespaces := []string{kb}
+	if kb == "" {
+		var err error
+		if namespaces, err = s.Registry.Namespaces(ctx); err != nil {
+			return nil, ragd.Unavailable("redis", err)
+		}
+	} else if _, err := namespaceOf(kb); err != nil {
+		return nil, err
+	}
+	for _, ns := range namespaces {
+		doc, err := s.Registry.Get(ctx, ns, id)
+		if err == nil {
+			return doc, nil
+		}
+		if ragd.KindOf(err) != ragd.KindNotFound {
+			return nil, ragd.Unavailable("redis", err)
+		}
+	}
+	if kb == "" {
+		return nil, ragd.NotFound("document %s not found", id)
+	}
+	return nil, ragd.NotFound("document %s not found in namespace %s", id, kb)
+}
+
+// Deleted answers DELETE /documents/{id}.
+type Deleted struct {
+	Status        string `json:"status"`
+	DocumentID    string `json:"document_id"`
+	KBName        string `json:"kb_name"`
+	ChunksDeleted int    `json:"chunks_deleted"`
+}
+
+// DeleteDocument removes a document: first from the registry (so searches
+// stop returning it at once), then its chunks, then cached results.
+func (s *Service) DeleteDocument(ctx context.Context, kb, id string) (Deleted, error) {
+	doc, err := s.Document(ctx, kb, id)
+	if err != nil {
+		return Deleted{}, err
+	}
+	ns := doc.Namespace
+	unlock, err := s.Registry.Lock(ctx, ns, id, 20*time.Second)
+	if err != nil {
+		return Deleted{}, ragd.Unavailable("redis", err)
+	}
+	defer unlock()
+	if err := s.Registry.Delete(ctx, ns, id); err != nil {
+		return Deleted{}, ragd.Unavailable("redis", err)
+	}
+	n, err := resilience.Do(ctx, s.Guards.Weaviate, func(ctx context.Context) (int, error) {
+		return s.Store.DeleteDocument(ctx, ns, id)
+	})
+	if err != nil {
+		return Deleted{}, err
+	}
+	if err := s.invalidate(ctx, ns); err != nil {
+		return Deleted{}, ragd.Unavailable("redis", err)
+	}
+	s.Log.Info("document deleted", "kb_name", ns, "document_id", id, "chunks", n)
+	return Deleted{Status: "deleted", DocumentID: id, KBName: ns, ChunksDeleted: n}, nil
+}
+
+// Cleared answers DELETE /tools/rag_clear.
+type Cleared struct {
+	Status     string   `json:"status"`
+	Namespaces []string `json:"kb_names"`
+}
+
+// Clear empties one namespace, or every namespace when all is set.
+func (s *Service) Clear(ctx context.Context, kb string, all bool) (Cleared, error) {
+	var namespaces []string
+	switch {
+	case all && kb != "":
+		return Cleared{}, ragd.Invalid("kb_name", "value_error", "give kb_name or all, not both")
+	case all:
+		known, err := s.Registry.Namespaces(ctx)
+		if err != nil {
+			return Cleared{}, ragd.Unavailable("redis", err)
+		}
+		tenants, err := resilience.Do(ctx, s.Guards.Weaviate, s.Store.Namespaces)
+		if err != nil {
+			return Cleared{}, err
+		}
+		namespaces = sortedSet(append(known, tenants...))
+	case kb == "":
+		return Cleared{}, ragd.Invalid("kb_name", "missing", "name the namespace to clear with kb_name, or clear every namespace with all=true&confirm=true")
+	default:
+		ns, err := namespaceOf(kb)
+		if err != nil {
+			return Cleared{}, err
+		}
+		namespaces = []string{ns}
+	}
+	for _, ns := range namespaces {
+		if err := s.Registry.ClearNamespace(ctx, ns); err != nil {
+			return Cleared{}, ragd.Unavailable("redis", err)
+		}
+		_, err := resilience.Do(ctx, s.Guards.Weaviate, func(ctx context.Context) (struct{}, error) {
+			return struct{}{}, s.Store.ClearNamespace(ctx, ns)
+		})
+		if err != nil {
+			return Cleared{}, err
+		}
+		if err := s.invalidate(ctx, ns); err != nil {
+			return Cleared{}, ragd.Unavailable("redis", err)
+		}
+		s.Log.Info("namespace cleared", "kb_name", ns)
+	}
+	if namespaces == nil {
+		namespaces = []string{}
+	}
+	return Cleared{Status: "cleared", Namespaces: namespaces}, nil
+}

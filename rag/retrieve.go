@@ -1,0 +1,200 @@
+package rag
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"ragd"
+	"ragd/resilience"
+	"ragd/store"
+)
+
+// ScopeFilter narrows a retrieval; each non-empty list must match.
+type ScopeFilter struct {
+	KBNames     []string `json:"kb_names,omitempty" doc:"namespaces to search (several are merged by reciprocal rank fusion)"`
+	Tags        []string `json:"tags,omitempty" doc:"only chunks with any of these tags"`
+	DocumentIDs []string `json:"document_ids,omitempty" doc:"only these documents"`
+	SourceTypes []string `json:"source_types,omitempty" doc:"only these source types: pdf, docx, html, md, txt, url"`
+}
+
+// RetrieveRequest asks for the chunks that best match a query.
+type RetrieveRequest struct {
+	Query       string       `json:"query" doc:"what to look for, in your own words"`
+	TopK        *int         `json:"top_k,omitempty" minimum:"1" maximum:"20" default:"5"`
+	KBName      string       `json:"kb_name,omitempty" doc:"namespace (default: default)"`
+	Scope       []string     `json:"scope,omitempty" doc:"document ids to search within"`
+	ScopeFilter *ScopeFilter `json:"scope_filter,omitempty"`
+	Mode        string       `json:"mode,omitempty" enum:"hybrid,vector,keyword" doc:"hybrid (default), vector or keyword"`
+}
+
+// Result is one retrieved chunk.
+type Result struct {
+	ID         string          `json:"id"`
+	Text       string          `json:"text"`
+	Score      float64         `json:"score"`
+	DocumentID string          `json:"document_id"`
+	Source     string          `json:"source"`
+	SourceType ragd.SourceType `json:"source_type"`
+	Path       string          `json:"path"`
+	Level      int             `json:"level"`
+	Summary    string          `json:"summary"`
+	Page       int             `json:"page,omitempty"`
+	KBName     string          `json:"kb_name"`
+	Timestamp  string          `json:"timestamp"`
+}
+
+// plan is a validated, normalised retrieval: also the cache key's arguments.
+type plan struct {
+	Query       string   `json:"q"`
+	TopK        int      `json:"k"`
+	Namespaces  []string `json:"ns"`
+	DocumentIDs []string `json:"docs,omitempty"`
+	NoDocuments bool     `json:"none,omitempty"` // scope and filter ids do not intersect
+	Tags        []string `json:"tags,omitempty"`
+	SourceTypes []string `json:"types,omitempty"`
+	Mode        string   `json:"mode"`
+	Alpha       float64  `json:"alpha"`
+	MMR         bool     `json:"mmr"`
+	MMRLambda   float64  `json:"lambda,omitempty"`
+}
+
+var sourceTypes = []string{string(ragd.SourcePDF), string(ragd.SourceDOCX), string(ragd.SourceHTML),
+	string(ragd.SourceMarkdown), string(ragd.SourceText), string(ragd.SourceURL)}
+
+// maxQueryLength bounds a query: longer ones are documents, not questions.
+const maxQueryLength = 4000
+
+func (s *Service) plan(req RetrieveRequest) (plan, error) {
+	p := plan{Query: strings.TrimSpace(req.Query), Alpha: s.Alpha, MMR: s.MMR}
+	if p.Query == "" {
+		return p, ragd.Invalid("query", "missing", "query is required")
+	}
+	if len(p.Query) > maxQueryLength {
+		return p, ragd.Invalid("query", "value_error", "query is longer than %d characters", maxQueryLength)
+	}
+	var err error
+	if p.TopK, err = topKOf(req.TopK); err != nil {
+		return p, err
+	}
+	switch req.Mode {
+	case "", string(store.ModeHybrid):
+		p.Mode = string(store.ModeHybrid)
+	case string(store.ModeVector), string(store.ModeKeyword):
+		p.Mode = req.Mode
+	default:
+		return p, ragd.Invalid("mode", "value_error", "mode must be hybrid, vector or keyword, not %q", req.Mode)
+	}
+	if p.MMR {
+		p.MMRLambda = s.MMRLambda
+	}
+	f := ScopeFilter{}
+	if req.ScopeFilter != nil {
+		f = *req.ScopeFilter
+	}
+	namespaces := f.KBNames
+	if req.KBName != "" || len(namespaces) == 0 {
+		ns, err := namespaceOf(req.KBName)
+		if err != nil {
+			return p, err
+		}
+		namespaces = append([]string{ns}, namespaces...)
+	}
+	for _, ns := range namespaces {
+		if !ragd.ValidNamespace(ns) {
+			return p, &ragd.Error{Kind: ragd.KindInvalid, Message: "invalid namespace", Fields: []ragd.FieldError{{
+				Loc: []string{"body", "scope_filter", "kb_names"}, Type: "value_error",
+				Msg: "kb_names: " + ns + " is not a valid namespace: " + ragd.NamespaceRule}}}
+		}
+	}
+	p.Namespaces = sortedSet(namespaces)
+	for _, t := range f.SourceTypes {
+		if !slices.Contains(sourceTypes, t) {
+			return p, &ragd.Error{Kind: ragd.KindInvalid, Message: "invalid source type", Fields: []ragd.FieldError{{
+				Loc: []string{"body", "scope_filter", "source_types"}, Type: "value_error",
+				Msg: "source_types: " + t + " is not one of " + strings.Join(sourceTypes, ", ")}}}
+		}
+	}
+	p.SourceTypes = sortedSet(f.SourceTypes)
+	p.Tags = sortedSet(f.Tags)
+	switch scope, ids := sortedSet(req.Scope), sortedSet(f.DocumentIDs); {
+	case len(scope) > 0 && len(ids) > 0:
+		for _, id := range scope {
+			if slices.Contains(ids, id) {
+				p.DocumentIDs = append(p.DocumentIDs, id)
+			}
+		}
+		p.NoDocuments = len(p.DocumentIDs) == 0
+	case len(scope) > 0:
+		p.DocumentIDs = scope
+	default:
+		p.DocumentIDs = ids
+	}
+	return p, nil
+}
+
+// retrieve runs a plan: one search per namespace, concurrently, merged by
+// reciprocal rank fusion when there are several, then diversified by MMR
+// when configured. withVectors keeps the hits' vectors (answers use them to
+// judge relevance).
+func (s *Service) retrieve(ctx context.Context, p plan, queryVector []float32, withVectors bool) ([]store.Hit, error) {
+	if p.NoDocuments {
+		return nil, nil
+	}
+	pool := p.TopK
+	if p.MMR {
+		pool = min(p.TopK*4, 100)
+	}
+	q := store.Query{Text: p.Query, Vector: queryVector, Mode: store.Mode(p.Mode), Alpha: p.Alpha, Limit: pool,
+		DocumentIDs: p.DocumentIDs, Tags: p.Tags, SourceTypes: p.SourceTypes, WithVectors: withVectors || p.MMR}
+	lists := make([][]store.Hit, len(p.Namespaces))
+	g, gctx := errgroup.WithContext(ctx)
+	for i, ns := range p.Namespaces {
+		g.Go(func() error {
+			hits, err := s.currentHits(gctx, ns, q)
+			lists[i] = hits
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	hits := lists[0]
+	if len(lists) > 1 {
+		hits = fuseRRF(lists, s.RRFK)
+	}
+	if p.MMR {
+		hits = mmr(hits, p.TopK, p.MMRLambda)
+	}
+	return hits[:min(len(hits), p.TopK)], nil
+}
+
+// search runs one namespace's query through Weaviate's guard.
+func (s *Service) search(ctx context.Context, ns string, q store.Query) ([]store.Hit, error) {
+	return resilience.Do(ctx, s.Guards.Weaviate, func(ctx context.Context) ([]store.Hit, error) {
+		return s.Store.Search(ctx, ns, q)
+	})
+}
+
+func toResult(h store.Hit) Result {
+	r := Result{ID: h.ID, Text: h.Text, Score: h.Score, DocumentID: h.DocumentID, Source: h.Source,
+		SourceType: h.SourceType, Path: h.Path, Level: h.Level, Summary: h.Summary, Page: h.Page, KBName: h.Namespace}
+	if !h.Timestamp.IsZero() {
+		r.Timestamp = h.Timestamp.UTC().Format("2006-01-02T15:04:05.000Z07:00")
+	}
+	return r
+}
+
+func sortedSet(in []string) []string {
+	var out []string
+	for _, v := range in {
+		if v = strings.TrimSpace(v); v != "" && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

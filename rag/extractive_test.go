@@ -139,13 +139,13 @@ func TestExtractReadsInDocumentOrder(t *testing.T) {
 		{Text: "Channels are typed conduits. A send on a channel happens before the corresponding receive from that channel completes."},
 		{Text: "The closing of a channel is synchronized before a receive that returns because the channel is closed. Closing a channel twice panics."},
 	}
-	answer, cited := Extract("channel receive", passages, 3)
+	answer, cited := Extract("channel receive", passages, 2)
 	want := "A send on a channel happens before the corresponding receive from that channel completes. [1] " +
 		"The closing of a channel is synchronized before a receive that returns because the channel is closed. [2]"
-	if !strings.HasPrefix(answer, want) || !reflect.DeepEqual(cited, []int{0, 1}) {
+	if answer != want || !reflect.DeepEqual(cited, []int{0, 1}) {
 		t.Fatalf("got %q %v", answer, cited)
 	}
-	again, againCited := Extract("channel receive", passages, 3)
+	again, againCited := Extract("channel receive", passages, 2)
 	if again != answer || !reflect.DeepEqual(againCited, cited) {
 		t.Fatal("Extract is not deterministic")
 	}
@@ -179,15 +179,14 @@ func TestExtractNothingMatches(t *testing.T) {
 }
 
 func TestExtractDefaultsSentenceCount(t *testing.T) {
-	text := strings.Repeat("", 0) +
-		"Mutexes guard shared data one. Mutexes guard shared state two. Mutexes protect critical sections three. Mutexes serialize writers four. Mutexes order unlock before lock five."
+	text := "Mutexes guard shared data one. Mutexes guard shared state two. Mutexes protect critical sections three. Mutexes serialize writers four. Mutexes order unlock before lock five."
 	answer, _ := Extract("mutexes", []Passage{{Text: text}}, 0)
 	if n := strings.Count(answer, "[1]"); n != DefaultExtractSentences {
 		t.Fatalf("%d sentences, want %d: %q", n, DefaultExtractSentences, answer)
 	}
 }
 
-func TestSplitSentences(t *testing.T) {
+func TestExtractSplitsSentences(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
 		want []string

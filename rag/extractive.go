@@ -2,6 +2,7 @@ package rag
 
 import (
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -80,7 +81,7 @@ func Extract(query string, passages []Passage, maxSentences int) (answer string,
 			cands = append(cands, c)
 		}
 	}
-	matched := score(cands, qterms)
+	matched := score(cands, qterms, definitionSubject(query))
 	if len(matched) == 0 {
 		return "", nil
 	}
@@ -105,7 +106,11 @@ func Extract(query string, passages []Passage, maxSentences int) (answer string,
 
 // score sets the score of every candidate containing a query term and
 // returns those, best first (ties in document order, for determinism).
-func score(cands []*candidate, qterms []string) []*candidate {
+//
+// For a definitional question ("what is a data race?") a sentence that
+// states the definition ("a data race is …", "… is defined as …") counts
+// double: it is the answer, where other sentences only mention the subject.
+func score(cands []*candidate, qterms []string, subject string) []*candidate {
 	df := map[string]int{}
 	for _, c := range cands {
 		for _, t := range qterms {
@@ -132,6 +137,9 @@ func score(cands []*candidate, qterms []string) []*candidate {
 		case c.nWords > longWords:
 			s *= math.Max(0.4, float64(longWords)/float64(c.nWords))
 		}
+		if subject != "" && defines(c.text, subject) {
+			s *= 2
+		}
 		c.score = s + rankBonus/float64(c.passage+1)
 		matched = append(matched, c)
 	}
@@ -142,6 +150,28 @@ func score(cands []*candidate, qterms []string) []*candidate {
 		return docOrder(matched[a], matched[b])
 	})
 	return matched
+}
+
+var definitionQuestion = regexp.MustCompile(`(?i)^\s*(?:what(?:'s|\s+is|\s+are|\s+was|\s+were)|define|definition\s+of|meaning\s+of)\s+(?:an?\s+|the\s+)?(.+?)[\s?.!]*$`)
+
+// definitionSubject returns X of "what is X?", lowercased, or "".
+func definitionSubject(query string) string {
+	m := definitionQuestion.FindStringSubmatch(query)
+	if m == nil {
+		return ""
+	}
+	return strings.ToLower(strings.Join(strings.Fields(m[1]), " "))
+}
+
+// defines reports whether sentence states what subject is.
+func defines(sentence, subject string) bool {
+	lower := strings.ToLower(strings.Join(strings.Fields(sentence), " "))
+	for _, verb := range []string{" is ", " are ", " refers to ", " means ", " is defined as ", " are defined as "} {
+		if strings.Contains(lower, subject+verb) || strings.Contains(lower, subject+"s"+verb) {
+			return true
+		}
+	}
+	return false
 }
 
 // pick takes the best-scoring sentences, skipping near-duplicates of those

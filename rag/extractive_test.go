@@ -219,3 +219,20 @@ func TestNotFoundAnswer(t *testing.T) {
 		t.Fatalf("long query not shortened: %d runes", len([]rune(got)))
 	}
 }
+
+func TestDefinitionalQuestionPrefersTheDefinition(t *testing.T) {
+	passages := []Passage{
+		{Text: "While programmers should write Go programs without data races, there are limits to what an implementation can do in response to a data race. An implementation may always react to a data race by reporting the race."},
+		{Text: "Go approaches its memory model simply. A data race is defined as a write to a memory location happening concurrently with another read or write to that same location."},
+	}
+	answer, _ := Extract("What is a data race?", passages, 1)
+	if !strings.Contains(answer, "A data race is defined as") {
+		t.Fatalf("want the defining sentence, got %q", answer)
+	}
+	for q, want := range map[string]string{"What is a data race?": "data race", "what's the GOPATH": "gopath",
+		"Define garbage collection.": "garbage collection", "How do I run tests?": ""} {
+		if got := definitionSubject(q); got != want {
+			t.Errorf("definitionSubject(%q) = %q, want %q", q, got, want)
+		}
+	}
+}

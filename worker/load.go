@@ -25,7 +25,7 @@ func (p *Pipeline) load(ctx context.Context, pl jobs.DocumentPayload) ([]byte, *
 		loaded, err := ingest.Parse(body, typ, final)
 		return body, loaded, err
 	default:
-		loaded, err := ingest.Parse([]byte(pl.Text), ragd.SourceText, firstNonEmpty(pl.Title, "inline text"))
+		loaded, err := ingest.Parse([]byte(pl.Text), ragd.SourceText, pl.Title)
 		return []byte(pl.Text), loaded, err
 	}
 }

@@ -1,0 +1,19 @@
+package openapi
+
+// ValidationError is the 422 body: the fields at fault, shaped as FastAPI
+// shapes them so clients of either server parse the same thing.
+type ValidationError struct {
+	Detail []FieldError `json:"detail" doc:"The fields at fault."`
+}
+
+// FieldError is one field at fault in a ValidationError.
+type FieldError struct {
+	Loc  []string `json:"loc" doc:"Where the field is, e.g. [\"body\", \"top_k\"]."`
+	Msg  string   `json:"msg" doc:"What is wrong, for a person."`
+	Type string   `json:"type" doc:"The kind of error, e.g. missing, value_error, type_error."`
+}
+
+// ErrorDetail is the body of every error other than a validation error.
+type ErrorDetail struct {
+	Detail string `json:"detail" doc:"What went wrong."`
+}

@@ -1,0 +1,43 @@
+package openapi
+
+// Info is the document's info object.
+type Info struct {
+	Title, Version, Description string
+}
+
+// Operation describes one route.
+type Operation struct {
+	// Method is the HTTP method, e.g. "GET".
+	Method string
+	// Path is Echo-style, e.g. "/jobs/:id"; each :param becomes {param}
+	// in the document and a required path parameter.
+	Path                 string
+	Summary, Description string
+	Tags                 []string
+	// Query lists the query parameters.
+	Query []Param
+	// Request is nil, or a zero value of the JSON request body type,
+	// e.g. rag.SearchRequest{}.
+	Request any
+	// Responses maps a status code to its response; at least one is needed.
+	Responses map[int]Response
+}
+
+// Param is a query parameter.
+type Param struct {
+	Name, Description string
+	Required          bool
+	// Type is "string" (the default), "integer", "number" or "boolean".
+	Type string
+}
+
+// Response is one status code's answer.
+type Response struct {
+	// Description defaults to the status text.
+	Description string
+	// Body is a zero value of the body type, or nil for no body.
+	Body any
+	// ContentType defaults to application/json; e.g. text/event-stream,
+	// text/plain. With a nil Body it still declares a string body.
+	ContentType string
+}

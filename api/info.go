@@ -21,14 +21,15 @@ func (h *handlers) info(c echo.Context) error {
 }
 
 type healthBody struct {
-	Status     string          `json:"status"`
-	Components map[string]bool `json:"components"`
+	Status     string            `json:"status"`
+	Components map[string]bool   `json:"components"`
+	Breakers   map[string]string `json:"breakers" doc:"circuit breaker per dependency: closed, half-open or open"`
 }
 
 func (h *handlers) health(c echo.Context) error {
 	report := h.svc.Health(c.Request().Context())
 	if !report.Healthy {
-		return c.JSON(http.StatusServiceUnavailable, healthBody{Status: "unhealthy", Components: report.Components})
+		return c.JSON(http.StatusServiceUnavailable, healthBody{Status: "unhealthy", Components: report.Components, Breakers: report.Breakers})
 	}
-	return c.JSON(http.StatusOK, healthBody{Status: "healthy", Components: report.Components})
+	return c.JSON(http.StatusOK, healthBody{Status: "healthy", Components: report.Components, Breakers: report.Breakers})
 }

@@ -26,9 +26,10 @@ const (
 	propTags        = "tags"
 )
 
-// chunkProperties are the properties a search returns.
+// chunkProperties are the properties a search returns (kb_name is the
+// tenant, known already).
 var chunkProperties = []string{propText, propDocumentID, propSource, propSourceType, propContentHash,
-	propChunkIndex, propPath, propLevel, propSummary, propKBName, propPage, propTimestamp, propTags}
+	propChunkIndex, propPath, propLevel, propSummary, propPage, propTimestamp, propTags}
 
 // searchableProperties are the ones BM25 scores: the body and the heading trail.
 var searchableProperties = []string{propText, propPath}

@@ -49,7 +49,7 @@ type Hit struct {
 func (s *Store) Search(ctx context.Context, namespace string, q Query) ([]Hit, error) {
 	req := s.client.Experimental().Search().WithCollection(s.class).WithTenant(namespace).
 		WithLimit(q.Limit).WithProperties(chunkProperties...).
-		WithMetadata(&graphql.Metadata{ID: true, Score: true, Distance: true, Vector: q.WithVectors})
+		WithMetadata(&graphql.Metadata{ID: true, Score: q.Mode != ModeVector, Distance: q.Mode == ModeVector, Vector: q.WithVectors})
 	switch q.Mode {
 	case ModeKeyword:
 		req = req.WithBM25((&graphql.BM25ArgumentBuilder{}).WithQuery(q.Text).WithProperties(searchableProperties...))

@@ -1,0 +1,157 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/weaviate/weaviate-go-client/v5/weaviate"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/grpc"
+
+	"ragd/internal/stack"
+	"ragd/internal/testenv"
+)
+
+var benchQueries = []string{
+	"happens before relation", "synchronized before", "data race definition", "channel send and receive",
+	"mutex unlock", "goroutine creation", "atomic operations", "sync once", "finalizers", "compiler reordering",
+	"method sets of a type", "interface types", "type assertions", "slice expressions", "composite literals",
+	"constant expressions", "range clause over channels", "defer statements", "select statement", "package initialization",
+	"GODEBUG settings", "assembler pseudo registers", "frame pointer", "struct tags", "string conversions",
+	"integer overflow", "label scopes", "blank identifier", "function literals closures", "generic type parameters",
+	"type inference", "comparison operators", "shift expressions", "built-in append", "panic and recover",
+	"import declarations", "map types", "pointer types", "iota constant generator", "goto statements",
+}
+
+type latencies []time.Duration
+
+func (l latencies) pct(p float64) time.Duration {
+	s := append(latencies(nil), l...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[min(len(s)-1, int(float64(len(s))*p))]
+}
+
+// run calls f for every query rounds times with c concurrent callers.
+func run(c, rounds int, f func(q string)) latencies {
+	var mu sync.Mutex
+	var out latencies
+	work := make(chan string)
+	var wg sync.WaitGroup
+	for i := 0; i < c; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for q := range work {
+				start := time.Now()
+				f(q)
+				d := time.Since(start)
+				mu.Lock()
+				out = append(out, d)
+				mu.Unlock()
+			}
+		}()
+	}
+	for r := 0; r < rounds; r++ {
+		for _, q := range benchQueries {
+			work <- q
+		}
+	}
+	close(work)
+	wg.Wait()
+	return out
+}
+
+// BenchmarkSearchLatency compares rag_search through REST with a raw
+// Weaviate hybrid query (same vectors, alpha, limit, tenant) in the same run,
+// at concurrency 1 and 16, uncached; then ragd's cached p50. Targets: ragd
+// uncached p50 ≤ 1.15× raw, cached p50 ≤ 1.5 ms.
+func BenchmarkSearchLatency(b *testing.B) {
+	root := b.TempDir()
+	for _, f := range []string{"go_spec.html", "go_mem.html", "asm.html", "godebug.md"} {
+		testenv.CopyFile(b, testenv.GorootFile(b, "doc/"+f), filepath.Join(root, f))
+	}
+	cfg := stack.Config(b, root)
+	cfg.Cache.Enabled = false
+	s := stack.Start(b, cfg, true)
+	if r := s.Do(b, http.MethodPost, "/tools/rag_index_directory", map[string]any{"directory_path": root, "wait": true}); r.Status != 200 {
+		b.Fatalf("index: %d %s", r.Status, r.Body)
+	}
+	cachedCfg := cfg
+	cachedCfg.Cache.Enabled = true
+	cached := stack.Start(b, cachedCfg, false) // same data, cache on
+
+	ctx := context.Background()
+	vectors := map[string][]float32{}
+	for _, q := range benchQueries {
+		v, err := s.Service.Embedder.Embed(ctx, []string{q})
+		if err != nil {
+			b.Fatal(err)
+		}
+		vectors[q] = v[0]
+	}
+	u, _ := url.Parse(cfg.Weaviate.URL)
+	raw, err := weaviate.NewClient(weaviate.Config{Host: u.Host, Scheme: u.Scheme, GrpcConfig: &grpc.Config{Host: cfg.Weaviate.GRPCAddr}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rawSearch := func(q string) {
+		_, err := raw.Experimental().Search().WithCollection(cfg.Weaviate.Collection).WithTenant("default").WithLimit(5).
+			// The properties rag_search returns, as a client building the same answer would fetch.
+			WithProperties("text", "document_id", "source", "source_type", "content_hash", "chunk_index", "path", "level",
+				"summary", "page", "timestamp", "tags").
+			WithMetadata(&graphql.Metadata{ID: true, Score: true}).
+			WithHybrid((&graphql.HybridArgumentBuilder{}).WithQuery(q).WithVector(vectors[q]).WithAlpha(float32(cfg.Search.Alpha)).
+				WithProperties([]string{"text", "path"}).WithFusionType(graphql.RelativeScore)).Do(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 32}}
+	restSearch := func(base string) func(string) {
+		return func(q string) {
+			body, _ := json.Marshal(map[string]any{"query": q, "top_k": 5})
+			resp, err := client.Post(base+"/tools/rag_search", "application/json", bytes.NewReader(body))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var out struct{ Count int }
+			_ = json.NewDecoder(resp.Body).Decode(&out)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || out.Count == 0 {
+				b.Fatalf("rag_search %q: %d", q, resp.StatusCode)
+			}
+		}
+	}
+	// Warm connections, query-vector cache and Weaviate's caches.
+	run(4, 1, rawSearch)
+	run(4, 1, restSearch(s.URL))
+	run(4, 1, restSearch(cached.URL))
+
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		fmt.Printf("rag_search latency, %d queries × rounds, top_k 5, %d-chunk corpus:\n", len(benchQueries), s.ChunkCount(b, "default", ""))
+		for _, c := range []int{1, 16} {
+			rounds := 3
+			rawL := run(c, rounds, rawSearch)
+			ragdL := run(c, rounds, restSearch(s.URL))
+			ratio := float64(ragdL.pct(0.5)) / float64(rawL.pct(0.5))
+			fmt.Printf("  concurrency %2d: raw Weaviate p50 %6.2f ms p99 %6.2f ms | ragd REST p50 %6.2f ms p99 %6.2f ms | p50 ratio %.2f (target ≤ 1.15)\n",
+				c, ms(rawL.pct(0.5)), ms(rawL.pct(0.99)), ms(ragdL.pct(0.5)), ms(ragdL.pct(0.99)), ratio)
+			b.ReportMetric(ratio, fmt.Sprintf("p50-ratio-c%d", c))
+		}
+		hot := run(1, 5, restSearch(cached.URL))
+		fmt.Printf("  cached: ragd REST p50 %.3f ms p99 %.3f ms (target p50 ≤ 1.5 ms)\n", ms(hot.pct(0.5)), ms(hot.pct(0.99)))
+		b.ReportMetric(ms(hot.pct(0.5)), "cached-p50-ms")
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

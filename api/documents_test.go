@@ -115,12 +115,16 @@ func TestToolsMetricsAndOpenAPI(t *testing.T) {
 	}
 
 	searchBody(t, s, map[string]any{"query": "anything"})
+	// A job on the queue (no worker runs here) makes Asynq's collector report it.
+	if r := s.Do(t, http.MethodPost, "/tools/rag_index", map[string]any{"text": "queued for the metrics"}); r.Status != 202 {
+		t.Fatalf("enqueue: %d %s", r.Status, r.Body)
+	}
 	m := s.Do(t, http.MethodGet, "/metrics", nil)
 	for _, want := range []string{
 		`ragd_http_request_duration_seconds_bucket{method="POST",route="/tools/rag_search",status="200"`,
 		`ragd_circuit_breaker_state{dependency="weaviate"} 0`,
 		`ragd_dependency_call_duration_seconds_count{dependency="embedder",outcome="ok"}`,
-		`asynq_`,
+		`asynq_tasks_enqueued_total{queue="` + s.Config.Worker.Queue + `",state="pending"} 1`,
 	} {
 		if !strings.Contains(string(m.Body), want) {
 			t.Errorf("/metrics lacks %s", want)

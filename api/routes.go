@@ -80,6 +80,8 @@ func routes() []route {
 			Query: []openapi.Param{kbParam, {Name: "all", Type: "boolean", Description: "clear every namespace (needs confirm=true)"},
 				{Name: "confirm", Type: "boolean", Description: "confirms all=true"}},
 			Responses: with(errs(422, 503), 200, openapi.Response{Body: rag.Cleared{}})}},
+		{handler: (*handlers).mcpTools, op: openapi.Operation{Method: "GET", Path: "/mcp/tools", Summary: "The MCP tools, as MCP clients list them", Tags: []string{"tools"},
+			Description: "MCP itself is served at /mcp (streamable HTTP).", Responses: with(errs(404), 200, openapi.Response{Body: mcpToolList{}})}},
 		{handler: (*handlers).job, op: openapi.Operation{Method: "GET", Path: "/jobs/:id", Summary: "State of an ingest job", Tags: []string{"jobs"},
 			Responses: with(errs(404, 503), 200, openapi.Response{Body: ragd.Job{}})}},
 		{handler: (*handlers).listDocuments, op: openapi.Operation{Method: "GET", Path: "/documents", Summary: "Documents of a namespace", Tags: []string{"documents"},

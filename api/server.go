@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"ragd/mcp"
 	"ragd/metrics"
 	"ragd/openapi"
 	"ragd/rag"
@@ -21,19 +22,24 @@ type Options struct {
 	Monitoring http.Handler
 	// Metrics, when set, records request latencies and serves /metrics.
 	Metrics *metrics.Metrics
-	Log     *slog.Logger
+	// MCP, when set, is served at /mcp and its tools listed at /mcp/tools.
+	MCP *mcp.Server
+	Log *slog.Logger
 }
 
 // New returns the Echo server with every route registered.
 func New(svc *rag.Service, opts Options) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	h := &handlers{svc: svc, log: opts.Log, metrics: opts.Metrics}
+	h := &handlers{svc: svc, log: opts.Log, metrics: opts.Metrics, mcp: opts.MCP}
 	e.HTTPErrorHandler = h.handleError
 	e.Use(h.observe, recoverMiddleware(opts.Log), bodyLimit(opts.MaxBodyBytes))
 	for _, r := range routes() {
 		handle := r.handler
 		e.Add(r.op.Method, r.op.Path, func(c echo.Context) error { return handle(h, c) })
+	}
+	if opts.MCP != nil {
+		e.Any("/mcp", echo.WrapHandler(opts.MCP.HTTPHandler()))
 	}
 	docs := echo.WrapHandler(openapi.SwaggerUI("/docs", "/openapi.json"))
 	e.GET("/docs", docs)
@@ -54,6 +60,7 @@ type handlers struct {
 	svc     *rag.Service
 	log     *slog.Logger
 	metrics *metrics.Metrics
+	mcp     *mcp.Server
 }
 
 // observe records each request's latency by route template (not by raw path,

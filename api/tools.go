@@ -46,3 +46,20 @@ func (h *handlers) openAPI(c echo.Context) error {
 	}
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, spec)
 }
+
+// mcpTools lists the MCP tools exactly as MCP clients see them.
+func (h *handlers) mcpTools(c echo.Context) error {
+	if h.mcp == nil {
+		return echo.NewHTTPError(http.StatusNotFound, "MCP is not enabled")
+	}
+	defs, err := h.mcp.Definitions(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, mcpToolList{Tools: defs, Count: len(defs)})
+}
+
+type mcpToolList struct {
+	Tools any `json:"tools" doc:"the MCP tool definitions: name, description, inputSchema, outputSchema, annotations"`
+	Count int `json:"count"`
+}

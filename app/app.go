@@ -26,6 +26,7 @@ import (
 	"ragd/ingest"
 	"ragd/jobs"
 	"ragd/llm"
+	"ragd/mcp"
 	"ragd/metrics"
 	"ragd/rag"
 	"ragd/registry"
@@ -43,6 +44,7 @@ type App struct {
 	Pipeline *worker.Pipeline
 	Queue    *jobs.Queue
 	Metrics  *metrics.Metrics
+	MCP      *mcp.Server
 }
 
 // NewLogger returns the slog logger the config asks for, writing to stderr.
@@ -106,6 +108,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Roots: roots, Fetcher: fetcher, Guards: guards, Cache: results, QueryVectors: rag.NewQueryVectorCache(cfg.Search.QueryCacheSize),
 		LLM: chat, Alpha: cfg.Search.Alpha, MMR: cfg.Search.MMR, MMRLambda: cfg.Search.MMRLambda, RRFK: cfg.Search.RRFK,
 		MinScore: cfg.Answer.MinScore, MaxSentences: cfg.Answer.MaxSentences, WaitTimeout: cfg.HTTP.WaitTimeout, Log: log}
+	if a.MCP, err = mcp.New(a.Service, mcpConfig(cfg), log); err != nil {
+		return nil, err
+	}
 	a.Pipeline = &worker.Pipeline{Store: st, Embedder: embedder, Registry: reg, Generations: gens, Queue: queue,
 		Fetcher: fetcher, Roots: roots, Chunking: ingest.ChunkOptions{Tokens: cfg.Ingest.ChunkTokens, Overlap: cfg.Ingest.ChunkOverlap},
 		MaxFileBytes: cfg.Ingest.MaxFileBytes, MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize,
@@ -113,6 +118,19 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	log.Info("ragd ready", "redis", ropts.Addr, "weaviate", cfg.Weaviate.URL, "collection", cfg.Weaviate.Collection,
 		"embedder", embedder.Name(), "dimension", embedder.Dimension(), "ingest_roots", roots.String())
 	return a, nil
+}
+
+func mcpConfig(cfg config.Config) mcp.Config {
+	c := mcp.Config{WaitTimeout: cfg.MCP.WaitTimeout, Stateless: cfg.MCP.Stateless, MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
+		DefaultNamespace: cfg.Plugins.DefaultNamespace}
+	for _, t := range cfg.Plugins.Tools {
+		p := mcp.Profile{Namespace: t.Namespace, Name: t.Name, Base: t.Base, Description: t.Description, KBName: t.KBName}
+		if len(t.Tags)+len(t.SourceTypes)+len(t.DocumentIDs) > 0 {
+			p.Filter = &mcp.ScopeFilter{Tags: t.Tags, SourceTypes: t.SourceTypes, DocumentIDs: t.DocumentIDs}
+		}
+		c.Profiles = append(c.Profiles, p)
+	}
+	return c
 }
 
 // guards builds one guard per dependency, reporting to the metrics and log.
@@ -186,6 +204,6 @@ func (a *App) Handler() (http.Handler, func(), error) {
 	}
 	monitoring := asynqmon.New(asynqmon.Options{RootPath: "/monitoring", RedisConnOpt: redisOpt})
 	e := api.New(a.Service, api.Options{MaxBodyBytes: a.Config.HTTP.MaxBodyBytes, Monitoring: monitoring,
-		Metrics: a.Metrics, Log: a.Log})
+		Metrics: a.Metrics, MCP: a.MCP, Log: a.Log})
 	return e, func() { _ = monitoring.Close() }, nil
 }

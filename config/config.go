@@ -21,7 +21,37 @@ type Config struct {
 	Answer     Answer     `yaml:"answer"`
 	Cache      Cache      `yaml:"cache"`
 	Resilience Resilience `yaml:"resilience"`
+	MCP        MCP        `yaml:"mcp"`
+	Plugins    Plugins    `yaml:"plugins"`
 	Log        Log        `yaml:"log"`
+}
+
+// MCP configures the Model Context Protocol server.
+type MCP struct {
+	// Stateless serves every HTTP request without a session, so replicas
+	// need no sticky sessions.
+	Stateless bool `yaml:"stateless"`
+	// WaitTimeout bounds a tool call with wait:true (below clients' 60 s).
+	WaitTimeout time.Duration `yaml:"wait_timeout"`
+}
+
+// Plugins declares namespaced MCP tools.
+type Plugins struct {
+	// DefaultNamespace's tools are listed and callable besides core_*.
+	DefaultNamespace string       `yaml:"default_namespace"`
+	Tools            []PluginTool `yaml:"tools"`
+}
+
+// PluginTool is one namespaced tool, {namespace}_{name}, bound to a core tool.
+type PluginTool struct {
+	Namespace   string   `yaml:"namespace"`
+	Name        string   `yaml:"name"`
+	Base        string   `yaml:"base"`
+	Description string   `yaml:"description"`
+	KBName      string   `yaml:"kb_name"`
+	Tags        []string `yaml:"tags"`
+	SourceTypes []string `yaml:"source_types"`
+	DocumentIDs []string `yaml:"document_ids"`
 }
 
 // HTTP configures the REST/MCP server.
@@ -150,6 +180,8 @@ func Default() Config {
 		LLM:        LLM{Timeout: 60 * time.Second, Temperature: 0.1, MaxTokens: 800},
 		Answer:     Answer{MinScore: 0.5, MaxSentences: 4},
 		Cache:      Cache{Enabled: true, TTL: 300 * time.Second},
+		MCP:        MCP{Stateless: true, WaitTimeout: 45 * time.Second},
+		Plugins:    Plugins{Tools: []PluginTool{}},
 		Resilience: Resilience{ToolTimeout: 30 * time.Second, MaxRetries: 3, CircuitFailThreshold: 5, CircuitOpenFor: 30 * time.Second},
 		Log:        Log{Level: "info", Format: "text"},
 	}

@@ -71,6 +71,9 @@ func applyEnv(cfg *Config, env map[string]string) error {
 		sv := root.Field(i)
 		for j := 0; j < sv.NumField(); j++ {
 			key := sv.Type().Field(j).Tag.Get("yaml")
+			if !envSettable(sv.Field(j)) {
+				continue // lists of structures live in the file only
+			}
 			name := EnvName(section, key)
 			val, ok := env[name]
 			if !ok {
@@ -90,6 +93,10 @@ func EnvName(section, key string) string {
 }
 
 var durationType = reflect.TypeOf(time.Duration(0))
+
+func envSettable(f reflect.Value) bool {
+	return f.Kind() != reflect.Slice || f.Type().Elem().Kind() == reflect.String
+}
 
 func setField(f reflect.Value, val string) error {
 	val = strings.TrimSpace(val)

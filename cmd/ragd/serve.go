@@ -99,3 +99,14 @@ func start(fs *flag.FlagSet, args []string) (context.Context, *app.App, func(), 
 	}
 	return ctx, a, func() { a.Close(); cancel() }, nil
 }
+
+// runMCP serves MCP on stdin/stdout for an agent host that spawned ragd.
+// Nothing but protocol messages may reach stdout: logs go to stderr.
+func runMCP(args []string) error {
+	ctx, a, stop, err := start(flag.NewFlagSet("mcp", flag.ContinueOnError), args)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	return a.MCP.RunStdio(ctx)
+}

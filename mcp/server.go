@@ -1,0 +1,128 @@
+// Package mcp serves ragd's tools over the Model Context Protocol, with the
+// official Go SDK: streamable HTTP (stateless by default, so replicas need no
+// sticky sessions) and stdio. Tools are thin adapters over the rag service.
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"ragd"
+	"ragd/rag"
+)
+
+// Config configures the MCP server.
+type Config struct {
+	// WaitTimeout bounds a wait:true ingest; keep it under clients' 60 s.
+	WaitTimeout time.Duration
+	// PollInterval is how often a waiting ingest checks its job.
+	PollInterval time.Duration
+	// Stateless serves each HTTP request without a session.
+	Stateless bool
+	// MaxBodyBytes bounds an HTTP request body.
+	MaxBodyBytes int64
+	// DefaultNamespace selects whose profile tools are listed and callable.
+	DefaultNamespace string
+	// Profiles declare namespaced tools.
+	Profiles []Profile
+}
+
+// Server is ragd's MCP server.
+type Server struct {
+	svc    *rag.Service
+	cfg    Config
+	log    *slog.Logger
+	server *sdk.Server
+
+	defsOnce sync.Once
+	defs     []*sdk.Tool
+	defsErr  error
+}
+
+// New registers the core tools and the default namespace's profile tools.
+// A profile with a bad or side-effecting name is a start-up error.
+func New(svc *rag.Service, cfg Config, log *slog.Logger) (*Server, error) {
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = 100 * time.Millisecond
+	}
+	if cfg.WaitTimeout <= 0 {
+		cfg.WaitTimeout = 45 * time.Second
+	}
+	m := &Server{svc: svc, cfg: cfg, log: log}
+	m.server = sdk.NewServer(&sdk.Implementation{Name: "ragd", Title: "ragd knowledge base", Version: ragd.Version},
+		&sdk.ServerOptions{Instructions: instructions, Logger: log})
+	core := m.coreTools()
+	byName := map[string]tool{}
+	for _, t := range core {
+		byName[t.name] = t
+		t.register(m.server, &sdk.Tool{Name: t.name, Description: t.description, Annotations: &t.annotations}, preset{})
+	}
+	for _, p := range cfg.Profiles {
+		name, base, err := p.validate(byName)
+		if err != nil {
+			return nil, err
+		}
+		if p.Namespace != cfg.DefaultNamespace {
+			continue // declared, valid, but not this server's namespace
+		}
+		ann := base.annotations
+		desc := p.Description
+		if desc == "" {
+			desc = base.description
+		}
+		base.register(m.server, &sdk.Tool{Name: name, Description: desc, Annotations: &ann}, p.preset())
+		log.Info("profile tool registered", "tool", name, "base", base.name, "kb_name", p.preset().KBName)
+	}
+	return m, nil
+}
+
+const instructions = "ragd is a knowledge base. Index documents with core_ingest / core_ingest_directory " +
+	"(asynchronous: poll core_job_status), then answer questions with core_query or fetch passages with core_retrieve_text. " +
+	"Namespaces (kb_name) keep collections apart."
+
+// HTTPHandler serves streamable HTTP.
+func (m *Server) HTTPHandler() http.Handler {
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return m.server },
+		&sdk.StreamableHTTPOptions{Stateless: m.cfg.Stateless, Logger: m.log, MaxRequestBodyBytes: m.cfg.MaxBodyBytes,
+			PropagateRequestCancellation: true})
+}
+
+// RunStdio serves one client on stdin/stdout until it disconnects or ctx ends.
+func (m *Server) RunStdio(ctx context.Context) error {
+	return m.server.Run(ctx, &sdk.StdioTransport{})
+}
+
+// Definitions are the tools exactly as clients list them, read through an
+// in-memory client session so that GET /mcp/tools can never drift from MCP.
+func (m *Server) Definitions(ctx context.Context) ([]*sdk.Tool, error) {
+	m.defsOnce.Do(func() {
+		ct, st := sdk.NewInMemoryTransports()
+		ss, err := m.server.Connect(ctx, st, nil)
+		if err != nil {
+			m.defsErr = err
+			return
+		}
+		defer ss.Close()
+		client := sdk.NewClient(&sdk.Implementation{Name: "ragd-definitions", Version: ragd.Version}, nil)
+		cs, err := client.Connect(ctx, ct, nil)
+		if err != nil {
+			m.defsErr = err
+			return
+		}
+		defer cs.Close()
+		for t, err := range cs.Tools(ctx, nil) {
+			if err != nil {
+				m.defsErr = fmt.Errorf("list tools: %w", err)
+				return
+			}
+			m.defs = append(m.defs, t)
+		}
+	})
+	return m.defs, m.defsErr
+}

@@ -192,7 +192,7 @@ func TestToolErrorsKeepTheSession(t *testing.T) {
 		{"core_ingest", map[string]any{"source_uri": "x", "kb_name": "Bad Name"}, "namespace"},
 		{"core_delete_document", map[string]any{"document_id": "nope"}, "not found"},
 		{"core_retrieve_text", map[string]any{"top_k": 3}, "query"}, // missing required field: schema validation
-		{"core_retrieve_text", map[string]any{"query": 7}, "query"},  // wrong type
+		{"core_retrieve_text", map[string]any{"query": 7}, "query"}, // wrong type
 	}
 	for _, c := range cases {
 		res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: c.tool, Arguments: c.args})

@@ -23,6 +23,7 @@ type Config struct {
 	Resilience Resilience `yaml:"resilience"`
 	MCP        MCP        `yaml:"mcp"`
 	Plugins    Plugins    `yaml:"plugins"`
+	Auth       Auth       `yaml:"auth"`
 	Log        Log        `yaml:"log"`
 }
 
@@ -33,6 +34,38 @@ type MCP struct {
 	Stateless bool `yaml:"stateless"`
 	// WaitTimeout bounds a tool call with wait:true (below clients' 60 s).
 	WaitTimeout time.Duration `yaml:"wait_timeout"`
+}
+
+// Auth configures who may call the REST API and /mcp.
+type Auth struct {
+	// Mode is disabled, static-token or jwt.
+	Mode string `yaml:"mode"`
+	// APIKey is one static bearer key allowed every namespace (handy from
+	// the environment: RAGD_AUTH_API_KEY).
+	APIKey string `yaml:"api_key"`
+	// Keys are named static bearer keys, each optionally limited to namespaces.
+	Keys []AuthKey `yaml:"keys"`
+	// JWKSURL, Issuer and Audience verify JWTs in jwt mode.
+	JWKSURL  string `yaml:"jwks_url"`
+	Issuer   string `yaml:"issuer"`
+	Audience string `yaml:"audience"`
+	// Scopes every JWT must carry.
+	Scopes []string `yaml:"scopes"`
+	// NamespaceClaim lists a JWT's allowed namespaces (absent: all).
+	NamespaceClaim string `yaml:"namespace_claim"`
+	// ResourceURL is this server's public URL, advertised in the
+	// protected-resource metadata (default: http://<http.addr>).
+	ResourceURL string `yaml:"resource_url"`
+	// AllowedOrigins may call from a browser besides same-host origins.
+	AllowedOrigins []string `yaml:"allowed_origins"`
+}
+
+// AuthKey is one static bearer key.
+type AuthKey struct {
+	Name string `yaml:"name"`
+	// Token is the key, or env:VAR to read it from the environment.
+	Token      string   `yaml:"token"`
+	Namespaces []string `yaml:"namespaces"`
 }
 
 // Plugins declares namespaced MCP tools.
@@ -182,6 +215,7 @@ func Default() Config {
 		Cache:      Cache{Enabled: true, TTL: 300 * time.Second},
 		MCP:        MCP{Stateless: true, WaitTimeout: 45 * time.Second},
 		Plugins:    Plugins{Tools: []PluginTool{}},
+		Auth:       Auth{Mode: "disabled", Keys: []AuthKey{}, Scopes: []string{}, NamespaceClaim: "kb_names", AllowedOrigins: []string{}},
 		Resilience: Resilience{ToolTimeout: 30 * time.Second, MaxRetries: 3, CircuitFailThreshold: 5, CircuitOpenFor: 30 * time.Second},
 		Log:        Log{Level: "info", Format: "text"},
 	}

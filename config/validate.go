@@ -49,5 +49,14 @@ func (c Config) Validate() error {
 	check(c.Resilience.CircuitFailThreshold > 0, "resilience.circuit_fail_threshold must be positive")
 	check(c.Resilience.CircuitOpenFor > 0, "resilience.circuit_open_for must be positive")
 	check(c.MCP.WaitTimeout > 0 && c.MCP.WaitTimeout < time.Minute, "mcp.wait_timeout must be positive and under a minute (clients time out at 60 s)")
+	switch c.Auth.Mode {
+	case "disabled":
+	case "static-token":
+		check(c.Auth.APIKey != "" || len(c.Auth.Keys) > 0, "auth.mode static-token needs auth.api_key or auth.keys")
+	case "jwt":
+		check(c.Auth.JWKSURL != "" && c.Auth.Issuer != "" && c.Auth.Audience != "", "auth.mode jwt needs auth.jwks_url, auth.issuer and auth.audience")
+	default:
+		check(false, "auth.mode must be disabled, static-token or jwt, not %q", c.Auth.Mode)
+	}
 	return errors.Join(errs...)
 }

@@ -31,6 +31,7 @@ type Progress struct {
 type Job struct {
 	ID          string          `json:"job_id"`
 	Type        string          `json:"type"`
+	Namespace   string          `json:"kb_name"`
 	Status      JobStatus       `json:"status"`
 	Progress    Progress        `json:"progress"`
 	Result      json.RawMessage `json:"result"`

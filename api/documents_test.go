@@ -143,7 +143,8 @@ func TestToolsMetricsAndOpenAPI(t *testing.T) {
 	e := api.New(s.Service, api.Options{MaxBodyBytes: 1 << 20, Log: stack.Logger(t)})
 	served := map[string]bool{}
 	for _, r := range e.Routes() {
-		if strings.HasPrefix(r.Path, "/docs") || strings.HasPrefix(r.Path, "/redoc") || strings.HasPrefix(r.Path, "/monitoring") || r.Path == "/mcp" || r.Method == echo.RouteNotFound {
+		if strings.HasPrefix(r.Path, "/docs") || strings.HasPrefix(r.Path, "/redoc") || strings.HasPrefix(r.Path, "/monitoring") || r.Path == "/mcp" ||
+			strings.HasPrefix(r.Path, "/.well-known/") || r.Method == echo.RouteNotFound {
 			continue
 		}
 		path := strings.NewReplacer(":id", "{id}").Replace(r.Path)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"ragd/auth"
 	"ragd/mcp"
 	"ragd/metrics"
 	"ragd/openapi"
@@ -24,7 +25,10 @@ type Options struct {
 	Metrics *metrics.Metrics
 	// MCP, when set, is served at /mcp and its tools listed at /mcp/tools.
 	MCP *mcp.Server
-	Log *slog.Logger
+	// Auth, when set, guards every route but the public ones and checks
+	// the Origin header; its protected-resource metadata is served.
+	Auth *auth.Authenticator
+	Log  *slog.Logger
 }
 
 // New returns the Echo server with every route registered.
@@ -33,7 +37,14 @@ func New(svc *rag.Service, opts Options) *echo.Echo {
 	e.HideBanner, e.HidePort = true, true
 	h := &handlers{svc: svc, log: opts.Log, metrics: opts.Metrics, mcp: opts.MCP}
 	e.HTTPErrorHandler = h.handleError
-	e.Use(h.observe, recoverMiddleware(opts.Log), bodyLimit(opts.MaxBodyBytes))
+	e.Use(h.observe, recoverMiddleware(opts.Log))
+	if opts.Auth != nil {
+		e.Use(echo.WrapMiddleware(opts.Auth.Middleware))
+		meta := echo.WrapHandler(opts.Auth.MetadataHandler())
+		e.GET(auth.MetadataPath, meta)
+		e.GET(auth.MetadataPath+"/*", meta)
+	}
+	e.Use(bodyLimit(opts.MaxBodyBytes))
 	for _, r := range routes() {
 		handle := r.handler
 		e.Add(r.op.Method, r.op.Path, func(c echo.Context) error { return handle(h, c) })

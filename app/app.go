@@ -20,6 +20,7 @@ import (
 
 	"ragd"
 	"ragd/api"
+	"ragd/auth"
 	"ragd/cache"
 	"ragd/config"
 	"ragd/embed"
@@ -45,6 +46,7 @@ type App struct {
 	Queue    *jobs.Queue
 	Metrics  *metrics.Metrics
 	MCP      *mcp.Server
+	Auth     *auth.Authenticator
 }
 
 // NewLogger returns the slog logger the config asks for, writing to stderr.
@@ -111,6 +113,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	if a.MCP, err = mcp.New(a.Service, mcpConfig(cfg), log); err != nil {
 		return nil, err
 	}
+	if a.Auth, err = auth.New(authConfig(cfg.Auth), log); err != nil {
+		return nil, fmt.Errorf("auth: %w", err)
+	}
 	a.Pipeline = &worker.Pipeline{Store: st, Embedder: embedder, Registry: reg, Generations: gens, Queue: queue,
 		Fetcher: fetcher, Roots: roots, Chunking: ingest.ChunkOptions{Tokens: cfg.Ingest.ChunkTokens, Overlap: cfg.Ingest.ChunkOverlap},
 		MaxFileBytes: cfg.Ingest.MaxFileBytes, MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize,
@@ -118,6 +123,18 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	log.Info("ragd ready", "redis", ropts.Addr, "weaviate", cfg.Weaviate.URL, "collection", cfg.Weaviate.Collection,
 		"embedder", embedder.Name(), "dimension", embedder.Dimension(), "ingest_roots", roots.String())
 	return a, nil
+}
+
+func authConfig(c config.Auth) auth.Config {
+	ac := auth.Config{Mode: auth.Mode(c.Mode), JWKSURL: c.JWKSURL, Issuer: c.Issuer, Audience: c.Audience,
+		Scopes: c.Scopes, NamespaceClaim: c.NamespaceClaim, ResourceURL: c.ResourceURL, AllowedOrigins: c.AllowedOrigins}
+	if c.APIKey != "" {
+		ac.Keys = append(ac.Keys, auth.Key{Name: "api_key", Token: c.APIKey})
+	}
+	for _, k := range c.Keys {
+		ac.Keys = append(ac.Keys, auth.Key{Name: k.Name, Token: k.Token, Namespaces: k.Namespaces})
+	}
+	return ac
 }
 
 func mcpConfig(cfg config.Config) mcp.Config {
@@ -204,6 +221,6 @@ func (a *App) Handler() (http.Handler, func(), error) {
 	}
 	monitoring := asynqmon.New(asynqmon.Options{RootPath: "/monitoring", RedisConnOpt: redisOpt})
 	e := api.New(a.Service, api.Options{MaxBodyBytes: a.Config.HTTP.MaxBodyBytes, Monitoring: monitoring,
-		Metrics: a.Metrics, MCP: a.MCP, Log: a.Log})
+		Metrics: a.Metrics, MCP: a.MCP, Auth: a.Auth, Log: a.Log})
 	return e, func() { _ = monitoring.Close() }, nil
 }

@@ -32,10 +32,11 @@ func (q *Queue) Job(ctx context.Context, id string) (*ragd.Job, error) {
 func fromTaskInfo(info *asynq.TaskInfo) (*ragd.Job, *report) {
 	job := &ragd.Job{ID: info.ID, Type: info.Type, Status: statusOf(info.State), Retried: info.Retried}
 	var p struct {
+		Namespace string    `json:"kb_name"`
 		CreatedAt time.Time `json:"created_at"`
 	}
 	_ = json.Unmarshal(info.Payload, &p)
-	job.CreatedAt = p.CreatedAt
+	job.CreatedAt, job.Namespace = p.CreatedAt, p.Namespace
 	if !info.CompletedAt.IsZero() {
 		t := info.CompletedAt
 		job.CompletedAt = &t

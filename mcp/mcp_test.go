@@ -260,6 +260,7 @@ func TestIngestWaitWithProgress(t *testing.T) {
 	// With no worker and a short limit the call returns the queued job.
 	short := cfg
 	short.MCP.WaitTimeout = 500 * time.Millisecond
+	short.Worker.Queue += "-idle" // no worker serves this queue
 	idle := stack.Start(t, short, false)
 	cs2 := connectHTTP(t, idle, "", nil)
 	start := time.Now()

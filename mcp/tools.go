@@ -8,6 +8,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"ragd"
+	"ragd/auth"
 	"ragd/rag"
 )
 
@@ -36,35 +37,35 @@ func (m *Server) coreTools() []tool {
 				"Returns at once with a job_id and status \"queued\"; poll core_job_status(job_id) until status is completed or failed. " +
 				"With wait:true it waits (sending progress notifications) and returns the final status, or the job_id and current status if the wait limit is reached. " +
 				"Content already indexed unchanged is not indexed again: dedup_hit is true and job_id is empty.",
-			register: func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, m.ingest(p)) }},
+			register: func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.ingest(p))) }},
 		{name: "core_ingest_directory", annotations: sdk.ToolAnnotations{Title: "Index a directory", DestructiveHint: no(), IdempotentHint: true, OpenWorldHint: no()},
 			description: "Index every supported file (PDF, DOCX, HTML, Markdown, text) of a directory inside the server's ingest roots, one job per file. " +
 				"Returns a job_id at once; core_job_status reports files done/total and each file's job. wait:true waits with progress notifications.",
-			register: func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, m.ingestDirectory(p)) }},
+			register: func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.ingestDirectory(p))) }},
 		{name: "core_job_status", annotations: sdk.ToolAnnotations{Title: "Ingest job status", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 			description: "The state of an ingest job: status (queued, active, retry, completed, failed), progress {done, total, unit}, result when completed, error when failed. Poll every few seconds until completed or failed.",
-			register:    func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, m.jobStatus) }},
+			register:    func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.jobStatus)) }},
 		{name: "core_query", annotations: sdk.ToolAnnotations{Title: "Answer from the documents", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 			description: "Answer a question from the indexed documents. The answer cites its sources as [n], meaning sources[n-1]; route says how it was made " +
 				"(llm: by the configured model; extractive: the best-matching sentences; not_found: the documents do not contain the answer — do not guess then). " +
 				"Use core_retrieve_text instead when you want the raw passages.",
-			register: func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, m.query(p)) }},
+			register: func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.query(p))) }},
 		{name: "core_retrieve_text", annotations: sdk.ToolAnnotations{Title: "Retrieve passages", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 			description: "Find the passages (chunks) of the indexed documents that best match a query, best first, each with its heading path and document. " +
 				"Hybrid keyword + vector search by default; use specific words from the domain for best results.",
-			register: func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, m.retrieveText(p)) }},
+			register: func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.retrieveText(p))) }},
 		{name: "core_retrieve_visual", annotations: sdk.ToolAnnotations{Title: "Retrieve images", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 			description: "Find images from indexed PDF/DOCX files by their captions and nearby text. Returns an empty list with a note when no images are indexed.",
-			register:    func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, m.retrieveVisual(p)) }},
+			register:    func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.retrieveVisual(p))) }},
 		{name: "core_list_documents", annotations: sdk.ToolAnnotations{Title: "List documents", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 			description: "List the documents indexed in a namespace, with their ids, sources, titles and chunk counts.",
-			register:    func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, m.listDocuments(p)) }},
+			register:    func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.listDocuments(p))) }},
 		{name: "core_delete_document", annotations: sdk.ToolAnnotations{Title: "Delete a document", DestructiveHint: yes(), IdempotentHint: true, OpenWorldHint: no()},
 			description: "Delete a document and all its chunks from the knowledge base. This cannot be undone.",
-			register:    func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, m.deleteDocument(p)) }},
+			register:    func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.deleteDocument(p))) }},
 		{name: "core_stats", annotations: sdk.ToolAnnotations{Title: "Knowledge base statistics", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 			description: "Documents and chunks per namespace, the embedder, and the ingest queue's pending/active/failed jobs.",
-			register:    func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, m.stats) }},
+			register:    func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.stats)) }},
 	}
 }
 
@@ -189,6 +190,20 @@ func (m *Server) stats(ctx context.Context, _ *sdk.CallToolRequest, _ StatsInput
 		return nil, rag.Statistics{}, toolError(err)
 	}
 	return nil, res.Statistics, nil
+}
+
+// guarded gives the handler the caller's principal (which the HTTP auth
+// middleware put in the request's token info), so the service can check
+// namespace access whichever transport the call came by.
+func guarded[In, Out any](h sdk.ToolHandlerFor[In, Out]) sdk.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, Out, error) {
+		if req != nil && req.Extra != nil {
+			if p := auth.FromTokenInfo(req.Extra.TokenInfo); p != nil {
+				ctx = auth.WithPrincipal(ctx, p)
+			}
+		}
+		return h(ctx, req, in)
+	}
 }
 
 // kb is the namespace a call uses: the profile's, else the caller's.

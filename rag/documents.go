@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"ragd"
+	"ragd/auth"
 	"ragd/resilience"
 )
 
@@ -17,7 +18,7 @@ type DocumentList struct {
 
 // ListDocuments lists a namespace's documents.
 func (s *Service) ListDocuments(ctx context.Context, kb string) (DocumentList, error) {
-	ns, err := namespaceOf(kb)
+	ns, err := namespace(ctx, kb)
 	if err != nil {
 		return DocumentList{}, err
 	}
@@ -40,10 +41,13 @@ func (s *Service) Document(ctx context.Context, kb, id string) (*ragd.Document, 
 		if namespaces, err = s.Registry.Namespaces(ctx); err != nil {
 			return nil, ragd.Unavailable("redis", err)
 		}
-	} else if _, err := namespaceOf(kb); err != nil {
+	} else if _, err := namespace(ctx, kb); err != nil {
 		return nil, err
 	}
 	for _, ns := range namespaces {
+		if kb == "" && !auth.FromContext(ctx).Allows(ns) {
+			continue // not the caller's to see
+		}
 		doc, err := s.Registry.Get(ctx, ns, id)
 		if err == nil {
 			return doc, nil
@@ -108,6 +112,9 @@ func (s *Service) Clear(ctx context.Context, kb string, all bool) (Cleared, erro
 	case all && kb != "":
 		return Cleared{}, ragd.Invalid("kb_name", "value_error", "give kb_name or all, not both")
 	case all:
+		if p := auth.FromContext(ctx); p != nil && len(p.Namespaces) > 0 {
+			return Cleared{}, ragd.Forbidden("key %q is limited to namespaces %v and may not clear them all", p.Name, p.Namespaces)
+		}
 		known, err := s.Registry.Namespaces(ctx)
 		if err != nil {
 			return Cleared{}, ragd.Unavailable("redis", err)
@@ -120,7 +127,7 @@ func (s *Service) Clear(ctx context.Context, kb string, all bool) (Cleared, erro
 	case kb == "":
 		return Cleared{}, ragd.Invalid("kb_name", "missing", "name the namespace to clear with kb_name, or clear every namespace with all=true&confirm=true")
 	default:
-		ns, err := namespaceOf(kb)
+		ns, err := namespace(ctx, kb)
 		if err != nil {
 			return Cleared{}, err
 		}

@@ -47,7 +47,7 @@ type Enqueued struct {
 // job. An unchanged source already indexed in the namespace is a dedup hit:
 // no job is created unless Force is set.
 func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error) {
-	ns, err := namespaceOf(req.KBName)
+	ns, err := namespace(ctx, req.KBName)
 	if err != nil {
 		return Enqueued{}, err
 	}
@@ -137,7 +137,7 @@ func (s *Service) dedup(ctx context.Context, ns string, pl jobs.DocumentPayload,
 
 // IndexDirectory validates the request and enqueues a directory job.
 func (s *Service) IndexDirectory(ctx context.Context, req DirectoryRequest) (Enqueued, error) {
-	ns, err := namespaceOf(req.KBName)
+	ns, err := namespace(ctx, req.KBName)
 	if err != nil {
 		return Enqueued{}, err
 	}

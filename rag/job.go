@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"ragd"
+	"ragd/auth"
 )
 
 // Job returns a job's current state, or a NotFound error.
@@ -12,7 +13,14 @@ func (s *Service) Job(ctx context.Context, id string) (*ragd.Job, error) {
 	if id == "" || len(id) > 200 {
 		return nil, ragd.NotFound("job %q not found", id)
 	}
-	return s.Queue.Job(ctx, id)
+	job, err := s.Queue.Job(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !auth.FromContext(ctx).Allows(job.Namespace) {
+		return nil, ragd.NotFound("job %q not found", id) // not the caller's: do not confirm it exists
+	}
+	return job, nil
 }
 
 // WaitJob polls a job until it ends or WaitTimeout passes, and returns its

@@ -58,7 +58,7 @@ type QueryResponse struct {
 // is configured (falling back to an extractive answer if it fails), else
 // extractively. onDelta, when not nil, receives the answer as it is written.
 func (s *Service) Query(ctx context.Context, req QueryRequest, onDelta func(string) error) (QueryResponse, error) {
-	p, err := s.plan(req.RetrieveRequest)
+	p, err := s.plan(ctx, req.RetrieveRequest)
 	if err != nil {
 		return QueryResponse{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"ragd"
+	"ragd/auth"
 	"ragd/resilience"
 	"ragd/store"
 )
@@ -68,7 +69,7 @@ var sourceTypes = []string{string(ragd.SourcePDF), string(ragd.SourceDOCX), stri
 // maxQueryLength bounds a query: longer ones are documents, not questions.
 const maxQueryLength = 4000
 
-func (s *Service) plan(req RetrieveRequest) (plan, error) {
+func (s *Service) plan(ctx context.Context, req RetrieveRequest) (plan, error) {
 	p := plan{Query: strings.TrimSpace(req.Query), Alpha: s.Alpha, MMR: s.MMR}
 	if p.Query == "" {
 		return p, ragd.Invalid("query", "missing", "query is required")
@@ -111,6 +112,11 @@ func (s *Service) plan(req RetrieveRequest) (plan, error) {
 		}
 	}
 	p.Namespaces = sortedSet(namespaces)
+	for _, ns := range p.Namespaces {
+		if err := auth.CheckNamespace(ctx, ns); err != nil {
+			return p, err
+		}
+	}
 	for _, t := range f.SourceTypes {
 		if !slices.Contains(sourceTypes, t) {
 			return p, &ragd.Error{Kind: ragd.KindInvalid, Message: "invalid source type", Fields: []ragd.FieldError{{
@@ -201,6 +207,6 @@ func sortedSet(in []string) []string {
 
 // CheckRetrieve validates a retrieval request without running it.
 func (s *Service) CheckRetrieve(ctx context.Context, req RetrieveRequest) error {
-	_, err := s.plan(req)
+	_, err := s.plan(ctx, req)
 	return err
 }

@@ -26,7 +26,7 @@ const (
 // Search retrieves the chunks that best match a query, from the cache when
 // the namespaces have not changed since the same search was last answered.
 func (s *Service) Search(ctx context.Context, req SearchRequest) (SearchResponse, error) {
-	p, err := s.plan(req)
+	p, err := s.plan(ctx, req)
 	if err != nil {
 		return SearchResponse{}, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"ragd"
+	"ragd/auth"
 	"ragd/cache"
 	"ragd/ingest"
 	"ragd/jobs"
@@ -53,6 +54,16 @@ type Service struct {
 	// PollInterval is how often a wait:true request checks its job.
 	PollInterval time.Duration
 	Log          *slog.Logger
+}
+
+// namespace validates kb_name (defaulting to the default namespace) and
+// checks the caller may use it.
+func namespace(ctx context.Context, kb string) (string, error) {
+	ns, err := namespaceOf(kb)
+	if err != nil {
+		return "", err
+	}
+	return ns, auth.CheckNamespace(ctx, ns)
 }
 
 // namespaceOf validates kb_name, defaulting to the default namespace.

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"ragd"
+	"ragd/auth"
 	"ragd/jobs"
 	"ragd/resilience"
 )
@@ -43,7 +44,11 @@ func (s *Service) Stats(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
+	caller := auth.FromContext(ctx)
 	for _, ns := range sortedSet(append(known, tenants...)) {
+		if !caller.Allows(ns) {
+			continue
+		}
 		docs, err := s.Registry.List(ctx, ns)
 		if err != nil {
 			return Stats{}, ragd.Unavailable("redis", err)

@@ -53,8 +53,14 @@ func Config(t testing.TB, roots ...string) config.Config {
 // the test ends.
 func Start(t testing.TB, cfg config.Config, withWorker bool) *Stack {
 	t.Helper()
+	return StartWithLogger(t, cfg, withWorker, Logger(t))
+}
+
+// StartWithLogger is Start logging to log.
+func StartWithLogger(t testing.TB, cfg config.Config, withWorker bool, log *slog.Logger) *Stack {
+	t.Helper()
 	ctx := context.Background()
-	a, err := app.New(ctx, cfg, Logger(t))
+	a, err := app.New(ctx, cfg, log)
 	if err != nil {
 		t.Fatalf("start ragd: %v", err)
 	}

@@ -1,0 +1,14 @@
+// Package auth guards ragd's HTTP surface (the REST API and MCP at /mcp).
+//
+// Three modes: disabled, static-token (bearer keys, each optionally limited
+// to namespaces) and jwt (tokens signed by an authorization server whose
+// keys are fetched from a JWKS URL). In every mode the Origin header is
+// checked to stop DNS-rebinding attacks from a browser. Handlers read the
+// caller from the request context with [FromContext] and guard namespaces
+// with [CheckNamespace].
+//
+// The WWW-Authenticate challenge and the protected-resource metadata follow
+// RFC 9728 so MCP clients can discover the authorization server; the
+// metadata document and the MCP SDK's token-info plumbing come from
+// github.com/modelcontextprotocol/go-sdk/auth.
+package auth

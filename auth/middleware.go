@@ -1,0 +1,73 @@
+package auth
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// Middleware protects next: it validates the Origin header, then, unless
+// auth is disabled or the path is public, requires "Authorization: Bearer
+// <token>". Missing or invalid tokens get 401, tokens lacking a required
+// scope 403, each with a JSON {"detail"} body and a WWW-Authenticate
+// challenge. On success the Principal is in the request context
+// ([FromContext]) and the MCP SDK's TokenInfo is too
+// (sdkauth.TokenInfoFromContext), which the SDK uses to pin sessions to
+// their user.
+func (a *Authenticator) Middleware(next http.Handler) http.Handler {
+	withTokenInfo := handoff(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if detail := a.origins.check(r); detail != "" {
+			a.log.Warn("auth: refused origin", "detail", detail, "path", r.URL.Path, "remote", r.RemoteAddr)
+			writeDetail(w, http.StatusForbidden, detail)
+			return
+		}
+		if a.verifier == nil || a.Public(r.URL.Path) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		token, ok := bearerToken(r)
+		if !ok {
+			a.log.Debug("auth: no bearer token", "path", r.URL.Path, "remote", r.RemoteAddr)
+			a.challenge(w, r, http.StatusUnauthorized, "", "missing bearer token")
+			return
+		}
+		p, ti, err := a.verifier.verify(r.Context(), token)
+		switch {
+		case errors.Is(err, errUnavailable):
+			a.log.Error("auth: cannot verify tokens", "err", err)
+			w.Header().Set("Retry-After", "5")
+			writeDetail(w, http.StatusServiceUnavailable, err.Error())
+			return
+		case err != nil:
+			// err names the failed check; the token itself is never logged.
+			a.log.Warn("auth: rejected token", "reason", err, "path", r.URL.Path, "remote", r.RemoteAddr)
+			a.challenge(w, r, http.StatusUnauthorized, "invalid_token", err.Error())
+			return
+		}
+		if missing := missingScopes(p.Scopes, a.scopes); len(missing) > 0 {
+			a.log.Warn("auth: insufficient scope", "principal", p.Name, "missing", missing, "path", r.URL.Path)
+			a.challenge(w, r, http.StatusForbidden, "insufficient_scope",
+				fmt.Sprintf("token lacks scope %s", strings.Join(missing, " ")))
+			return
+		}
+		a.log.Debug("auth: accepted", "principal", p.Name, "path", r.URL.Path)
+		if ti.Extra == nil {
+			ti.Extra = map[string]any{}
+		}
+		ti.Extra[principalExtra] = p
+		ctx := withVerified(WithPrincipal(r.Context(), p), ti)
+		withTokenInfo.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// bearerToken extracts the token the way sdkauth.RequireBearerToken does,
+// so a header we accept is one the handoff accepts too.
+func bearerToken(r *http.Request) (string, bool) {
+	f := strings.Fields(r.Header.Get("Authorization"))
+	if len(f) != 2 || !strings.EqualFold(f[0], "bearer") {
+		return "", false
+	}
+	return f[1], true
+}

@@ -1,0 +1,117 @@
+package auth
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// originPolicy guards against DNS rebinding and cross-site requests from
+// browsers: a foreign web page must not reach a server on this machine (or
+// use an ambient token) just because the browser can route to it.
+type originPolicy struct {
+	origins map[string]bool // normalized scheme://host:port
+	hosts   map[string]bool // host names of the allowed origins
+}
+
+func newOriginPolicy(allowed []string) (*originPolicy, error) {
+	p := &originPolicy{origins: map[string]bool{}, hosts: map[string]bool{}}
+	for _, a := range allowed {
+		u, ok := parseOrigin(strings.TrimSuffix(a, "/"))
+		if !ok {
+			return nil, fmt.Errorf("auth: allowed origin %q is not of the form scheme://host[:port]", a)
+		}
+		p.origins[u.String()] = true
+		p.hosts[u.Hostname()] = true
+	}
+	return p, nil
+}
+
+// check returns the detail of a 403, or "" when the request may proceed.
+// Requests without Origin (curl, SDK clients) pass the Origin rule.
+func (p *originPolicy) check(r *http.Request) string {
+	loopback := onLoopback(r)
+	// A rebinding page's requests carry its own host name, so on a
+	// loopback connection the Host must be a loopback name; otherwise the
+	// page would pass the same-origin rule below.
+	if loopback {
+		if h := hostname(r.Host); !isLoopbackName(h) && !p.hosts[h] {
+			return fmt.Sprintf("host %s is not allowed", r.Host)
+		}
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return ""
+	}
+	u, ok := parseOrigin(origin)
+	switch {
+	case !ok:
+		// Includes "null", sent by sandboxed frames and file:// pages.
+	case u.Host == withDefaultPort(r.Host, u.Scheme):
+		return ""
+	case p.origins[u.String()]:
+		return ""
+	case loopback && isLoopbackName(u.Hostname()):
+		// Local tools (e.g. the MCP Inspector) run on other localhost ports.
+		return ""
+	}
+	return fmt.Sprintf("origin %s is not allowed", origin)
+}
+
+// parseOrigin parses an http(s) origin and normalizes it to lower case with
+// an explicit port, so "https://A.example" equals "https://a.example:443".
+func parseOrigin(s string) (*url.URL, bool) {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") ||
+		u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return nil, false
+	}
+	return &url.URL{Scheme: u.Scheme, Host: withDefaultPort(u.Host, u.Scheme)}, true
+}
+
+// withDefaultPort lower-cases host[:port] and adds the scheme's default
+// port when none is given. The request's own scheme is unknown behind a
+// TLS-terminating proxy, so the Origin's scheme stands in for it.
+func withDefaultPort(hostport, scheme string) string {
+	hostport = strings.ToLower(hostport)
+	if _, _, err := net.SplitHostPort(hostport); err == nil {
+		return hostport
+	}
+	port := "80"
+	if scheme == "https" {
+		port = "443"
+	}
+	return net.JoinHostPort(strings.Trim(hostport, "[]"), port)
+}
+
+// hostname strips the port and IPv6 brackets from a Host header.
+func hostname(hostport string) string {
+	u := url.URL{Host: strings.ToLower(hostport)}
+	return u.Hostname()
+}
+
+// isLoopbackName reports whether h is localhost or a loopback address.
+func isLoopbackName(h string) bool {
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+// onLoopback reports whether the connection arrived on a loopback address,
+// the case the MCP spec singles out for DNS-rebinding protection.
+func onLoopback(r *http.Request) bool {
+	addr, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || addr == nil {
+		return false
+	}
+	host, _, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,66 @@
+package auth
+
+import (
+	"context"
+	"slices"
+
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+
+	"ragd"
+)
+
+// Principal is who made the request.
+type Principal struct {
+	// Name is the static key's name or the JWT subject.
+	Name string
+	// Namespaces the principal may use; empty means all.
+	Namespaces []string
+	// Scopes the token carried (jwt only).
+	Scopes []string
+}
+
+// Allows reports whether p may use namespace. A nil principal (auth
+// disabled) may use every namespace.
+func (p *Principal) Allows(namespace string) bool {
+	return p == nil || len(p.Namespaces) == 0 || slices.Contains(p.Namespaces, namespace)
+}
+
+type principalKey struct{}
+
+// principalExtra is the TokenInfo.Extra key carrying the principal to MCP
+// handlers, which see the SDK's TokenInfo rather than our context value in
+// some session setups.
+const principalExtra = "ragd.principal"
+
+// WithPrincipal attaches p to ctx (for stdio MCP and tests).
+func WithPrincipal(ctx context.Context, p *Principal) context.Context {
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// FromContext returns the request's principal (nil when auth is disabled).
+func FromContext(ctx context.Context) *Principal {
+	if p, ok := ctx.Value(principalKey{}).(*Principal); ok {
+		return p
+	}
+	return FromTokenInfo(sdkauth.TokenInfoFromContext(ctx))
+}
+
+// FromTokenInfo returns the principal the middleware stored in the MCP SDK's
+// token info (an MCP handler's req.Extra.TokenInfo), or nil.
+func FromTokenInfo(ti *sdkauth.TokenInfo) *Principal {
+	if ti == nil {
+		return nil
+	}
+	p, _ := ti.Extra[principalExtra].(*Principal)
+	return p
+}
+
+// CheckNamespace returns nil if ctx's principal may use namespace, else a
+// KindForbidden *ragd.Error.
+func CheckNamespace(ctx context.Context, namespace string) error {
+	p := FromContext(ctx)
+	if p.Allows(namespace) {
+		return nil
+	}
+	return ragd.Forbidden("key %q may not access namespace %q", p.Name, namespace)
+}

@@ -1,0 +1,86 @@
+package mcp_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"ragd/config"
+	"ragd/internal/stack"
+)
+
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+func connectWithToken(t *testing.T, s *stack.Stack, token string) (*sdk.ClientSession, error) {
+	client := sdk.NewClient(&sdk.Implementation{Name: "ragd-auth-test", Version: "1"}, nil)
+	tr := &sdk.StreamableClientTransport{Endpoint: s.URL + "/mcp", HTTPClient: &http.Client{Transport: bearer{token, http.DefaultTransport}}}
+	cs, err := client.Connect(t.Context(), tr, nil)
+	if err == nil {
+		t.Cleanup(func() { _ = cs.Close() })
+	}
+	return cs, err
+}
+
+func TestMCPAuth(t *testing.T) {
+	t.Parallel()
+	cfg := stack.Config(t)
+	cfg.Auth.Mode = "static-token"
+	cfg.Auth.Keys = []config.AuthKey{{Name: "all", Token: "tok-all-0123456789"}, {Name: "finance", Token: "tok-fin-0123456789", Namespaces: []string{"finance"}}}
+	s := stack.Start(t, cfg, true)
+
+	if _, err := connectWithToken(t, s, "wrong"); err == nil || !strings.Contains(err.Error(), "401") && !strings.Contains(strings.ToLower(err.Error()), "unauthorized") {
+		t.Fatalf("wrong token: want a 401, got %v", err)
+	}
+	resp, err := http.Post(s.URL+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 401 || !strings.Contains(resp.Header.Get("WWW-Authenticate"), "resource_metadata") {
+		t.Fatalf("no token: %d %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+	}
+
+	all, err := connectWithToken(t, s, "tok-all-0123456789")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, out := call(t, all, "core_ingest", map[string]any{"source_uri": "Payroll runs on the 25th.", "source_type": "text", "kb_name": "hr", "wait": true}); res.IsError || out["status"] != "completed" {
+		t.Fatalf("all-namespaces key ingesting hr: %v %s", out, text(res))
+	}
+	fin, err := connectWithToken(t, s, "tok-fin-0123456789")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"core_retrieve_text", map[string]any{"query": "payroll", "kb_name": "hr"}},
+		{"core_query", map[string]any{"query": "when is payroll", "kb_name": "hr"}},
+		{"core_ingest", map[string]any{"source_uri": "x", "source_type": "text", "kb_name": "hr"}},
+		{"core_list_documents", map[string]any{"kb_name": "hr"}},
+	} {
+		res, _ := call(t, fin, c.tool, c.args)
+		if !res.IsError || !strings.Contains(text(res), "forbidden") || !strings.Contains(text(res), `"hr"`) {
+			t.Errorf("finance key %s on hr: isError %v %q", c.tool, res.IsError, text(res))
+		}
+	}
+	if res, _ := call(t, fin, "core_retrieve_text", map[string]any{"query": "payroll", "kb_name": "finance"}); res.IsError {
+		t.Fatalf("finance key on finance: %s", text(res))
+	}
+	res, out := call(t, fin, "core_stats", nil)
+	if ns, _ := out["namespaces"].(map[string]any); res.IsError || ns["hr"] != nil {
+		t.Fatalf("finance key sees hr in stats: %v", out)
+	}
+}

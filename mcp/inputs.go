@@ -35,7 +35,7 @@ type JobOutput struct {
 	Type     string          `json:"type" jsonschema:"ingest:document or ingest:directory"`
 	Status   string          `json:"status" jsonschema:"queued, active, retry, completed or failed; poll again until completed or failed"`
 	Progress ragd.Progress   `json:"progress"`
-	Result   any             `json:"result,omitempty"`
+	Result   any             `json:"result,omitempty" jsonschema:"once completed: what the job indexed"`
 	Error    string          `json:"error,omitempty"`
 	Children []ragd.ChildJob `json:"children,omitempty" jsonschema:"a directory job's per-file jobs"`
 }

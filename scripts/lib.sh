@@ -2,6 +2,7 @@
 # Shared helpers for ragd's scripts. Source it; do not run it.
 #
 #   install_redis | install_weaviate | install_model DATA_DIR   (idempotent)
+#   install_mcpclient               npm deps of test/mcpclient (idempotent)
 #   start_redis PORT DIR | start_weaviate HTTP_PORT GRPC_PORT DIR
 #   wait_ready                      waits for everything started above
 #   start_test_stack TMP_DIR        both services on the test ports + RAGD_TEST_* env
@@ -205,6 +206,27 @@ glove_tgz() {
 }
 
 sha1_is() { [[ $(sha1sum "$1" | cut -d' ' -f1) == "$2" ]]; }
+
+# install_mcpclient: the official MCP TypeScript SDK that test/mcpclient's
+# client.mjs drives ragd with, exactly as package-lock.json pins it (`npm ci`,
+# no package scripts). Runs only when node_modules is missing or older than
+# the lock file.
+install_mcpclient() { with_lock mcpclient _install_mcpclient; }
+_install_mcpclient() {
+	local dir=$ROOT/test/mcpclient
+	local lock=$dir/package-lock.json
+	# npm ci writes node_modules/.package-lock.json last, once all is in place.
+	local done_marker=$dir/node_modules/.package-lock.json
+	if [[ -f $done_marker && ! $lock -nt $done_marker && ! $dir/package.json -nt $done_marker ]]; then
+		return
+	fi
+	if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
+		apt_install nodejs npm || die "could not install nodejs and npm"
+	fi
+	log "npm ci in $dir (MCP TypeScript SDK for the client test)"
+	(cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2) ||
+		die "npm ci in $dir failed"
+}
 
 # ---------------------------------------------------------------- services
 

@@ -13,6 +13,7 @@ MODEL_DIR="${RAGD_DATA_DIR:-$ROOT/data}" # the model is shared with `make run`
 install_redis
 install_weaviate
 install_model "$MODEL_DIR"
+install_mcpclient # test/mcpclient runs the MCP TypeScript SDK against ragd
 export RAGD_TEST_GLOVE_PATH="$MODEL_DIR/$GLOVE_MODEL"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ragd-test.XXXXXX")

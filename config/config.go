@@ -18,6 +18,7 @@ type Config struct {
 	Worker     Worker     `yaml:"worker"`
 	Search     Search     `yaml:"search"`
 	LLM        LLM        `yaml:"llm"`
+	WebSearch  WebSearch  `yaml:"websearch"`
 	Answer     Answer     `yaml:"answer"`
 	Cache      Cache      `yaml:"cache"`
 	Resilience Resilience `yaml:"resilience"`
@@ -169,6 +170,16 @@ type LLM struct {
 	MaxTokens   int           `yaml:"max_tokens"`
 }
 
+// WebSearch configures the web-search provider of agentic answers and of
+// the JSON-RPC search endpoint.
+type WebSearch struct {
+	// SerpAPIKey enables SerpAPI (Google results).
+	SerpAPIKey string `yaml:"serpapi_key"`
+	// SearXNGURL enables a self-hosted SearXNG instance (preferred when set).
+	SearXNGURL string        `yaml:"searxng_url"`
+	Timeout    time.Duration `yaml:"timeout"`
+}
+
 // Answer configures rag_query answers.
 type Answer struct {
 	// MinScore is the similarity the best passage must reach for an answer
@@ -176,6 +187,8 @@ type Answer struct {
 	MinScore float64 `yaml:"min_score"`
 	// MaxSentences bounds an extractive answer.
 	MaxSentences int `yaml:"max_sentences"`
+	// AgentMaxSteps bounds the tool-calling rounds of an agentic answer.
+	AgentMaxSteps int `yaml:"agent_max_steps"`
 }
 
 // Cache configures the Redis result cache.
@@ -211,7 +224,8 @@ func Default() Config {
 		Worker:     Worker{Concurrency: 4, Queue: "ragd", MaxRetries: 3, TaskTimeout: 30 * time.Minute, JobRetention: 24 * time.Hour},
 		Search:     Search{Alpha: 0.3, MMRLambda: 0.7, RRFK: 60, QueryCacheSize: 4096},
 		LLM:        LLM{Timeout: 60 * time.Second, Temperature: 0.1, MaxTokens: 800},
-		Answer:     Answer{MinScore: 0.5, MaxSentences: 4},
+		Answer:     Answer{MinScore: 0.5, MaxSentences: 4, AgentMaxSteps: 4},
+		WebSearch:  WebSearch{Timeout: 15 * time.Second},
 		Cache:      Cache{Enabled: true, TTL: 300 * time.Second},
 		MCP:        MCP{Stateless: true, WaitTimeout: 45 * time.Second},
 		Plugins:    Plugins{Tools: []PluginTool{}},

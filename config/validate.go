@@ -43,6 +43,8 @@ func (c Config) Validate() error {
 	check((c.LLM.BaseURL == "") == (c.LLM.Model == ""), "llm.base_url and llm.model are set together (or neither, for extractive answers)")
 	check(c.LLM.Timeout > 0, "llm.timeout must be positive")
 	check(c.Answer.MaxSentences > 0, "answer.max_sentences must be positive")
+	check(c.Answer.AgentMaxSteps > 0 && c.Answer.AgentMaxSteps <= 20, "answer.agent_max_steps must be between 1 and 20")
+	check(c.WebSearch.Timeout > 0, "websearch.timeout must be positive")
 	check(c.Cache.TTL > 0, "cache.ttl must be positive")
 	check(c.Resilience.ToolTimeout > 0, "resilience.tool_timeout must be positive")
 	check(c.Resilience.MaxRetries >= 0, "resilience.max_retries must not be negative")

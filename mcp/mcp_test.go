@@ -211,13 +211,33 @@ func TestToolErrorsKeepTheSession(t *testing.T) {
 	if _, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "no_such_tool"}); err == nil {
 		t.Fatal("unknown tool: want a protocol error")
 	}
-	resp, err := http.Post(s.URL+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusBadRequest {
-		t.Fatalf("malformed JSON-RPC: HTTP %d", resp.StatusCode)
+	for body, code := range map[string]float64{
+		`{"jsonrpc":"2.0","id":1,"method":`:              -32700,
+		`{"jsonrpc":"1.0","id":1,"method":"tools/list"}`: -32600,
+		`[]`:                                  -32600,
+		`{"jsonrpc":"2.0","id":1,"method":7}`: -32600,
+		`{"jsonrpc":"2.0","id":1,"method":"no/such/method","params":{}}`: -32601,
+	} {
+		req, _ := http.NewRequest(http.MethodPost, s.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rpc struct {
+			JSONRPC string
+			Error   struct {
+				Code    float64
+				Message string
+			}
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&rpc)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || rpc.JSONRPC != "2.0" || rpc.Error.Code != code || rpc.Error.Message == "" {
+			t.Errorf("%s: HTTP %d, error %+v; want code %v", body, resp.StatusCode, rpc.Error, code)
+		}
 	}
 }
 

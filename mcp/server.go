@@ -88,9 +88,13 @@ const instructions = "ragd is a knowledge base. Index documents with core_ingest
 
 // HTTPHandler serves streamable HTTP.
 func (m *Server) HTTPHandler() http.Handler {
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return m.server },
-		&sdk.StreamableHTTPOptions{Stateless: m.cfg.Stateless, Logger: m.log, MaxRequestBodyBytes: m.cfg.MaxBodyBytes,
-			PropagateRequestCancellation: true})
+	limit := m.cfg.MaxBodyBytes
+	if limit <= 0 {
+		limit = sdk.DefaultMaxRequestBodyBytes
+	}
+	return protocolErrors(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return m.server },
+		&sdk.StreamableHTTPOptions{Stateless: m.cfg.Stateless, Logger: m.log, MaxRequestBodyBytes: limit,
+			PropagateRequestCancellation: true}), limit)
 }
 
 // RunStdio serves one client on stdin/stdout until it disconnects or ctx ends.

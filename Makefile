@@ -5,7 +5,7 @@ SHELL := /bin/bash
 ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help run test bench build deps fmt vet
+.PHONY: help run test bench eval build deps fmt vet
 
 help: ## show this help
 	@echo "usage: make <target>"
@@ -19,6 +19,9 @@ test: ## install deps, start throwaway Redis + Weaviate on test ports, go vet + 
 
 bench: ## same services as test, then the benchmarks
 	scripts/bench.sh
+
+eval: ## same services as test, index Go's package docs, print recall@k and MRR per search mode
+	scripts/eval.sh $(ARGS)
 
 build: ## build bin/ragd
 	go build -o bin/ragd ./cmd/ragd

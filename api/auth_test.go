@@ -101,6 +101,10 @@ func TestStaticTokenAuthOnREST(t *testing.T) {
 			t.Errorf("public %s: %d", p, status)
 		}
 	}
+	// POST / (web-search JSON-RPC) is not public although GET / is.
+	if status, _, _ := doAuth(t, s, "POST", "/", "", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "initialize"}); status != 401 {
+		t.Errorf("POST / without a token: %d", status)
+	}
 	status, _, meta := doAuth(t, s, "GET", "/.well-known/oauth-protected-resource", "", nil)
 	if status != 200 || str(meta, "resource") == "" {
 		t.Fatalf("metadata: %d %v", status, meta)

@@ -212,3 +212,5 @@ func readSSE(t *testing.T, sc *bufio.Scanner) []sseEvent {
 	}
 	return events
 }
+
+func bufioScanner(resp *http.Response) *bufio.Scanner { return bufio.NewScanner(resp.Body) }

@@ -49,6 +49,13 @@ func routes() []route {
 	return []route{
 		{handler: (*handlers).info, op: openapi.Operation{Method: "GET", Path: "/", Summary: "Server info", Tags: []string{"server"},
 			Responses: map[int]openapi.Response{200: {Body: serverInfo{}}}}},
+		{handler: (*handlers).searchRPC, op: openapi.Operation{Method: "POST", Path: "/", Summary: "Web-search JSON-RPC 2.0 endpoint", Tags: []string{"websearch"},
+			Description: "Methods initialize, list_tools (the search_topic tool), search {query | topic, max_results} and shutdown (acknowledged; the server keeps running). Batches and notifications per JSON-RPC 2.0.",
+			Request:     jsonRPCRequest{}, Responses: map[int]openapi.Response{200: {Body: jsonRPCResponse{}}, 204: {Description: "Only notifications were sent"}}}},
+		{handler: (*handlers).searchStream, op: openapi.Operation{Method: "GET", Path: "/stream", Summary: "Web-search results as server-sent events", Tags: []string{"websearch"},
+			Query: []openapi.Param{{Name: "topic", Required: true}, {Name: "max_results", Type: "integer", Description: "1-20, default 5"}},
+			Responses: map[int]openapi.Response{200: {ContentType: "text/event-stream",
+				Description: `one data: {"index","title","link","snippet"} event per result, then event: end {"count"}; failures as event: error {"message"}`}}}},
 		{handler: (*handlers).health, op: openapi.Operation{Method: "GET", Path: "/health", Summary: "Health of ragd and its dependencies", Tags: []string{"server"},
 			Responses: map[int]openapi.Response{200: {Body: healthBody{}}, 503: {Description: "A dependency is down", Body: healthBody{}}}}},
 		{handler: (*handlers).tools, op: openapi.Operation{Method: "GET", Path: "/tools", Summary: "The tools this server offers", Tags: []string{"tools"},

@@ -14,6 +14,7 @@ import (
 	"ragd/metrics"
 	"ragd/openapi"
 	"ragd/rag"
+	"ragd/searchrpc"
 )
 
 // Options configure the HTTP server.
@@ -28,14 +29,17 @@ type Options struct {
 	// Auth, when set, guards every route but the public ones and checks
 	// the Origin header; its protected-resource metadata is served.
 	Auth *auth.Authenticator
-	Log  *slog.Logger
+	// WebSearch, when set, serves the web-search JSON-RPC endpoint at
+	// POST / and its SSE stream at GET /stream.
+	WebSearch *searchrpc.Server
+	Log       *slog.Logger
 }
 
 // New returns the Echo server with every route registered.
 func New(svc *rag.Service, opts Options) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	h := &handlers{svc: svc, log: opts.Log, metrics: opts.Metrics, mcp: opts.MCP}
+	h := &handlers{svc: svc, log: opts.Log, metrics: opts.Metrics, mcp: opts.MCP, web: opts.WebSearch}
 	e.HTTPErrorHandler = h.handleError
 	e.Use(h.observe, recoverMiddleware(opts.Log))
 	if opts.Auth != nil {
@@ -72,6 +76,7 @@ type handlers struct {
 	log     *slog.Logger
 	metrics *metrics.Metrics
 	mcp     *mcp.Server
+	web     *searchrpc.Server
 }
 
 // observe records each request's latency by route template (not by raw path,

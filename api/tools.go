@@ -63,3 +63,36 @@ type mcpToolList struct {
 	Tools any `json:"tools" doc:"the MCP tool definitions: name, description, inputSchema, outputSchema, annotations"`
 	Count int `json:"count"`
 }
+
+// searchRPC serves the web-search JSON-RPC 2.0 endpoint.
+func (h *handlers) searchRPC(c echo.Context) error {
+	if h.web == nil {
+		return echo.NewHTTPError(http.StatusNotFound, "web search JSON-RPC is not enabled")
+	}
+	h.web.ServeJSONRPC(c.Response(), c.Request())
+	return nil
+}
+
+// searchStream serves web-search results as server-sent events.
+func (h *handlers) searchStream(c echo.Context) error {
+	if h.web == nil {
+		return echo.NewHTTPError(http.StatusNotFound, "web search streaming is not enabled")
+	}
+	h.web.ServeStream(c.Response(), c.Request())
+	return nil
+}
+
+// jsonRPCRequest and jsonRPCResponse document POST / in the OpenAPI spec.
+type jsonRPCRequest struct {
+	JSONRPC string         `json:"jsonrpc" enum:"2.0"`
+	ID      any            `json:"id,omitempty" doc:"omitted for a notification"`
+	Method  string         `json:"method" enum:"initialize,list_tools,search,shutdown"`
+	Params  map[string]any `json:"params,omitempty" doc:"search: {query | topic, max_results 1-20 (default 5)}"`
+}
+
+type jsonRPCResponse struct {
+	JSONRPC string `json:"jsonrpc"`
+	ID      any    `json:"id"`
+	Result  any    `json:"result,omitempty"`
+	Error   any    `json:"error,omitempty" doc:"{code, message}: -32700 parse error, -32600 invalid request, -32601 method not found, -32602 invalid params, -32000 web search not configured, -32001 provider failed"`
+}

@@ -32,7 +32,9 @@ import (
 	"ragd/rag"
 	"ragd/registry"
 	"ragd/resilience"
+	"ragd/searchrpc"
 	"ragd/store"
+	"ragd/websearch"
 	"ragd/worker"
 )
 
@@ -47,6 +49,8 @@ type App struct {
 	Metrics  *metrics.Metrics
 	MCP      *mcp.Server
 	Auth     *auth.Authenticator
+	// Web is the web-search provider, nil when none is configured.
+	Web websearch.Provider
 }
 
 // NewLogger returns the slog logger the config asks for, writing to stderr.
@@ -102,15 +106,25 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 			return nil, fmt.Errorf("llm: %w", err)
 		}
 	}
+	web, err := websearch.New(cfg.WebSearch.SerpAPIKey, cfg.WebSearch.SearXNGURL, websearch.Options{Timeout: cfg.WebSearch.Timeout})
+	if err != nil {
+		return nil, fmt.Errorf("websearch: %w", err)
+	}
+	if web != nil {
+		web = websearch.Guarded(web, guards.WebSearch)
+	}
+	a.Web = web
 	var results *cache.Results
 	if cfg.Cache.Enabled {
 		results = cache.NewResults(rdb, cfg.Redis.KeyPrefix, cfg.Cache.TTL, gens, log, a.Metrics.ObserveCache)
 	}
 	a.Service = &rag.Service{Store: st, Embedder: embedder, Registry: reg, Generations: gens, Queue: queue, Redis: rdb,
 		Roots: roots, Fetcher: fetcher, Guards: guards, Cache: results, QueryVectors: rag.NewQueryVectorCache(cfg.Search.QueryCacheSize),
-		LLM: chat, Alpha: cfg.Search.Alpha, MMR: cfg.Search.MMR, MMRLambda: cfg.Search.MMRLambda, RRFK: cfg.Search.RRFK,
+		LLM: chat, Web: web, AgentMaxSteps: cfg.Answer.AgentMaxSteps, Alpha: cfg.Search.Alpha, MMR: cfg.Search.MMR, MMRLambda: cfg.Search.MMRLambda, RRFK: cfg.Search.RRFK,
 		MinScore: cfg.Answer.MinScore, MaxSentences: cfg.Answer.MaxSentences, WaitTimeout: cfg.HTTP.WaitTimeout, Log: log}
-	if a.MCP, err = mcp.New(a.Service, mcpConfig(cfg), log); err != nil {
+	mcfg := mcpConfig(cfg)
+	mcfg.Web = web
+	if a.MCP, err = mcp.New(a.Service, mcfg, log); err != nil {
 		return nil, err
 	}
 	if a.Auth, err = auth.New(authConfig(cfg.Auth), log); err != nil {
@@ -166,9 +180,10 @@ func (a *App) guards() resilience.Guards {
 	llmPolicy := policy
 	llmPolicy.Timeout = a.Config.LLM.Timeout
 	g := resilience.Guards{
-		Weaviate: resilience.New("weaviate", policy, store.IsTransient, hooks),
-		Embedder: resilience.New("embedder", policy, embed.IsTransient, hooks),
-		LLM:      resilience.New("llm", llmPolicy, llm.IsTransient, hooks),
+		Weaviate:  resilience.New("weaviate", policy, store.IsTransient, hooks),
+		Embedder:  resilience.New("embedder", policy, embed.IsTransient, hooks),
+		LLM:       resilience.New("llm", llmPolicy, llm.IsTransient, hooks),
+		WebSearch: resilience.New("websearch", policy, websearch.IsTransient, hooks),
 	}
 	for _, x := range g.All() {
 		a.Metrics.InitBreaker(x.Name())
@@ -221,6 +236,7 @@ func (a *App) Handler() (http.Handler, func(), error) {
 	}
 	monitoring := asynqmon.New(asynqmon.Options{RootPath: "/monitoring", RedisConnOpt: redisOpt})
 	e := api.New(a.Service, api.Options{MaxBodyBytes: a.Config.HTTP.MaxBodyBytes, Monitoring: monitoring,
-		Metrics: a.Metrics, MCP: a.MCP, Auth: a.Auth, Log: a.Log})
+		Metrics: a.Metrics, MCP: a.MCP, Auth: a.Auth, Log: a.Log,
+		WebSearch: searchrpc.New(a.Web, searchrpc.Info{Name: "ragd", Version: ragd.Version}, a.Log)})
 	return e, func() { _ = monitoring.Close() }, nil
 }

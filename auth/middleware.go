@@ -23,7 +23,7 @@ func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 			writeDetail(w, http.StatusForbidden, detail)
 			return
 		}
-		if a.verifier == nil || a.Public(r.URL.Path) {
+		if a.verifier == nil || (readOnly(r.Method) && a.Public(r.URL.Path)) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -70,4 +70,10 @@ func bearerToken(r *http.Request) (string, bool) {
 		return "", false
 	}
 	return f[1], true
+}
+
+// readOnly methods are the only ones public paths admit without a token:
+// POST / is the web-search JSON-RPC endpoint, which spends provider quota.
+func readOnly(method string) bool {
+	return method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
 }

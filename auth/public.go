@@ -6,7 +6,7 @@ import (
 )
 
 // Public reports whether a request path skips authentication (see
-// Config.PublicPaths).
+// Config.PublicPaths) — for GET, HEAD and OPTIONS requests only.
 func (a *Authenticator) Public(p string) bool {
 	if p == "" {
 		p = "/"

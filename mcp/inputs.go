@@ -3,6 +3,7 @@ package mcp
 import (
 	"ragd"
 	"ragd/rag"
+	"ragd/websearch"
 )
 
 // The tools' inputs and outputs. Their JSON schemas, which the agent sees,
@@ -146,3 +147,15 @@ type DeleteInput struct {
 
 // StatsInput is core_stats's (empty) input.
 type StatsInput struct{}
+
+// SearchWebInput is core_search_web's input.
+type SearchWebInput struct {
+	Query      string `json:"query" jsonschema:"the web search query"`
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"results to return, 1-20 (default 5)"`
+}
+
+// SearchWebOutput is core_search_web's result.
+type SearchWebOutput struct {
+	Results []websearch.Result `json:"results"`
+	Count   int                `json:"count"`
+}

@@ -15,6 +15,7 @@ import (
 
 	"ragd"
 	"ragd/rag"
+	"ragd/websearch"
 )
 
 // Config configures the MCP server.
@@ -31,6 +32,8 @@ type Config struct {
 	DefaultNamespace string
 	// Profiles declare namespaced tools.
 	Profiles []Profile
+	// Web, when set, adds core_search_web.
+	Web websearch.Provider
 }
 
 // Server is ragd's MCP server.
@@ -58,6 +61,9 @@ func New(svc *rag.Service, cfg Config, log *slog.Logger) (*Server, error) {
 	m.server = sdk.NewServer(&sdk.Implementation{Name: "ragd", Title: "ragd knowledge base", Version: ragd.Version},
 		&sdk.ServerOptions{Instructions: instructions, Logger: log})
 	core := m.coreTools()
+	if cfg.Web != nil {
+		core = append(core, m.searchWebTool())
+	}
 	byName := map[string]tool{}
 	for _, t := range core {
 		byName[t.name] = t

@@ -10,6 +10,7 @@ import (
 	"ragd"
 	"ragd/auth"
 	"ragd/rag"
+	"ragd/websearch"
 )
 
 // tool is a core tool: its definition and how to register it bound to a
@@ -67,6 +68,28 @@ func (m *Server) coreTools() []tool {
 			description: "Documents and chunks per namespace, the embedder, and the ingest queue's pending/active/failed jobs.",
 			register:    func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.stats)) }},
 	}
+}
+
+// searchWebTool is core_search_web, offered when a provider is configured.
+func (m *Server) searchWebTool() tool {
+	return tool{name: "core_search_web", annotations: sdk.ToolAnnotations{Title: "Search the web", ReadOnlyHint: true, OpenWorldHint: yes()},
+		description: "Search the public web (not the indexed documents). Use it for recent or public information; returns title, link and snippet per result.",
+		register:    func(s *sdk.Server, t *sdk.Tool, _ preset) { sdk.AddTool(s, t, guarded(m.searchWeb)) }}
+}
+
+func (m *Server) searchWeb(ctx context.Context, _ *sdk.CallToolRequest, in SearchWebInput) (*sdk.CallToolResult, SearchWebOutput, error) {
+	max := in.MaxResults
+	if max == 0 {
+		max = websearch.DefaultMaxResults
+	}
+	results, err := m.cfg.Web.Search(ctx, in.Query, max)
+	if err != nil {
+		return nil, SearchWebOutput{}, toolError(err)
+	}
+	if results == nil {
+		results = []websearch.Result{}
+	}
+	return nil, SearchWebOutput{Results: results, Count: len(results)}, nil
 }
 
 func (m *Server) ingest(p preset) sdk.ToolHandlerFor[IngestInput, IngestOutput] {

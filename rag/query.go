@@ -58,11 +58,29 @@ type QueryResponse struct {
 // is configured (falling back to an extractive answer if it fails), else
 // extractively. onDelta, when not nil, receives the answer as it is written.
 func (s *Service) Query(ctx context.Context, req QueryRequest, onDelta func(string) error) (QueryResponse, error) {
+	agentic := req.Mode == ModeAgentic || (req.Mode == ModeAuto && s.LLM != nil)
+	if req.Mode == ModeAgentic || req.Mode == ModeAuto {
+		req.Mode = "" // retrieval itself is hybrid
+	}
 	p, err := s.plan(ctx, req.RetrieveRequest)
 	if err != nil {
 		return QueryResponse{}, err
 	}
 	includeSources := req.IncludeSources == nil || *req.IncludeSources
+	if agentic {
+		// Not cached: web results age on their own clock, not the namespace's.
+		resp, err := s.agentic(ctx, p)
+		if err != nil {
+			return resp, err
+		}
+		if !includeSources {
+			resp.Sources = []Source{}
+		}
+		if onDelta != nil {
+			_ = onDelta(resp.Answer)
+		}
+		return resp, nil
+	}
 	type cacheArgs struct {
 		plan
 		Sources bool   `json:"src"`

@@ -29,7 +29,7 @@ type RetrieveRequest struct {
 	KBName      string       `json:"kb_name,omitempty" doc:"namespace (default: default)"`
 	Scope       []string     `json:"scope,omitempty" doc:"document ids to search within"`
 	ScopeFilter *ScopeFilter `json:"scope_filter,omitempty"`
-	Mode        string       `json:"mode,omitempty" enum:"hybrid,vector,keyword" doc:"hybrid (default), vector or keyword"`
+	Mode        string       `json:"mode,omitempty" doc:"hybrid (default), vector or keyword; rag_query also takes agentic (the chat model picks documents, web or a direct answer) and auto (agentic when a chat model is configured)"`
 }
 
 // Result is one retrieved chunk.

@@ -17,6 +17,7 @@ import (
 	"ragd/llm"
 	"ragd/registry"
 	"ragd/resilience"
+	"ragd/websearch"
 	"ragd/store"
 )
 
@@ -37,6 +38,10 @@ type Service struct {
 	QueryVectors *queryVectors
 	// LLM is the chat model for answers; nil means extractive answers.
 	LLM *llm.Client
+	// Web searches the web for agentic answers; nil when not configured.
+	Web websearch.Provider
+	// AgentMaxSteps bounds the tool-calling rounds of an agentic answer.
+	AgentMaxSteps int
 	// Alpha weights vectors against BM25 in hybrid search.
 	Alpha float64
 	// MMR re-ranks results for diversity, trading relevance by MMRLambda.

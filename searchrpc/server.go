@@ -1,0 +1,64 @@
+// Package searchrpc serves ragd's web search to agents of the "agentic"
+// design: a JSON-RPC 2.0 endpoint (initialize, list_tools, search, shutdown)
+// and a Server-Sent Events stream of results, both over a
+// websearch.Provider.
+package searchrpc
+
+import (
+	"log/slog"
+	"time"
+
+	"ragd/websearch"
+)
+
+// Info names the server in the initialize result.
+type Info struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Server answers JSON-RPC calls (ServeJSONRPC) and streams results
+// (ServeStream). It is safe for concurrent use and keeps no per-client
+// state, so any replica can answer any request.
+type Server struct {
+	p         websearch.Provider
+	info      Info
+	log       *slog.Logger
+	methods   map[string]method
+	keepAlive time.Duration
+}
+
+// keepAliveEvery is how often a waiting stream sends an SSE comment, so
+// proxies with idle timeouts (often 60 s) do not cut a slow, retried search.
+const keepAliveEvery = 15 * time.Second
+
+// New returns a server over p; a nil p means web search is not configured,
+// which search calls and streams report with websearch.ErrNotConfigured's
+// message. A nil log discards.
+func New(p websearch.Provider, info Info, log *slog.Logger) *Server {
+	if info.Name == "" {
+		info.Name = "ragd"
+	}
+	if info.Version == "" {
+		info.Version = "dev"
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{p: p, info: info, log: log, keepAlive: keepAliveEvery}
+	s.methods = map[string]method{
+		"initialize": s.initialize,
+		"list_tools": s.listTools,
+		"search":     s.search,
+		"shutdown":   s.shutdown,
+	}
+	return s
+}
+
+// providerName is for logs and error data.
+func (s *Server) providerName() string {
+	if s.p == nil {
+		return ""
+	}
+	return s.p.Name()
+}

@@ -17,8 +17,8 @@ import (
 	"ragd/llm"
 	"ragd/registry"
 	"ragd/resilience"
-	"ragd/websearch"
 	"ragd/store"
+	"ragd/websearch"
 )
 
 // Service answers every ragd request.

@@ -152,7 +152,17 @@ func (s *Service) answer(ctx context.Context, query string, vector []float32, hi
 		if onDelta != nil {
 			sink = func(d string) error { streamed = true; return onDelta(d) }
 		}
-		text, err := s.generate(ctx, query, passages, sink)
+		var text string
+		var err error
+		if s.Candidates >= 2 && onDelta == nil && len(passages) >= 2 {
+			var step Step
+			text, step, err = s.rankedGenerate(ctx, query, passages)
+			if err == nil {
+				resp.Steps = append(resp.Steps, step)
+			}
+		} else {
+			text, err = s.generate(ctx, query, passages, sink)
+		}
 		if err == nil {
 			resp.Answer, resp.Route = strings.TrimSpace(text), RouteLLM
 			if IsNotFound(resp.Answer) {
@@ -168,6 +178,11 @@ func (s *Service) answer(ctx context.Context, query string, vector []float32, hi
 		s.Log.Warn("chat model failed; extractive answer instead", "error", err)
 	}
 	answer, cited := Extract(query, passages, s.MaxSentences)
+	if s.Candidates >= 2 && len(passages) >= 2 {
+		var step Step
+		answer, cited, step = s.rankedExtract(query, passages)
+		resp.Steps = append(resp.Steps, step)
+	}
 	if answer == "" {
 		resp.Answer, resp.Route = NotFoundAnswer(query), RouteNotFound
 	} else {

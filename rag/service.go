@@ -54,6 +54,9 @@ type Service struct {
 	MinScore float64
 	// MaxSentences bounds extractive answers.
 	MaxSentences int
+	// Candidates, when 2 or more, ranks that many candidate answers built
+	// from different passage subsets and keeps the best.
+	Candidates int
 	// WaitTimeout bounds how long a wait:true request waits for its job.
 	WaitTimeout time.Duration
 	// PollInterval is how often a wait:true request checks its job.

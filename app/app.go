@@ -121,7 +121,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a.Service = &rag.Service{Store: st, Embedder: embedder, Registry: reg, Generations: gens, Queue: queue, Redis: rdb,
 		Roots: roots, Fetcher: fetcher, Guards: guards, Cache: results, QueryVectors: rag.NewQueryVectorCache(cfg.Search.QueryCacheSize),
 		LLM: chat, Web: web, AgentMaxSteps: cfg.Answer.AgentMaxSteps, Alpha: cfg.Search.Alpha, MMR: cfg.Search.MMR, MMRLambda: cfg.Search.MMRLambda, RRFK: cfg.Search.RRFK,
-		MinScore: cfg.Answer.MinScore, MaxSentences: cfg.Answer.MaxSentences, WaitTimeout: cfg.HTTP.WaitTimeout, Log: log}
+		MinScore: cfg.Answer.MinScore, MaxSentences: cfg.Answer.MaxSentences, Candidates: cfg.Answer.Candidates, WaitTimeout: cfg.HTTP.WaitTimeout, Log: log}
 	mcfg := mcpConfig(cfg)
 	mcfg.Web = web
 	if a.MCP, err = mcp.New(a.Service, mcfg, log); err != nil {

@@ -189,6 +189,9 @@ type Answer struct {
 	MaxSentences int `yaml:"max_sentences"`
 	// AgentMaxSteps bounds the tool-calling rounds of an agentic answer.
 	AgentMaxSteps int `yaml:"agent_max_steps"`
+	// Candidates, when 2 or more, ranks that many candidate answers made
+	// from different subsets of the passages and keeps the best.
+	Candidates int `yaml:"candidates"`
 }
 
 // Cache configures the Redis result cache.

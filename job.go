@@ -61,6 +61,8 @@ type DocumentResult struct {
 	ContentHash   string `json:"content_hash,omitempty"`
 	// Replaced counts the previous version's chunks that were removed.
 	Replaced int `json:"replaced_chunks,omitempty"`
+	// ImagesIndexed counts the PDF/DOCX images indexed for visual retrieval.
+	ImagesIndexed int `json:"images_indexed,omitempty"`
 }
 
 // DirectoryResult is what a finished directory job reports.

@@ -122,9 +122,12 @@ type RetrieveTextOutput struct {
 type VisualNode struct {
 	ImageID    string  `json:"image_id"`
 	DocumentID string  `json:"document_id"`
-	Page       int     `json:"page"`
-	Position   int     `json:"position"`
+	Page       int     `json:"page" jsonschema:"1-based page for PDF, 0 for DOCX"`
+	Position   int     `json:"position" jsonschema:"order of the image on its page (PDF) or in the document (DOCX)"`
 	Score      float64 `json:"score"`
+	Caption    string  `json:"caption,omitempty"`
+	Source     string  `json:"source,omitempty"`
+	Format     string  `json:"format,omitempty"`
 }
 
 // RetrieveVisualOutput is core_retrieve_visual's result.

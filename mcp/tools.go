@@ -175,15 +175,23 @@ func (m *Server) retrieveText(p preset) sdk.ToolHandlerFor[RetrieveInput, Retrie
 	}
 }
 
-// retrieveVisual answers honestly that image retrieval has nothing to search:
-// ragd does not extract images from PDF/DOCX yet.
+// retrieveVisual finds images extracted from PDF/DOCX files at ingest, by
+// caption and nearby text.
 func (m *Server) retrieveVisual(p preset) sdk.ToolHandlerFor[RetrieveInput, RetrieveVisualOutput] {
 	return func(ctx context.Context, _ *sdk.CallToolRequest, in RetrieveInput) (*sdk.CallToolResult, RetrieveVisualOutput, error) {
-		// Validate like a text retrieval, so bad input is reported the same way.
-		if err := m.svc.CheckRetrieve(ctx, p.retrieve(in.Query, in.Mode, in.KBName, in.Scope, in.ScopeFilter, in.TopK)); err != nil {
+		found, err := m.svc.RetrieveImages(ctx, p.retrieve(in.Query, "", in.KBName, in.Scope, in.ScopeFilter, in.TopK))
+		if err != nil {
 			return nil, RetrieveVisualOutput{}, toolError(err)
 		}
-		return nil, RetrieveVisualOutput{Results: []VisualNode{}, Note: "no images are indexed: this server does not extract images from PDF or DOCX files yet; use core_retrieve_text"}, nil
+		out := RetrieveVisualOutput{Results: make([]VisualNode, len(found)), Count: len(found)}
+		for i, f := range found {
+			out.Results[i] = VisualNode{ImageID: f.ImageID, DocumentID: f.DocumentID, Page: f.Page, Position: f.Position,
+				Score: f.Score, Caption: f.Caption, Source: f.Source, Format: f.Format}
+		}
+		if len(found) == 0 {
+			out.Note = "no matching images; images are indexed from PDF and DOCX files that have captions or text around their pictures, and none may be indexed here"
+		}
+		return nil, out, nil
 	}
 }
 

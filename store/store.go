@@ -66,6 +66,9 @@ func Open(ctx context.Context, cfg Config, embedderName string, dimension int) (
 	if err := s.ensureCollection(ctx, embedderName, dimension); err != nil {
 		return nil, err
 	}
+	if err := s.ensureImageCollection(ctx, embedderName, dimension); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

@@ -21,6 +21,7 @@ func openTestStore(t *testing.T, embedder string, dim int) (*Store, Config) {
 	}
 	t.Cleanup(func() {
 		_ = s.client.Schema().ClassDeleter().WithClassName(cfg.Collection).Do(context.Background())
+		_ = s.client.Schema().ClassDeleter().WithClassName(s.imageClass()).Do(context.Background())
 	})
 	return s, cfg
 }

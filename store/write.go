@@ -83,12 +83,18 @@ func (s *Store) DeleteStale(ctx context.Context, namespace, documentID, keepHash
 		eq(propDocumentID, documentID),
 		filters.Where().WithPath([]string{propContentHash}).WithOperator(filters.NotEqual).WithValueText(keepHash),
 	})
-	return s.deleteWhere(ctx, namespace, where)
+	if _, err := s.deleteWhere(ctx, s.imageClass(), namespace, where); err != nil {
+		return 0, err
+	}
+	return s.deleteWhere(ctx, s.class, namespace, where)
 }
 
-// DeleteDocument removes every chunk of a document.
+// DeleteDocument removes every chunk and image of a document.
 func (s *Store) DeleteDocument(ctx context.Context, namespace, documentID string) (int, error) {
-	return s.deleteWhere(ctx, namespace, eq(propDocumentID, documentID))
+	if _, err := s.deleteWhere(ctx, s.imageClass(), namespace, eq(propDocumentID, documentID)); err != nil {
+		return 0, err
+	}
+	return s.deleteWhere(ctx, s.class, namespace, eq(propDocumentID, documentID))
 }
 
 func eq(prop, value string) *filters.WhereBuilder {
@@ -97,10 +103,10 @@ func eq(prop, value string) *filters.WhereBuilder {
 
 // deleteWhere deletes in rounds: one batch delete removes at most Weaviate's
 // QUERY_MAXIMUM_RESULTS objects.
-func (s *Store) deleteWhere(ctx context.Context, namespace string, where *filters.WhereBuilder) (int, error) {
+func (s *Store) deleteWhere(ctx context.Context, class, namespace string, where *filters.WhereBuilder) (int, error) {
 	total := 0
 	for round := 0; round < 1000; round++ {
-		resp, err := s.client.Batch().ObjectsBatchDeleter().WithClassName(s.class).WithTenant(namespace).
+		resp, err := s.client.Batch().ObjectsBatchDeleter().WithClassName(class).WithTenant(namespace).
 			WithWhere(where).WithOutput("minimal").Do(ctx)
 		if err != nil {
 			if isMissingTenant(err) {
@@ -125,11 +131,14 @@ func (s *Store) deleteWhere(ctx context.Context, namespace string, where *filter
 	return total, nil
 }
 
-// ClearNamespace drops the namespace's tenant and with it every chunk, in one call.
+// ClearNamespace drops the namespace's tenant, and with it every chunk and
+// image, in one call per collection.
 func (s *Store) ClearNamespace(ctx context.Context, namespace string) error {
-	err := s.client.Schema().TenantsDeleter().WithClassName(s.class).WithTenants(namespace).Do(ctx)
-	if err != nil && !isMissingTenant(err) {
-		return fmt.Errorf("weaviate: drop tenant %s: %w", namespace, err)
+	for _, class := range []string{s.imageClass(), s.class} {
+		err := s.client.Schema().TenantsDeleter().WithClassName(class).WithTenants(namespace).Do(ctx)
+		if err != nil && !isMissingTenant(err) {
+			return fmt.Errorf("weaviate: drop tenant %s of %s: %w", namespace, class, err)
+		}
 	}
 	return nil
 }

@@ -83,6 +83,9 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	if err := p.write(ctx, pl.Namespace, chunks, rep); err != nil {
 		return res, err
 	}
+	if res.ImagesIndexed, err = p.indexImages(ctx, pl, raw, loaded.SourceType, hash); err != nil {
+		return res, err
+	}
 
 	doc := ragd.Document{
 		ID: pl.DocumentID, Namespace: pl.Namespace, Source: pl.Source, SourceType: loaded.SourceType,

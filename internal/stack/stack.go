@@ -99,5 +99,7 @@ func dropCollection(t testing.TB, cfg config.Config) {
 	if err != nil {
 		return
 	}
-	_ = client.Schema().ClassDeleter().WithClassName(cfg.Weaviate.Collection).Do(context.Background())
+	for _, class := range []string{cfg.Weaviate.Collection, cfg.Weaviate.Collection + "Image"} {
+		_ = client.Schema().ClassDeleter().WithClassName(class).Do(context.Background())
+	}
 }

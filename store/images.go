@@ -1,0 +1,139 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/go-openapi/strfmt"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
+	"github.com/weaviate/weaviate/entities/models"
+)
+
+// Image is a picture extracted from a document, kept in a second collection
+// (the chunk collection's name + "Image") so image search never mixes with
+// text search. Its vector embeds the caption and the text around it.
+type Image struct {
+	ID          string
+	Namespace   string
+	DocumentID  string
+	ContentHash string
+	Source      string
+	Index       int
+	Page        int
+	Position    int
+	Caption     string
+	Nearby      string
+	Format      string
+	Width       int
+	Height      int
+	Vector      []float32
+}
+
+// ImageHit is an image found by a query.
+type ImageHit struct {
+	Image
+	Score float64
+}
+
+const (
+	propImageIndex = "image_index"
+	propPosition   = "position"
+	propCaption    = "caption"
+	propNearby     = "nearby"
+	propFormat     = "format"
+	propWidth      = "width"
+	propHeight     = "height"
+)
+
+func (s *Store) imageClass() string { return s.class + "Image" }
+
+// ensureImageCollection creates the image collection if absent. It records
+// the same embedder as the chunk collection, whose check covers both.
+func (s *Store) ensureImageCollection(ctx context.Context, embedder string, dim int) error {
+	exists, err := s.client.Schema().ClassExistenceChecker().WithClassName(s.imageClass()).Do(ctx)
+	if err != nil || exists {
+		return err
+	}
+	yes := true
+	text := func(name, tokenization string, searchable bool) *models.Property {
+		return &models.Property{Name: name, DataType: []string{"text"}, Tokenization: tokenization, IndexSearchable: &searchable, IndexFilterable: &yes}
+	}
+	integer := func(name string) *models.Property {
+		return &models.Property{Name: name, DataType: []string{"int"}, IndexFilterable: &yes}
+	}
+	class := &models.Class{
+		Class: s.imageClass(), Description: describe(embedder, dim), Vectorizer: "none",
+		VectorIndexConfig:  map[string]any{"distance": "cosine"},
+		MultiTenancyConfig: &models.MultiTenancyConfig{Enabled: true, AutoTenantCreation: true, AutoTenantActivation: true},
+		Properties: []*models.Property{
+			text(propCaption, models.PropertyTokenizationWord, true),
+			text(propNearby, models.PropertyTokenizationWord, true),
+			text(propDocumentID, models.PropertyTokenizationField, false),
+			text(propContentHash, models.PropertyTokenizationField, false),
+			text(propSource, models.PropertyTokenizationField, false),
+			text(propFormat, models.PropertyTokenizationField, false),
+			integer(propImageIndex), integer(propPage), integer(propPosition), integer(propWidth), integer(propHeight),
+		},
+	}
+	if err := s.client.Schema().ClassCreator().WithClass(class).Do(ctx); err != nil {
+		if again, _ := s.client.Schema().ClassExistenceChecker().WithClassName(s.imageClass()).Do(ctx); again {
+			return nil
+		}
+		return fmt.Errorf("weaviate: create collection %s: %w", s.imageClass(), err)
+	}
+	return nil
+}
+
+// UpsertImages writes a document's images into the namespace's tenant.
+func (s *Store) UpsertImages(ctx context.Context, namespace string, images []Image) error {
+	if len(images) == 0 {
+		return nil
+	}
+	objects := make([]*models.Object, len(images))
+	for i, im := range images {
+		objects[i] = &models.Object{Class: s.imageClass(), ID: strfmt.UUID(im.ID), Tenant: namespace, Vector: im.Vector,
+			Properties: map[string]any{propCaption: im.Caption, propNearby: im.Nearby, propDocumentID: im.DocumentID,
+				propContentHash: im.ContentHash, propSource: im.Source, propFormat: im.Format, propImageIndex: im.Index,
+				propPage: im.Page, propPosition: im.Position, propWidth: im.Width, propHeight: im.Height}}
+	}
+	resp, err := s.client.Batch().ObjectsBatcher().WithObjects(objects...).Do(ctx)
+	if err != nil {
+		return fmt.Errorf("weaviate batch write (images): %w", err)
+	}
+	for _, r := range resp {
+		if r.Result != nil && r.Result.Errors != nil && len(r.Result.Errors.Error) > 0 {
+			return fmt.Errorf("weaviate batch write (images): %s", r.Result.Errors.Error[0].Message)
+		}
+	}
+	return nil
+}
+
+// SearchImages finds images by caption and nearby text (hybrid, the caption
+// weighted double), within q's document filter.
+func (s *Store) SearchImages(ctx context.Context, namespace string, q Query) ([]ImageHit, error) {
+	req := s.client.Experimental().Search().WithCollection(s.imageClass()).WithTenant(namespace).WithLimit(q.Limit).
+		WithProperties(propCaption, propNearby, propDocumentID, propContentHash, propSource, propFormat,
+			propImageIndex, propPage, propPosition, propWidth, propHeight).
+		WithMetadata(&graphql.Metadata{ID: true, Score: true}).
+		WithHybrid((&graphql.HybridArgumentBuilder{}).WithQuery(q.Text).WithVector(q.Vector).WithAlpha(float32(q.Alpha)).
+			WithProperties([]string{propCaption + "^2", propNearby}).WithFusionType(graphql.RelativeScore))
+	if len(q.DocumentIDs) > 0 {
+		req = req.WithWhere(Query{DocumentIDs: q.DocumentIDs}.where())
+	}
+	results, err := req.Do(ctx)
+	if err != nil {
+		if isMissingTenant(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("weaviate image search: %w", err)
+	}
+	hits := make([]ImageHit, 0, len(results))
+	for _, r := range results {
+		p := r.Properties
+		hits = append(hits, ImageHit{Score: float64(r.Metadata.Score), Image: Image{ID: r.ID, Namespace: namespace,
+			DocumentID: str(p[propDocumentID]), ContentHash: str(p[propContentHash]), Source: str(p[propSource]),
+			Caption: str(p[propCaption]), Nearby: str(p[propNearby]), Format: str(p[propFormat]), Index: num(p[propImageIndex]),
+			Page: num(p[propPage]), Position: num(p[propPosition]), Width: num(p[propWidth]), Height: num(p[propHeight])}})
+	}
+	return hits, nil
+}

@@ -1,0 +1,55 @@
+package worker
+
+import (
+	"context"
+
+	"ragd"
+	"ragd/ingest"
+	"ragd/jobs"
+	"ragd/resilience"
+	"ragd/store"
+)
+
+// indexImages extracts a PDF's or DOCX's images and writes them, embedded by
+// caption and nearby text, for core_retrieve_visual. Images are written with
+// the version's content hash, before the version becomes current, so they
+// switch over with its chunks. An unreadable image container only loses the
+// images: the text is the document.
+func (p *Pipeline) indexImages(ctx context.Context, pl jobs.DocumentPayload, raw []byte, typ ragd.SourceType, hash string) (int, error) {
+	if typ != ragd.SourcePDF && typ != ragd.SourceDOCX {
+		return 0, nil
+	}
+	extracted, err := ingest.ExtractImages(raw, typ)
+	if err != nil {
+		p.Log.Warn("images not extracted", "document_id", pl.DocumentID, "source", pl.Source, "error", err)
+		return 0, nil
+	}
+	var images []store.Image
+	var texts []string
+	for _, im := range extracted {
+		text := im.Caption + "\n" + im.Nearby
+		if im.Caption == "" && im.Nearby == "" {
+			continue // nothing to find it by
+		}
+		images = append(images, store.Image{ID: ragd.ChunkID(pl.DocumentID, hash+"/image", im.Index), Namespace: pl.Namespace,
+			DocumentID: pl.DocumentID, ContentHash: hash, Source: pl.Source, Index: im.Index, Page: im.Page, Position: im.Position,
+			Caption: im.Caption, Nearby: im.Nearby, Format: im.Format, Width: im.Width, Height: im.Height})
+		texts = append(texts, text)
+	}
+	if len(images) == 0 {
+		return 0, nil
+	}
+	vectors, err := resilience.Do(ctx, p.Guards.Embedder, func(ctx context.Context) ([][]float32, error) {
+		return p.Embedder.Embed(ctx, texts)
+	})
+	if err != nil {
+		return 0, err
+	}
+	for i := range images {
+		images[i].Vector = vectors[i]
+	}
+	_, err = resilience.Do(ctx, p.Guards.Weaviate, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, p.Store.UpsertImages(ctx, pl.Namespace, images)
+	})
+	return len(images), err
+}

@@ -25,18 +25,11 @@ func parseDOCX(data []byte, name string) (*Loaded, error) {
 	fail := func(format string, args ...any) (*Loaded, error) {
 		return nil, parseErr(name, ragd.SourceDOCX, format, args...)
 	}
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return fail("not a DOCX file (not a zip archive): %v", err)
+	files, main, problem := openDOCX(data)
+	if problem != "" {
+		return fail("%s", problem)
 	}
-	files := make(map[string]*zip.File, len(zr.File))
-	for _, f := range zr.File {
-		files[strings.TrimPrefix(f.Name, "/")] = f
-	}
-	main := docxMainPart(files)
-	if files[main] == nil {
-		return fail("not a DOCX file: no %s", main)
-	}
+	var err error
 	var styles map[string]docxStyle
 	if f := files[path.Join(path.Dir(main), "styles.xml")]; f != nil {
 		if styles, err = readDOCXStyles(f); err != nil {
@@ -395,4 +388,22 @@ func attrVal(t xml.StartElement) string {
 		}
 	}
 	return ""
+}
+
+// openDOCX opens data as a DOCX package: its parts by name and the name of
+// the main document part, or a description of why it is not a DOCX.
+func openDOCX(data []byte) (map[string]*zip.File, string, string) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, "", fmt.Sprintf("not a DOCX file (not a zip archive): %v", err)
+	}
+	files := make(map[string]*zip.File, len(zr.File))
+	for _, f := range zr.File {
+		files[strings.TrimPrefix(f.Name, "/")] = f
+	}
+	main := docxMainPart(files)
+	if files[main] == nil {
+		return nil, "", "not a DOCX file: no " + main
+	}
+	return files, main, ""
 }

@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"archive/zip"
-	"bytes"
 	"encoding/xml"
 	"errors"
 	"io"
@@ -48,18 +47,11 @@ func extractDOCXImages(data []byte) ([]Image, error) {
 	fail := func(format string, args ...any) ([]Image, error) {
 		return nil, parseErr("", ragd.SourceDOCX, format, args...)
 	}
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return fail("not a DOCX file (not a zip archive): %v", err)
+	files, main, problem := openDOCX(data)
+	if problem != "" {
+		return fail("%s", problem)
 	}
-	files := make(map[string]*zip.File, len(zr.File))
-	for _, f := range zr.File {
-		files[strings.TrimPrefix(f.Name, "/")] = f
-	}
-	main := docxMainPart(files)
-	if files[main] == nil {
-		return fail("not a DOCX file: no %s", main)
-	}
+	var err error
 	dir := path.Dir(main)
 	rels := map[string]string{}
 	if f := files[path.Join(dir, "_rels", path.Base(main)+".rels")]; f != nil {

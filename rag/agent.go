@@ -170,8 +170,8 @@ func (a *agent) searchDocuments(ctx context.Context, query string, topK int) (in
 		b.WriteString("No passages found.")
 	}
 	for _, h := range hits {
-		a.passages = append(a.passages, Passage{ChunkID: h.ID, DocumentID: h.DocumentID, Source: h.Source, Path: h.Path, Text: h.Text, Page: h.Page, Score: h.Score})
-		a.sources = append(a.sources, Source{Source: h.Source, Score: h.Score, ChunkID: h.ID, DocumentID: h.DocumentID, Path: h.Path, Page: h.Page})
+		passage, source := citable(h)
+		a.passages, a.sources = append(a.passages, passage), append(a.sources, source)
 		a.context = append(a.context, toResult(h))
 		fmt.Fprintf(&b, "[%d] %s — %s\n%s\n\n", len(a.passages), h.Source, h.Path, h.Text)
 	}

@@ -132,8 +132,7 @@ func (s *Service) answer(ctx context.Context, query string, vector []float32, hi
 	resp := QueryResponse{Sources: make([]Source, len(hits)), Steps: []Step{}}
 	best := 0.0
 	for i, h := range hits {
-		passages[i] = Passage{ChunkID: h.ID, DocumentID: h.DocumentID, Source: h.Source, Path: h.Path, Text: h.Text, Page: h.Page, Score: h.Score}
-		resp.Sources[i] = Source{Source: h.Source, Score: h.Score, ChunkID: h.ID, DocumentID: h.DocumentID, Path: h.Path, Page: h.Page}
+		passages[i], resp.Sources[i] = citable(h)
 		best = max(best, cosine(vector, h.Vector))
 	}
 	emit := func(text string) {
@@ -223,4 +222,10 @@ func (s *Service) markCited(resp *QueryResponse, citations []int) {
 			resp.Sources[n-1].Cited = true
 		}
 	}
+}
+
+// citable is a hit as a passage to answer from and the source citing it.
+func citable(h store.Hit) (Passage, Source) {
+	return Passage{ChunkID: h.ID, DocumentID: h.DocumentID, Source: h.Source, Path: h.Path, Text: h.Text, Page: h.Page, Score: h.Score},
+		Source{Source: h.Source, Score: h.Score, ChunkID: h.ID, DocumentID: h.DocumentID, Path: h.Path, Page: h.Page}
 }

@@ -67,7 +67,7 @@ type ScopeFilter struct {
 // QueryInput is core_query's input.
 type QueryInput struct {
 	Query       string       `json:"query" jsonschema:"the question, in natural language"`
-	Mode        string       `json:"mode,omitempty" jsonschema:"retrieval mode: hybrid (default), vector or keyword"`
+	Mode        string       `json:"mode,omitempty" jsonschema:"hybrid (default), vector or keyword retrieval; agentic lets the server's chat model choose between the documents, the web and a direct answer; auto is agentic when a chat model is configured"`
 	Scope       []string     `json:"scope,omitempty" jsonschema:"document ids to answer from"`
 	KBName      string       `json:"kb_name,omitempty" jsonschema:"namespace (default: default)"`
 	ScopeFilter *ScopeFilter `json:"scope_filter,omitempty"`
@@ -78,7 +78,7 @@ type QueryInput struct {
 type QueryOutput struct {
 	Answer  string       `json:"answer" jsonschema:"the answer; [n] cites sources[n-1]"`
 	Sources []rag.Source `json:"sources"`
-	Route   string       `json:"route" jsonschema:"llm, extractive or not_found"`
+	Route   string       `json:"route" jsonschema:"llm, extractive or not_found; agentic: documents, web, direct or mixed"`
 	Steps   []rag.Step   `json:"steps"`
 }
 

@@ -34,6 +34,7 @@ import (
 	"ragd/resilience"
 	"ragd/searchrpc"
 	"ragd/store"
+	"ragd/vocab"
 	"ragd/websearch"
 	"ragd/worker"
 )
@@ -121,6 +122,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a.Service = &rag.Service{Store: st, Embedder: embedder, Registry: reg, Generations: gens, Queue: queue, Redis: rdb,
 		Roots: roots, Fetcher: fetcher, Guards: guards, Cache: results, QueryVectors: rag.NewQueryVectorCache(cfg.Search.QueryCacheSize),
 		LLM: chat, Web: web, AgentMaxSteps: cfg.Answer.AgentMaxSteps, Alpha: cfg.Search.Alpha, MMR: cfg.Search.MMR, MMRLambda: cfg.Search.MMRLambda, RRFK: cfg.Search.RRFK,
+		Retrieval: retrieval(cfg.Search), Vocab: vocab.New(rdb, cfg.Redis.KeyPrefix),
 		MinScore: cfg.Answer.MinScore, MaxSentences: cfg.Answer.MaxSentences, Candidates: cfg.Answer.Candidates, WaitTimeout: cfg.HTTP.WaitTimeout, Log: log}
 	mcfg := mcpConfig(cfg)
 	mcfg.Web = web
@@ -133,10 +135,17 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a.Pipeline = &worker.Pipeline{Store: st, Embedder: embedder, Registry: reg, Generations: gens, Queue: queue,
 		Fetcher: fetcher, Roots: roots, Chunking: ingest.ChunkOptions{Tokens: cfg.Ingest.ChunkTokens, Overlap: cfg.Ingest.ChunkOverlap},
 		MaxFileBytes: cfg.Ingest.MaxFileBytes, MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize,
-		Guards: guards, Log: log}
+		Vocab: vocab.New(rdb, cfg.Redis.KeyPrefix), Guards: guards, Log: log}
 	log.Info("ragd ready", "redis", ropts.Addr, "weaviate", cfg.Weaviate.URL, "collection", cfg.Weaviate.Collection,
 		"embedder", embedder.Name(), "dimension", embedder.Dimension(), "ingest_roots", roots.String())
 	return a, nil
+}
+
+// retrieval maps the search settings onto the service's retrieval techniques.
+func retrieval(c config.Search) rag.Retrieval {
+	return rag.Retrieval{RankedFusion: c.Fusion == "ranked", PathBoost: c.PathBoost, StemExpansion: c.StemExpansion,
+		NeighbourExpansion: c.NeighbourExpansion, NeighbourMinSimilarity: c.NeighbourMinSimilarity, NeighbourTerms: c.NeighbourTerms,
+		PRF: c.PRF, PRFDocs: c.PRFDocs, PRFTerms: c.PRFTerms, Rewrite: c.Rewrite}
 }
 
 func authConfig(c config.Auth) auth.Config {

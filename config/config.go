@@ -158,6 +158,28 @@ type Search struct {
 	RRFK int `yaml:"rrf_k"`
 	// QueryCacheSize bounds the in-process cache of query embeddings.
 	QueryCacheSize int `yaml:"query_cache_size"`
+	// Fusion combines a hybrid query's BM25 and vector scores: "relative"
+	// (min-max normalised scores) or "ranked" (reciprocal ranks).
+	Fusion string `yaml:"fusion"`
+	// PathBoost weighs the heading trail against the body in BM25.
+	PathBoost float64 `yaml:"path_boost"`
+	// StemExpansion adds the namespace's words sharing a stem with a query
+	// word (reads → reader, reading).
+	StemExpansion bool `yaml:"stem_expansion"`
+	// NeighbourExpansion adds the namespace's words nearest to a query word
+	// in the embedder's word space (GloVe only), at least
+	// NeighbourMinSimilarity similar, NeighbourTerms per word.
+	NeighbourExpansion     bool    `yaml:"neighbour_expansion"`
+	NeighbourMinSimilarity float64 `yaml:"neighbour_min_similarity"`
+	NeighbourTerms         int     `yaml:"neighbour_terms"`
+	// PRF (pseudo-relevance feedback) searches again with the distinctive
+	// words of the first PRFDocs results added, PRFTerms of them.
+	PRF      bool `yaml:"prf"`
+	PRFDocs  int  `yaml:"prf_docs"`
+	PRFTerms int  `yaml:"prf_terms"`
+	// Rewrite asks the chat model (when configured) for a hypothetical
+	// answer passage and adds its words to the query.
+	Rewrite bool `yaml:"rewrite"`
 }
 
 // LLM configures the optional OpenAI-compatible chat model.
@@ -225,7 +247,7 @@ func Default() Config {
 		Ingest: Ingest{Roots: []string{"."}, MaxFileBytes: 50 << 20, URLTimeout: 30 * time.Second,
 			ChunkTokens: 256, ChunkOverlap: 32, MaxDirectoryFiles: 10000},
 		Worker:     Worker{Concurrency: 4, Queue: "ragd", MaxRetries: 3, TaskTimeout: 30 * time.Minute, JobRetention: 24 * time.Hour},
-		Search:     Search{Alpha: 0.3, MMRLambda: 0.7, RRFK: 60, QueryCacheSize: 4096},
+		Search:     Search{Alpha: 0.3, MMRLambda: 0.7, RRFK: 60, QueryCacheSize: 4096, Fusion: "relative", PathBoost: 1, StemExpansion: true, NeighbourMinSimilarity: 0.6, NeighbourTerms: 3, PRFDocs: 3, PRFTerms: 10},
 		LLM:        LLM{Timeout: 60 * time.Second, Temperature: 0.1, MaxTokens: 800},
 		Answer:     Answer{MinScore: 0.5, MaxSentences: 4, AgentMaxSteps: 4},
 		WebSearch:  WebSearch{Timeout: 15 * time.Second},

@@ -11,6 +11,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // markdown parses CommonMark plus GFM tables; heading attributes ("{#id}")
@@ -104,6 +105,9 @@ func (m *mdWalker) listItem(item ast.Node, marker string) {
 
 // inline renders the text of inline children: soft breaks become spaces,
 // hard breaks newlines, link targets and inline HTML tags are dropped.
+// Backslash escapes and character references are resolved as a Markdown
+// renderer would ("SA\_ONSTACK" is SA_ONSTACK to a reader and to search),
+// except in code spans, whose text is literal.
 func (m *mdWalker) inline(n ast.Node) string {
 	var b strings.Builder
 	m.inlineTo(n, &b)
@@ -114,7 +118,7 @@ func (m *mdWalker) inlineTo(n ast.Node, b *strings.Builder) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c := c.(type) {
 		case *ast.Text:
-			b.Write(c.Value(m.src))
+			b.Write(unescape(c.Value(m.src)))
 			if c.HardLineBreak() {
 				b.WriteByte('\n')
 			} else if c.SoftLineBreak() {
@@ -125,10 +129,22 @@ func (m *mdWalker) inlineTo(n ast.Node, b *strings.Builder) {
 		case *ast.AutoLink:
 			b.Write(c.Label(m.src))
 		case *ast.RawHTML:
+		case *ast.CodeSpan:
+			for t := c.FirstChild(); t != nil; t = t.NextSibling() {
+				if t, ok := t.(*ast.Text); ok {
+					b.Write(t.Value(m.src))
+				}
+			}
 		default:
 			m.inlineTo(c, b)
 		}
 	}
+}
+
+// unescape resolves backslash escapes and entity and numeric character
+// references in Markdown text.
+func unescape(s []byte) []byte {
+	return util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(s)))
 }
 
 func (m *mdWalker) lines(n ast.Node) string {

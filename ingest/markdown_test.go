@@ -105,3 +105,18 @@ func hasBlock(l *Loaded, kind BlockKind, substr string) bool {
 	}
 	return false
 }
+
+// Backslash escapes and character references are resolved in text, so
+// "SA\_ONSTACK" is indexed (and matched) as SA_ONSTACK; code spans keep
+// their backslashes.
+func TestMarkdownResolvesEscapes(t *testing.T) {
+	src := "# Signals\n\nThe handler uses SA\\_ONSTACK for a \\[]byte &amp; a &#42; glob `a\\_b`.\n"
+	l, err := Parse([]byte(src), ragd.SourceMarkdown, "escapes.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "The handler uses SA_ONSTACK for a []byte & a * glob a\\_b."
+	if !hasBlock(l, BlockParagraph, want) {
+		t.Errorf("paragraph not unescaped: %+v", l.Blocks)
+	}
+}

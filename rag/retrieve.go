@@ -61,6 +61,9 @@ type plan struct {
 	Alpha       float64  `json:"alpha"`
 	MMR         bool     `json:"mmr"`
 	MMRLambda   float64  `json:"lambda,omitempty"`
+	// Retrieval's techniques, in the key so results of other settings
+	// never answer.
+	Retrieval Retrieval `json:"r"`
 }
 
 var sourceTypes = []string{string(ragd.SourcePDF), string(ragd.SourceDOCX), string(ragd.SourceHTML),
@@ -70,7 +73,7 @@ var sourceTypes = []string{string(ragd.SourcePDF), string(ragd.SourceDOCX), stri
 const maxQueryLength = 4000
 
 func (s *Service) plan(ctx context.Context, req RetrieveRequest) (plan, error) {
-	p := plan{Query: strings.TrimSpace(req.Query), Alpha: s.Alpha, MMR: s.MMR}
+	p := plan{Query: strings.TrimSpace(req.Query), Alpha: s.Alpha, MMR: s.MMR, Retrieval: s.Retrieval}
 	if p.Query == "" {
 		return p, ragd.Invalid("query", "missing", "query is required")
 	}
@@ -155,12 +158,13 @@ func (s *Service) retrieve(ctx context.Context, p plan, queryVector []float32, w
 		pool = min(p.TopK*4, 100)
 	}
 	q := store.Query{Text: p.Query, Vector: queryVector, Mode: store.Mode(p.Mode), Alpha: p.Alpha, Limit: pool,
-		DocumentIDs: p.DocumentIDs, Tags: p.Tags, SourceTypes: p.SourceTypes, WithVectors: withVectors || p.MMR}
+		DocumentIDs: p.DocumentIDs, Tags: p.Tags, SourceTypes: p.SourceTypes, WithVectors: withVectors || p.MMR,
+		RankedFusion: p.Retrieval.RankedFusion, PathBoost: p.Retrieval.PathBoost}
 	lists := make([][]store.Hit, len(p.Namespaces))
 	g, gctx := errgroup.WithContext(ctx)
 	for i, ns := range p.Namespaces {
 		g.Go(func() error {
-			hits, err := s.currentHits(gctx, ns, q)
+			hits, err := s.namespaceHits(gctx, ns, q, p.Retrieval)
 			lists[i] = hits
 			return err
 		})
@@ -176,6 +180,35 @@ func (s *Service) retrieve(ctx context.Context, p plan, queryVector []float32, w
 		hits = mmr(hits, p.TopK, p.MMRLambda)
 	}
 	return hits[:min(len(hits), p.TopK)], nil
+}
+
+// namespaceHits searches one namespace. When the search has a keyword side,
+// the query's BM25 text is expanded with words of that namespace's
+// vocabulary (stems, embedding neighbours, a chat model's hypothetical
+// answer) and, with pseudo-relevance feedback, searched a second time with
+// the distinctive words of the first results added. The vector side always
+// embeds the query as the user wrote it.
+func (s *Service) namespaceHits(ctx context.Context, ns string, q store.Query, r Retrieval) ([]store.Hit, error) {
+	if q.Mode == store.ModeVector || !(r.expands() || r.Rewrite) {
+		return s.currentHits(ctx, ns, q)
+	}
+	query := q.Text
+	e := newExpansion(query)
+	if r.Rewrite {
+		s.expandRewrite(ctx, e, query)
+	}
+	v := s.vocabulary(ctx, ns)
+	if v != nil && r.StemExpansion {
+		expandStems(e, query, v.stats)
+	}
+	if v != nil && r.NeighbourExpansion {
+		s.expandNeighbours(e, query, v, r)
+	}
+	q.Text = e.text(query)
+	if v == nil || !r.PRF {
+		return s.currentHits(ctx, ns, q)
+	}
+	return s.feedbackSearch(ctx, ns, q, e, query, v.stats, r)
 }
 
 // search runs one namespace's query through Weaviate's guard.

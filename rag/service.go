@@ -18,6 +18,7 @@ import (
 	"ragd/registry"
 	"ragd/resilience"
 	"ragd/store"
+	"ragd/vocab"
 	"ragd/websearch"
 )
 
@@ -49,6 +50,12 @@ type Service struct {
 	MMRLambda float64
 	// RRFK is reciprocal rank fusion's k.
 	RRFK int
+	// Retrieval switches the techniques beyond plain hybrid search.
+	Retrieval Retrieval
+	// Vocab holds each namespace's vocabulary for query expansion; nil
+	// disables expansion.
+	Vocab  *vocab.Store
+	vocabs *vocabularies // set on first use
 	// MinScore is the query–passage similarity below which rag_query says
 	// the documents do not hold the answer.
 	MinScore float64

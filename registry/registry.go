@@ -140,7 +140,8 @@ func (r *Registry) Delete(ctx context.Context, namespace, id string) error {
 // ClearNamespace forgets every document of a namespace.
 func (r *Registry) ClearNamespace(ctx context.Context, namespace string) error {
 	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		for _, kind := range []string{"docs", "current", "content", "raw"} {
+		// vocab: the namespace's learned vocabulary (package vocab) goes with it.
+		for _, kind := range []string{"docs", "current", "content", "raw", "vocab"} {
 			p.Del(ctx, r.key(kind, namespace))
 		}
 		p.SRem(ctx, r.namespacesKey(), namespace)

@@ -36,6 +36,29 @@ type Query struct {
 	SourceTypes []string
 	// WithVectors returns each hit's vector (for diversity re-ranking).
 	WithVectors bool
+	// RankedFusion fuses a hybrid query's BM25 and vector results by rank
+	// instead of by min-max normalised score.
+	RankedFusion bool
+	// PathBoost weighs matches in the heading trail against matches in the
+	// body (BM25 property boost); 0 means 1.
+	PathBoost float64
+}
+
+// fusion is the hybrid query's fusion type.
+func (q Query) fusion() graphql.FusionType {
+	if q.RankedFusion {
+		return graphql.Ranked
+	}
+	return graphql.RelativeScore
+}
+
+// properties are the BM25-searched properties, the heading trail boosted
+// by PathBoost ("path^2").
+func (q Query) properties() []string {
+	if q.PathBoost <= 0 || q.PathBoost == 1 {
+		return searchableProperties
+	}
+	return []string{propText, fmt.Sprintf("%s^%g", propPath, q.PathBoost)}
 }
 
 // Hit is a chunk found by a query with its score (higher is better).
@@ -52,12 +75,12 @@ func (s *Store) Search(ctx context.Context, namespace string, q Query) ([]Hit, e
 		WithMetadata(&graphql.Metadata{ID: true, Score: q.Mode != ModeVector, Distance: q.Mode == ModeVector, Vector: q.WithVectors})
 	switch q.Mode {
 	case ModeKeyword:
-		req = req.WithBM25((&graphql.BM25ArgumentBuilder{}).WithQuery(q.Text).WithProperties(searchableProperties...))
+		req = req.WithBM25((&graphql.BM25ArgumentBuilder{}).WithQuery(q.Text).WithProperties(q.properties()...))
 	case ModeVector:
 		req = req.WithNearVector((&graphql.NearVectorArgumentBuilder{}).WithVector(q.Vector))
 	default:
 		req = req.WithHybrid((&graphql.HybridArgumentBuilder{}).WithQuery(q.Text).WithVector(q.Vector).
-			WithAlpha(float32(q.Alpha)).WithProperties(searchableProperties).WithFusionType(graphql.RelativeScore))
+			WithAlpha(float32(q.Alpha)).WithProperties(q.properties()).WithFusionType(q.fusion()))
 	}
 	if where := q.where(); where != nil {
 		req = req.WithWhere(where)

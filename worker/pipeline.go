@@ -15,6 +15,7 @@ import (
 	"ragd/registry"
 	"ragd/resilience"
 	"ragd/store"
+	"ragd/vocab"
 )
 
 // Pipeline is the ingest work itself, independent of Asynq.
@@ -32,6 +33,9 @@ type Pipeline struct {
 	// EmbedBatch is how many chunks are embedded and written per step; each
 	// step reports progress.
 	EmbedBatch int
+	// Vocab learns each namespace's vocabulary for query expansion; nil
+	// skips it.
+	Vocab *vocab.Store
 	// Guards protect the pipeline's calls like the service's.
 	Guards resilience.Guards
 	Log    *slog.Logger
@@ -98,6 +102,7 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	if err := p.Registry.Put(ctx, doc); err != nil {
 		return res, err
 	}
+	p.learnVocabulary(ctx, pl.Namespace, pl.DocumentID, hash, chunks)
 	if res.Replaced, err = p.deleteStale(ctx, pl.Namespace, pl.DocumentID, hash); err != nil {
 		// The new version is already current and searches hide the old
 		// chunks; a retry finishes the cleanup.
@@ -163,6 +168,25 @@ func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Ch
 		rep.Progress(start+len(batch), len(chunks), "chunks")
 	}
 	return nil
+}
+
+// learnVocabulary records the document's words for query expansion. It runs
+// after the registry switched to the new version, so the statistics never
+// describe a version searches cannot see. A failure costs only expansion
+// quality, so it is logged rather than failing a document already indexed
+// (a retry would find it a duplicate and not get here).
+func (p *Pipeline) learnVocabulary(ctx context.Context, ns, docID, hash string, chunks []ragd.Chunk) {
+	if p.Vocab == nil {
+		return
+	}
+	texts := make([]string, len(chunks))
+	for i, c := range chunks {
+		texts[i] = embeddingText(c) // heading trail and body: what BM25 searches
+	}
+	if err := p.Vocab.Learn(ctx, ns, docID, hash, texts); err != nil {
+		p.Log.Warn("vocabulary not learned; query expansion will miss this document's words",
+			"kb_name", ns, "document_id", docID, "error", err)
+	}
 }
 
 func (p *Pipeline) deleteStale(ctx context.Context, ns, docID, hash string) (int, error) {

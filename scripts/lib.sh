@@ -262,7 +262,10 @@ start_redis() {
 	mkdir -p "$dir"
 	local log_file=$dir/redis.log
 	log "redis: starting on 127.0.0.1:$port (data $dir, log $log_file)"
-	redis-server --port "$port" --bind 127.0.0.1 --dir "$dir" \
+	# setsid: a Ctrl-C at the terminal reaches ragd (or go test) only; the
+	# EXIT trap stops the services after it, so ragd never loses Redis
+	# while it shuts down.
+	setsid redis-server --port "$port" --bind 127.0.0.1 --dir "$dir" \
 		--save "" --appendonly yes --daemonize no \
 		>>"$log_file" 2>&1 &
 	remember $! "redis on :$port" redis-server
@@ -316,7 +319,7 @@ start_weaviate() {
 		export PROMETHEUS_MONITORING_ENABLED=false
 		export GO_PROFILING_DISABLE=true
 		export DISABLE_LAZY_LOAD_SHARDS=true
-		exec "$bin" --host 127.0.0.1 --port "$http" --scheme http
+		exec setsid "$bin" --host 127.0.0.1 --port "$http" --scheme http # setsid: see start_redis
 	) >>"$log_file" 2>&1 &
 	remember $! "weaviate on :$http" weaviate-server
 	WAIT_WEAVIATE+=("$! $http $grpc $log_file")

@@ -50,38 +50,16 @@ func (s *Store) imageClass() string { return s.class + "Image" }
 // ensureImageCollection creates the image collection if absent. It records
 // the same embedder as the chunk collection, whose check covers both.
 func (s *Store) ensureImageCollection(ctx context.Context, embedder string, dim int) error {
-	exists, err := s.client.Schema().ClassExistenceChecker().WithClassName(s.imageClass()).Do(ctx)
-	if err != nil || exists {
-		return err
-	}
-	yes := true
-	text := func(name, tokenization string, searchable bool) *models.Property {
-		return &models.Property{Name: name, DataType: []string{"text"}, Tokenization: tokenization, IndexSearchable: &searchable, IndexFilterable: &yes}
-	}
-	integer := func(name string) *models.Property {
-		return &models.Property{Name: name, DataType: []string{"int"}, IndexFilterable: &yes}
-	}
-	class := &models.Class{
-		Class: s.imageClass(), Description: describe(embedder, dim), Vectorizer: "none",
-		VectorIndexConfig:  map[string]any{"distance": "cosine"},
-		MultiTenancyConfig: &models.MultiTenancyConfig{Enabled: true, AutoTenantCreation: true, AutoTenantActivation: true},
-		Properties: []*models.Property{
-			text(propCaption, models.PropertyTokenizationWord, true),
-			text(propNearby, models.PropertyTokenizationWord, true),
-			text(propDocumentID, models.PropertyTokenizationField, false),
-			text(propContentHash, models.PropertyTokenizationField, false),
-			text(propSource, models.PropertyTokenizationField, false),
-			text(propFormat, models.PropertyTokenizationField, false),
-			integer(propImageIndex), integer(propPage), integer(propPosition), integer(propWidth), integer(propHeight),
-		},
-	}
-	if err := s.client.Schema().ClassCreator().WithClass(class).Do(ctx); err != nil {
-		if again, _ := s.client.Schema().ClassExistenceChecker().WithClassName(s.imageClass()).Do(ctx); again {
-			return nil
-		}
-		return fmt.Errorf("weaviate: create collection %s: %w", s.imageClass(), err)
-	}
-	return nil
+	_, err := s.createIfAbsent(ctx, newClass(s.imageClass(), embedder, dim,
+		textProp(propCaption, models.PropertyTokenizationWord, true),
+		textProp(propNearby, models.PropertyTokenizationWord, true),
+		textProp(propDocumentID, models.PropertyTokenizationField, false),
+		textProp(propContentHash, models.PropertyTokenizationField, false),
+		textProp(propSource, models.PropertyTokenizationField, false),
+		textProp(propFormat, models.PropertyTokenizationField, false),
+		intProp(propImageIndex), intProp(propPage), intProp(propPosition), intProp(propWidth), intProp(propHeight),
+	))
+	return err
 }
 
 // UpsertImages writes a document's images into the namespace's tenant.

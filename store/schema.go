@@ -41,22 +41,30 @@ func describe(embedder string, dim int) string {
 var descriptionPattern = regexp.MustCompile(`embedder=([^;]+); dimension=(\d+)`)
 
 func (s *Store) ensureCollection(ctx context.Context, embedder string, dim int) error {
-	exists, err := s.client.Schema().ClassExistenceChecker().WithClassName(s.class).Do(ctx)
+	created, err := s.createIfAbsent(ctx, s.classDefinition(embedder, dim))
+	if err != nil || created {
+		return err
+	}
+	return s.checkCollection(ctx, embedder, dim)
+}
+
+// createIfAbsent creates class unless it exists, and reports whether it did.
+// Losing a creation race to another replica counts as "exists".
+func (s *Store) createIfAbsent(ctx context.Context, class *models.Class) (bool, error) {
+	exists, err := s.client.Schema().ClassExistenceChecker().WithClassName(class.Class).Do(ctx)
 	if err != nil {
-		return fmt.Errorf("weaviate: check collection %s: %w", s.class, err)
+		return false, fmt.Errorf("weaviate: check collection %s: %w", class.Class, err)
 	}
 	if exists {
-		return s.checkCollection(ctx, embedder, dim)
+		return false, nil
 	}
-	err = s.client.Schema().ClassCreator().WithClass(s.classDefinition(embedder, dim)).Do(ctx)
-	if err != nil {
-		// Another replica may have created it a moment ago.
-		if again, _ := s.client.Schema().ClassExistenceChecker().WithClassName(s.class).Do(ctx); again {
-			return s.checkCollection(ctx, embedder, dim)
+	if err := s.client.Schema().ClassCreator().WithClass(class).Do(ctx); err != nil {
+		if again, _ := s.client.Schema().ClassExistenceChecker().WithClassName(class.Class).Do(ctx); again {
+			return false, nil
 		}
-		return fmt.Errorf("weaviate: create collection %s: %w", s.class, err)
+		return false, fmt.Errorf("weaviate: create collection %s: %w", class.Class, err)
 	}
-	return nil
+	return true, nil
 }
 
 func (s *Store) checkCollection(ctx context.Context, embedder string, dim int) error {
@@ -80,36 +88,46 @@ func (s *Store) checkCollection(ctx context.Context, embedder string, dim int) e
 }
 
 func (s *Store) classDefinition(embedder string, dim int) *models.Class {
-	no, yes := false, true
-	text := func(name, tokenization string, searchable bool) *models.Property {
-		return &models.Property{Name: name, DataType: []string{"text"}, Tokenization: tokenization,
-			IndexSearchable: &searchable, IndexFilterable: &yes}
-	}
-	integer := func(name string) *models.Property {
-		return &models.Property{Name: name, DataType: []string{"int"}, IndexFilterable: &yes}
-	}
+	return newClass(s.class, embedder, dim,
+		textProp(propText, models.PropertyTokenizationWord, true),
+		textProp(propPath, models.PropertyTokenizationWord, true),
+		textProp(propSummary, models.PropertyTokenizationWord, false),
+		textProp(propDocumentID, models.PropertyTokenizationField, false),
+		textProp(propSource, models.PropertyTokenizationField, false),
+		textProp(propSourceType, models.PropertyTokenizationField, false),
+		textProp(propContentHash, models.PropertyTokenizationField, false),
+		textProp(propKBName, models.PropertyTokenizationField, false),
+		&models.Property{Name: propTags, DataType: []string{"text[]"}, Tokenization: models.PropertyTokenizationField,
+			IndexSearchable: ptr(false), IndexFilterable: ptr(true)},
+		intProp(propChunkIndex),
+		intProp(propLevel),
+		intProp(propPage),
+		&models.Property{Name: propTimestamp, DataType: []string{"date"}, IndexFilterable: ptr(true)},
+	)
+}
+
+// newClass is a multi-tenant collection of ragd's: vectors supplied by ragd,
+// cosine distance, the embedder recorded in its description.
+func newClass(name, embedder string, dim int, props ...*models.Property) *models.Class {
 	return &models.Class{
-		Class:       s.class,
-		Description: describe(embedder, dim),
-		Vectorizer:  "none",
-		VectorIndexConfig: map[string]any{
-			"distance": "cosine",
-		},
+		Class:              name,
+		Description:        describe(embedder, dim),
+		Vectorizer:         "none",
+		VectorIndexConfig:  map[string]any{"distance": "cosine"},
 		MultiTenancyConfig: &models.MultiTenancyConfig{Enabled: true, AutoTenantCreation: true, AutoTenantActivation: true},
-		Properties: []*models.Property{
-			text(propText, models.PropertyTokenizationWord, true),
-			text(propPath, models.PropertyTokenizationWord, true),
-			text(propSummary, models.PropertyTokenizationWord, false),
-			text(propDocumentID, models.PropertyTokenizationField, false),
-			text(propSource, models.PropertyTokenizationField, false),
-			text(propSourceType, models.PropertyTokenizationField, false),
-			text(propContentHash, models.PropertyTokenizationField, false),
-			text(propKBName, models.PropertyTokenizationField, false),
-			{Name: propTags, DataType: []string{"text[]"}, Tokenization: models.PropertyTokenizationField, IndexSearchable: &no, IndexFilterable: &yes},
-			integer(propChunkIndex),
-			integer(propLevel),
-			integer(propPage),
-			{Name: propTimestamp, DataType: []string{"date"}, IndexFilterable: &yes},
-		},
+		Properties:         props,
 	}
 }
+
+// textProp is a filterable text property, BM25-searchable when searchable.
+func textProp(name, tokenization string, searchable bool) *models.Property {
+	return &models.Property{Name: name, DataType: []string{"text"}, Tokenization: tokenization,
+		IndexSearchable: ptr(searchable), IndexFilterable: ptr(true)}
+}
+
+// intProp is a filterable integer property.
+func intProp(name string) *models.Property {
+	return &models.Property{Name: name, DataType: []string{"int"}, IndexFilterable: ptr(true)}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -73,11 +73,14 @@ func ExtractImages(data []byte, typ ragd.SourceType) (imgs []Image, err error) {
 	}()
 	switch typ {
 	case ragd.SourcePDF:
-		return extractPDFImages(data)
+		imgs, err = extractPDFImages(data)
 	case ragd.SourceDOCX:
-		return extractDOCXImages(data)
+		imgs, err = extractDOCXImages(data)
 	}
-	return nil, nil
+	for i := range imgs {
+		imgs[i].Caption, imgs[i].Nearby = foldLigatures(imgs[i].Caption), foldLigatures(imgs[i].Nearby)
+	}
+	return imgs, err
 }
 
 // imageSink applies the limits while images are collected.

@@ -30,7 +30,7 @@ func normalizeNewlines(s string) string {
 // (three or more become two) and trims the result. Loaders and NormalizedText
 // share it so the content hash does not depend on spacing.
 func normalizeSpace(s string) string {
-	s = normalizeNewlines(s)
+	s = foldLigatures(normalizeNewlines(s))
 	var b strings.Builder
 	b.Grow(len(s))
 	space, newlines := false, 0
@@ -69,4 +69,18 @@ func normalizeCode(s string) string {
 		lines[i] = strings.TrimRightFunc(strings.ReplaceAll(l, "\t", "    "), unicode.IsSpace)
 	}
 	return strings.Trim(strings.Join(lines, "\n"), "\n")
+}
+
+// ligatures are the Latin typographic ligatures PDFs often carry as single
+// characters ("ﬁgures"): folded to their letters so that the word a user
+// types matches, in BM25 and in the embedder's vocabulary alike.
+var ligatures = strings.NewReplacer("\uFB00", "ff", "\uFB01", "fi", "\uFB02", "fl", "\uFB03", "ffi", "\uFB04", "ffl", "\uFB05", "st", "\uFB06", "st")
+
+func foldLigatures(s string) string {
+	for _, r := range s {
+		if r >= 0xFB00 && r <= 0xFB06 {
+			return ligatures.Replace(s)
+		}
+	}
+	return s
 }

@@ -36,3 +36,13 @@ func TestTextRejectsBinary(t *testing.T) {
 		}
 	}
 }
+
+func TestLigaturesAreFolded(t *testing.T) {
+	l, err := Parse([]byte("Animated Lissajous \uFB01gures, e\uFB00ects and \uFB02ows."), ragd.SourceText, "x.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.NormalizedText(); got != "Animated Lissajous figures, effects and flows." {
+		t.Fatalf("got %q", got)
+	}
+}

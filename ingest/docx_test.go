@@ -106,14 +106,7 @@ func TestDOCXStructures(t *testing.T) {
 		{Kind: BlockHeading, Level: 3, Text: "Deep"},
 		{Kind: BlockParagraph, Text: "In a text box"},
 	}
-	if len(l.Blocks) != len(want) {
-		t.Fatalf("blocks:\n got %+v\nwant %+v", l.Blocks, want)
-	}
-	for i := range want {
-		if l.Blocks[i] != want[i] {
-			t.Errorf("block %d = %+v, want %+v", i, l.Blocks[i], want[i])
-		}
-	}
+	assertBlocks(t, l.Blocks, want)
 	if l.Title != "Doc Title" {
 		t.Errorf("title without core.xml = %q", l.Title)
 	}

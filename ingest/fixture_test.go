@@ -23,3 +23,16 @@ func readFixture(t *testing.T, p string) []byte {
 	}
 	return b
 }
+
+// assertBlocks compares a loader's blocks with the expected ones, block by block.
+func assertBlocks(t *testing.T, got, want []Block) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("blocks:\n got %+v\nwant %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("block %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}

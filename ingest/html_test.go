@@ -77,14 +77,7 @@ Loose body text
 		{Kind: BlockHeading, Level: 2, Text: "Sub"},
 		{Kind: BlockParagraph, Text: "Section text"},
 	}
-	if len(l.Blocks) != len(want) {
-		t.Fatalf("blocks:\n got %+v\nwant %+v", l.Blocks, want)
-	}
-	for i := range want {
-		if l.Blocks[i] != want[i] {
-			t.Errorf("block %d = %+v, want %+v", i, l.Blocks[i], want[i])
-		}
-	}
+	assertBlocks(t, l.Blocks, want)
 	if l.Title != "The Page" {
 		t.Errorf("title = %q", l.Title)
 	}

@@ -80,14 +80,7 @@ func TestMarkdownStructures(t *testing.T) {
 		{Kind: BlockHeading, Level: 3, Text: "Deep"},
 		{Kind: BlockParagraph, Text: "Last."},
 	}
-	if len(l.Blocks) != len(want) {
-		t.Fatalf("blocks:\n got %+v\nwant %+v", l.Blocks, want)
-	}
-	for i := range want {
-		if l.Blocks[i] != want[i] {
-			t.Errorf("block %d = %+v, want %+v", i, l.Blocks[i], want[i])
-		}
-	}
+	assertBlocks(t, l.Blocks, want)
 	if l.Title != "Setext Title" {
 		t.Errorf("title = %q (first level-1 heading)", l.Title)
 	}

@@ -49,11 +49,11 @@ func (s *Service) RetrieveImages(ctx context.Context, req RetrieveRequest) ([]Im
 			if err != nil {
 				return err
 			}
-			ids := make([]string, 0, len(hits))
-			for _, h := range hits {
-				ids = append(ids, h.DocumentID)
+			ids := make([]string, len(hits))
+			for k, h := range hits {
+				ids[k] = h.DocumentID
 			}
-			current, err := s.Registry.CurrentHashes(gctx, ns, ids)
+			current, err := s.currentVersions(gctx, ns, ids)
 			if err != nil {
 				return err
 			}

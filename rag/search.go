@@ -76,7 +76,11 @@ func (s *Service) currentHits(ctx context.Context, ns string, q store.Query) ([]
 		if err != nil {
 			return nil, err
 		}
-		current, err := s.currentVersions(ctx, ns, hits)
+		ids := make([]string, len(hits))
+		for i, h := range hits {
+			ids[i] = h.DocumentID
+		}
+		current, err := s.currentVersions(ctx, ns, ids)
 		if err != nil {
 			return nil, err
 		}
@@ -93,16 +97,10 @@ func (s *Service) currentHits(ctx context.Context, ns string, q store.Query) ([]
 	}
 }
 
-func (s *Service) currentVersions(ctx context.Context, ns string, hits []store.Hit) (map[string]string, error) {
-	seen := map[string]bool{}
-	var ids []string
-	for _, h := range hits {
-		if !seen[h.DocumentID] {
-			seen[h.DocumentID] = true
-			ids = append(ids, h.DocumentID)
-		}
-	}
-	current, err := s.Registry.CurrentHashes(ctx, ns, ids)
+// currentVersions maps each document id to the content hash of its current
+// version, in one registry round trip.
+func (s *Service) currentVersions(ctx context.Context, ns string, documentIDs []string) (map[string]string, error) {
+	current, err := s.Registry.CurrentHashes(ctx, ns, sortedSet(documentIDs))
 	if err != nil {
 		return nil, ragd.Unavailable("redis", err)
 	}

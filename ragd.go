@@ -75,6 +75,10 @@ type Chunk struct {
 	Tags        []string   `json:"tags,omitempty"`
 	Timestamp   time.Time  `json:"timestamp"`
 	Vector      []float32  `json:"-"`
+	// Related are words a thesaurus relates to the chunk's own (written at
+	// ingest, searched by BM25 at a low weight, never shown): a question
+	// in other words than the document's still finds it.
+	Related string `json:"-"`
 }
 
 // DocumentID derives a document's stable id from its namespace and canonical

@@ -72,8 +72,12 @@ func run(c, rounds int, f func(q string)) latencies {
 
 // BenchmarkSearchLatency compares rag_search through REST with a raw
 // Weaviate hybrid query (same vectors, alpha, limit, tenant) in the same run,
-// at concurrency 1 and 16, uncached; then ragd's cached p50. Targets: ragd
-// uncached p50 ≤ 1.15× raw, cached p50 ≤ 1.5 ms.
+// at concurrency 1 and 16, uncached; then ragd's cached p50. ragd runs twice:
+// with query expansion off, it sends Weaviate the same query as the raw
+// client, so the ratio is ragd's own overhead (target ≤ 1.15); with the
+// default retrieval its BM25 query also carries the expansion's added words,
+// which costs Weaviate more (judged against plain hybrid search by
+// BenchmarkRetrievalLatency in rag/: ≤ 2×). Cached p50 target ≤ 1.5 ms.
 func BenchmarkSearchLatency(b *testing.B) {
 	root := b.TempDir()
 	for _, f := range []string{"go_spec.html", "go_mem.html", "asm.html", "godebug.md"} {
@@ -88,6 +92,9 @@ func BenchmarkSearchLatency(b *testing.B) {
 	cachedCfg := cfg
 	cachedCfg.Cache.Enabled = true
 	cached := stack.Start(b, cachedCfg, false) // same data, cache on
+	plainCfg := cfg
+	plainCfg.Search.StemExpansion, plainCfg.Search.SynonymExpansion = false, false
+	plain := stack.Start(b, plainCfg, false) // same data, the raw client's query
 
 	ctx := context.Background()
 	vectors := map[string][]float32{}
@@ -135,6 +142,7 @@ func BenchmarkSearchLatency(b *testing.B) {
 	run(4, 1, rawSearch)
 	run(4, 1, restSearch(s.URL))
 	run(4, 1, restSearch(cached.URL))
+	run(4, 1, restSearch(plain.URL))
 
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -142,11 +150,15 @@ func BenchmarkSearchLatency(b *testing.B) {
 		for _, c := range []int{1, 16} {
 			rounds := 3
 			rawL := run(c, rounds, rawSearch)
+			plainL := run(c, rounds, restSearch(plain.URL))
 			ragdL := run(c, rounds, restSearch(s.URL))
+			overhead := float64(plainL.pct(0.5)) / float64(rawL.pct(0.5))
 			ratio := float64(ragdL.pct(0.5)) / float64(rawL.pct(0.5))
-			fmt.Printf("  concurrency %2d: raw Weaviate p50 %6.2f ms p99 %6.2f ms | ragd REST p50 %6.2f ms p99 %6.2f ms | p50 ratio %.2f (target ≤ 1.15)\n",
-				c, ms(rawL.pct(0.5)), ms(rawL.pct(0.99)), ms(ragdL.pct(0.5)), ms(ragdL.pct(0.99)), ratio)
-			b.ReportMetric(ratio, fmt.Sprintf("p50-ratio-c%d", c))
+			fmt.Printf("  concurrency %2d: raw Weaviate p50 %6.2f ms p99 %6.2f ms | ragd REST, expansion off p50 %6.2f ms p99 %6.2f ms, ratio %.2f (target ≤ 1.15) | default p50 %6.2f ms p99 %6.2f ms, ratio %.2f\n",
+				c, ms(rawL.pct(0.5)), ms(rawL.pct(0.99)), ms(plainL.pct(0.5)), ms(plainL.pct(0.99)), overhead,
+				ms(ragdL.pct(0.5)), ms(ragdL.pct(0.99)), ratio)
+			b.ReportMetric(overhead, fmt.Sprintf("p50-overhead-c%d", c))
+			b.ReportMetric(ratio, fmt.Sprintf("p50-ratio-default-c%d", c))
 		}
 		hot := run(1, 5, restSearch(cached.URL))
 		fmt.Printf("  cached: ragd REST p50 %.3f ms p99 %.3f ms (target p50 ≤ 1.5 ms)\n", ms(hot.pct(0.5)), ms(hot.pct(0.99)))

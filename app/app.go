@@ -36,6 +36,7 @@ import (
 	"ragd/store"
 	"ragd/vocab"
 	"ragd/websearch"
+	"ragd/wordnet"
 	"ragd/worker"
 )
 
@@ -119,7 +120,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	if cfg.Cache.Enabled {
 		results = cache.NewResults(rdb, cfg.Redis.KeyPrefix, cfg.Cache.TTL, gens, log, a.Metrics.ObserveCache)
 	}
-	a.Service = &rag.Service{Store: st, Embedder: embedder, Registry: reg, Generations: gens, Queue: queue, Redis: rdb,
+	th := thesaurus(cfg, log)
+	a.Service = &rag.Service{Thesaurus: th, Store: st, Embedder: embedder, Registry: reg, Generations: gens, Queue: queue, Redis: rdb,
 		Roots: roots, Fetcher: fetcher, Guards: guards, Cache: results, QueryVectors: rag.NewQueryVectorCache(cfg.Search.QueryCacheSize),
 		LLM: chat, Web: web, AgentMaxSteps: cfg.Answer.AgentMaxSteps, Alpha: cfg.Search.Alpha, MMR: cfg.Search.MMR, MMRLambda: cfg.Search.MMRLambda, RRFK: cfg.Search.RRFK,
 		Retrieval: retrieval(cfg.Search), Vocab: vocab.New(rdb, cfg.Redis.KeyPrefix),
@@ -136,15 +138,35 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Fetcher: fetcher, Roots: roots, Chunking: ingest.ChunkOptions{Tokens: cfg.Ingest.ChunkTokens, Overlap: cfg.Ingest.ChunkOverlap},
 		MaxFileBytes: cfg.Ingest.MaxFileBytes, MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize,
 		Vocab: vocab.New(rdb, cfg.Redis.KeyPrefix), Guards: guards, Log: log}
+	if cfg.Ingest.RelatedWords {
+		a.Pipeline.Thesaurus = th
+	}
 	log.Info("ragd ready", "redis", ropts.Addr, "weaviate", cfg.Weaviate.URL, "collection", cfg.Weaviate.Collection,
 		"embedder", embedder.Name(), "dimension", embedder.Dimension(), "ingest_roots", roots.String())
 	return a, nil
+}
+
+// thesaurus loads WordNet when synonym expansion or related words are on.
+// Without the database ragd still starts: searches are then not expanded
+// with synonyms, chunks get no related words, and the warning says how to
+// install it.
+func thesaurus(cfg config.Config, log *slog.Logger) ragd.Thesaurus {
+	if !cfg.Search.SynonymExpansion && !cfg.Ingest.RelatedWords {
+		return nil
+	}
+	db, err := wordnet.Load(cfg.Search.WordNetDir)
+	if err != nil {
+		log.Warn("synonym expansion and related words off: WordNet unreadable", "error", err)
+		return nil
+	}
+	return db
 }
 
 // retrieval maps the search settings onto the service's retrieval techniques.
 func retrieval(c config.Search) rag.Retrieval {
 	return rag.Retrieval{RankedFusion: c.Fusion == "ranked", PathBoost: c.PathBoost, StemExpansion: c.StemExpansion,
 		NeighbourExpansion: c.NeighbourExpansion, NeighbourMinSimilarity: c.NeighbourMinSimilarity, NeighbourTerms: c.NeighbourTerms,
+		SynonymExpansion: c.SynonymExpansion, SynonymSenses: c.SynonymSenses, RelatedWeight: c.RelatedWeight,
 		PRF: c.PRF, PRFDocs: c.PRFDocs, PRFTerms: c.PRFTerms, Rewrite: c.Rewrite}
 }
 

@@ -137,6 +137,9 @@ type Ingest struct {
 	ChunkTokens       int           `yaml:"chunk_tokens"`
 	ChunkOverlap      int           `yaml:"chunk_overlap"`
 	MaxDirectoryFiles int           `yaml:"max_directory_files"`
+	// RelatedWords stores with each chunk the words WordNet
+	// (search.wordnet_dir) relates to its own, for search.related_weight.
+	RelatedWords bool `yaml:"related_words"`
 }
 
 // Worker configures the Asynq ingest worker.
@@ -172,6 +175,16 @@ type Search struct {
 	NeighbourExpansion     bool    `yaml:"neighbour_expansion"`
 	NeighbourMinSimilarity float64 `yaml:"neighbour_min_similarity"`
 	NeighbourTerms         int     `yaml:"neighbour_terms"`
+	// SynonymExpansion adds the namespace's words that WordNet (Debian's
+	// wordnet-base, in WordNetDir) gives as synonyms or derivations of a
+	// query word in its first SynonymSenses senses per part of speech.
+	SynonymExpansion bool   `yaml:"synonym_expansion"`
+	SynonymSenses    int    `yaml:"synonym_senses"`
+	WordNetDir       string `yaml:"wordnet_dir"`
+	// RelatedWeight weighs the words WordNet relates to a chunk's own
+	// (written at ingest when ingest.related_words is on) against its body
+	// in BM25; 0 leaves them unsearched.
+	RelatedWeight float64 `yaml:"related_weight"`
 	// PRF (pseudo-relevance feedback) searches again with the distinctive
 	// words of the first PRFDocs results added, PRFTerms of them.
 	PRF      bool `yaml:"prf"`
@@ -246,8 +259,9 @@ func Default() Config {
 		Embed:    Embed{Provider: "glove", BatchSize: 64, Timeout: 30 * time.Second},
 		Ingest: Ingest{Roots: []string{"."}, MaxFileBytes: 50 << 20, URLTimeout: 30 * time.Second,
 			ChunkTokens: 256, ChunkOverlap: 32, MaxDirectoryFiles: 10000},
-		Worker:     Worker{Concurrency: 4, Queue: "ragd", MaxRetries: 3, TaskTimeout: 30 * time.Minute, JobRetention: 24 * time.Hour},
-		Search:     Search{Alpha: 0.3, MMRLambda: 0.7, RRFK: 60, QueryCacheSize: 4096, Fusion: "relative", PathBoost: 1, StemExpansion: true, NeighbourMinSimilarity: 0.6, NeighbourTerms: 3, PRFDocs: 3, PRFTerms: 10},
+		Worker: Worker{Concurrency: 4, Queue: "ragd", MaxRetries: 3, TaskTimeout: 30 * time.Minute, JobRetention: 24 * time.Hour},
+		Search: Search{Alpha: 0.3, MMRLambda: 0.7, RRFK: 60, QueryCacheSize: 4096, Fusion: "relative", PathBoost: 1, StemExpansion: true, NeighbourMinSimilarity: 0.6, NeighbourTerms: 3,
+			SynonymExpansion: true, SynonymSenses: 1, WordNetDir: "/usr/share/wordnet", PRFDocs: 3, PRFTerms: 10},
 		LLM:        LLM{Timeout: 60 * time.Second, Temperature: 0.1, MaxTokens: 800},
 		Answer:     Answer{MinScore: 0.5, MaxSentences: 4, AgentMaxSteps: 4},
 		WebSearch:  WebSearch{Timeout: 15 * time.Second},

@@ -90,6 +90,11 @@ func TestBadSettingsAreNamed(t *testing.T) {
 		"RAGD_SEARCH_ALPHA=2":          "search.alpha",
 		"RAGD_EMBED_PROVIDER=magic":    "embed.provider",
 		"RAGD_INGEST_ROOTS=":           "ingest.roots",
+		// Weaviate would read 1.5 as boost 0 and drop the heading trail.
+		"RAGD_SEARCH_PATH_BOOST=1.5":    "search.path_boost",
+		"RAGD_SEARCH_SYNONYM_SENSES=0":  "search.synonym_senses",
+		"RAGD_SEARCH_RELATED_WEIGHT=-1": "search.related_weight",
+		"RAGD_SEARCH_WORDNET_DIR=":      "search.wordnet_dir",
 	} {
 		_, err := Load("", []string{env})
 		if err == nil || !strings.Contains(err.Error(), want) {

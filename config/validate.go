@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -41,7 +42,14 @@ func (c Config) Validate() error {
 	check(c.Search.RRFK > 0, "search.rrf_k must be positive")
 	check(c.Search.QueryCacheSize >= 0, "search.query_cache_size must not be negative")
 	check(c.Search.Fusion == "relative" || c.Search.Fusion == "ranked", "search.fusion must be relative or ranked, not %q", c.Search.Fusion)
-	check(c.Search.PathBoost > 0 && c.Search.PathBoost <= 10, "search.path_boost must be above 0 and at most 10")
+	// Weaviate reads a BM25 property boost as an integer: 1.5 would silently
+	// become 0 and drop the heading trail from the search.
+	check(c.Search.PathBoost >= 1 && c.Search.PathBoost <= 10 && c.Search.PathBoost == math.Trunc(c.Search.PathBoost),
+		"search.path_boost must be a whole number from 1 to 10 (Weaviate takes only integer boosts)")
+	check(c.Search.SynonymSenses > 0 && c.Search.SynonymSenses <= 10, "search.synonym_senses must be between 1 and 10")
+	check(c.Search.RelatedWeight >= 0 && c.Search.RelatedWeight <= 1, "search.related_weight must be between 0 and 1")
+	check(c.Search.WordNetDir != "" || !(c.Search.SynonymExpansion || c.Ingest.RelatedWords),
+		"search.wordnet_dir is empty but search.synonym_expansion or ingest.related_words needs it")
 	check(c.Search.NeighbourMinSimilarity > 0 && c.Search.NeighbourMinSimilarity < 1, "search.neighbour_min_similarity must be between 0 and 1")
 	check(c.Search.NeighbourTerms > 0 && c.Search.NeighbourTerms <= 20, "search.neighbour_terms must be between 1 and 20")
 	check(c.Search.PRFDocs > 0 && c.Search.PRFDocs <= 20, "search.prf_docs must be between 1 and 20")

@@ -15,7 +15,8 @@ type Reporter struct {
 	children []childRef
 }
 
-// NewReporter returns the reporter of t; nil-safe when t has no writer (tests).
+// NewReporter returns the reporter of t; for a task without a result
+// writer (tests) it records nothing. The *Reporter itself must not be nil.
 func NewReporter(t *asynq.Task) *Reporter { return &Reporter{w: t.ResultWriter()} }
 
 // Progress records done of total units.

@@ -37,6 +37,7 @@ func BenchmarkRetrievalLatency(b *testing.B) {
 	}
 	cfg := stack.Config(b, dir)
 	cfg.Cache.Enabled = false
+	cfg.Ingest.RelatedWords = true // for the default+related variant; unsearched by the others
 	s := stack.Start(b, cfg, true)
 	if r := s.Do(b, http.MethodPost, "/tools/rag_index_directory", map[string]any{"directory_path": dir, "kb_name": "eval", "wait": true}); r.Status != 200 {
 		b.Fatalf("index: %d %s", r.Status, r.Body)
@@ -47,7 +48,9 @@ func BenchmarkRetrievalLatency(b *testing.B) {
 		r    rag.Retrieval
 	}{
 		{"plain-hybrid", rag.Retrieval{}},
+		{"stems-only", with(def, func(r *rag.Retrieval) { r.SynonymExpansion = false })},
 		{"default", def},
+		{"default+related", with(def, func(r *rag.Retrieval) { r.RelatedWeight = 0.4 })},
 		{"default+neighbours", with(def, func(r *rag.Retrieval) { r.NeighbourExpansion = true })},
 		{"default+prf", with(def, func(r *rag.Retrieval) { r.PRF = true })},
 	}

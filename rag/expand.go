@@ -24,6 +24,13 @@ type Retrieval struct {
 	NeighbourExpansion     bool    `json:"nb,omitempty"`
 	NeighbourMinSimilarity float64 `json:"nbs,omitempty"`
 	NeighbourTerms         int     `json:"nbt,omitempty"`
+	// SynonymExpansion adds the namespace's words that the thesaurus gives
+	// for a query word in its first SynonymSenses senses.
+	SynonymExpansion bool `json:"syn,omitempty"`
+	SynonymSenses    int  `json:"syns,omitempty"`
+	// RelatedWeight weighs the words a thesaurus related to each chunk at
+	// ingest against its body in BM25; 0 leaves them unsearched.
+	RelatedWeight float64 `json:"rel,omitempty"`
 	// PRF searches a second time with PRFTerms distinctive words of the
 	// first PRFDocs results added.
 	PRF      bool `json:"prf,omitempty"`
@@ -34,7 +41,9 @@ type Retrieval struct {
 }
 
 // expands reports whether the keyword side of a search may be expanded.
-func (r Retrieval) expands() bool { return r.StemExpansion || r.NeighbourExpansion || r.PRF }
+func (r Retrieval) expands() bool {
+	return r.StemExpansion || r.NeighbourExpansion || r.SynonymExpansion || r.PRF
+}
 
 // Weights of added words relative to a word of the query itself (1): an
 // added word is a guess, so it may tip a ranking but not outweigh the
@@ -42,6 +51,7 @@ func (r Retrieval) expands() bool { return r.StemExpansion || r.NeighbourExpansi
 const (
 	stemWeight      = 0.5
 	neighbourWeight = 0.5 // times the word's similarity
+	synonymWeight   = 0.5
 	prfWeight       = 0.5 // all feedback words together, per query word
 	rewriteWeight   = 0.5
 )

@@ -102,3 +102,67 @@ func TestVocabularyClearedWithNamespace(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// WordNet synonym expansion finds a passage by a word it never uses —
+// priority for a passage saying precedence — through the vocabulary
+// learned at ingest, and only while synonym expansion is on. Stem
+// expansion is off so the synonym is the only way in.
+func TestSynonymExpansionFindsPassageByWordNetSynonym(t *testing.T) {
+	cfg := stack.Config(t)
+	cfg.Cache.Enabled = false
+	cfg.Search.StemExpansion = false
+	s := stack.Start(t, cfg, true)
+	if s.Service.Thesaurus == nil {
+		t.Fatal("WordNet not loaded from the test stack's search.wordnet_dir")
+	}
+	index(t, s, "docs", "Tasks are served in order of precedence.")
+	index(t, s, "docs", "Lighthouses guide ships along the coast at night.")
+
+	got := search(t, s, "docs", "priority", "keyword")
+	if len(got) != 1 || got[0].Text != "Tasks are served in order of precedence." {
+		t.Fatalf("priority with synonym expansion: %+v, want the precedence passage alone", got)
+	}
+	s.Service.Retrieval.SynonymExpansion = false
+	if got := search(t, s, "docs", "priority", "keyword"); len(got) != 0 {
+		t.Errorf("without synonym expansion BM25 should not match priority to precedence: %+v", got)
+	}
+}
+
+// A passage is found by a word only its related words (WordNet's, stored
+// at ingest) hold: precedence relates priority to it. The related-words
+// search stays in the namespace — another one saying priority itself
+// never leaks in — ranks a passage using the word itself first, and is
+// off at weight 0. Query-side expansion is off so only the ingest side
+// can match.
+func TestRelatedWordsFindPassage(t *testing.T) {
+	cfg := stack.Config(t)
+	cfg.Cache.Enabled = false
+	cfg.Ingest.RelatedWords = true
+	cfg.Search.RelatedWeight = 0.5
+	cfg.Search.SynonymExpansion = false
+	// Stem expansion off too: related words must be searched even when
+	// no query-side expansion is on.
+	cfg.Search.StemExpansion = false
+	s := stack.Start(t, cfg, true)
+	const related = "Tasks are served in order of precedence."
+	const plain = "Priority boarding starts at gate four."
+	index(t, s, "docs", related)
+	index(t, s, "docs", plain)
+	index(t, s, "docs", "Lighthouses guide ships along the coast at night.")
+	index(t, s, "decoy", "Priority priority priority: the decoy namespace says the word itself.")
+
+	got := search(t, s, "docs", "priority", "keyword")
+	for _, r := range got {
+		if r.KBName != "docs" {
+			t.Errorf("result from namespace %q: %q", r.KBName, r.Text)
+		}
+	}
+	if len(got) != 2 || got[0].Text != plain || got[1].Text != related {
+		t.Fatalf("priority with related words: %+v, want the passage saying priority, then the one saying precedence", got)
+	}
+	s.Service.Retrieval.RelatedWeight = 0
+	got = search(t, s, "docs", "priority", "keyword")
+	if len(got) != 1 || got[0].Text != plain {
+		t.Errorf("related words at weight 0 still searched: %+v, want only the passage saying priority", got)
+	}
+}

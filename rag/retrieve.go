@@ -184,12 +184,14 @@ func (s *Service) retrieve(ctx context.Context, p plan, queryVector []float32, w
 
 // namespaceHits searches one namespace. When the search has a keyword side,
 // the query's BM25 text is expanded with words of that namespace's
-// vocabulary (stems, embedding neighbours, a chat model's hypothetical
+// vocabulary (stems, embedding neighbours, WordNet synonyms, a chat model's hypothetical
 // answer) and, with pseudo-relevance feedback, searched a second time with
-// the distinctive words of the first results added. The vector side always
+// the distinctive words of the first results added. With related words
+// searched, a BM25 search over the words WordNet related to each chunk at
+// ingest runs alongside and adds to the scores. The vector side always
 // embeds the query as the user wrote it.
 func (s *Service) namespaceHits(ctx context.Context, ns string, q store.Query, r Retrieval) ([]store.Hit, error) {
-	if q.Mode == store.ModeVector || !(r.expands() || r.Rewrite) {
+	if q.Mode == store.ModeVector || !(r.expands() || r.Rewrite || r.RelatedWeight > 0) {
 		return s.currentHits(ctx, ns, q)
 	}
 	query := q.Text
@@ -204,11 +206,20 @@ func (s *Service) namespaceHits(ctx context.Context, ns string, q store.Query, r
 	if v != nil && r.NeighbourExpansion {
 		s.expandNeighbours(e, query, v, r)
 	}
-	q.Text = e.text(query)
-	if v == nil || !r.PRF {
-		return s.currentHits(ctx, ns, q)
+	if v != nil && r.SynonymExpansion && s.Thesaurus != nil {
+		expandSynonyms(e, query, v.stats, s.Thesaurus, r)
 	}
-	return s.feedbackSearch(ctx, ns, q, e, query, v.stats, r)
+	q.Text = e.text(query)
+	main := func(ctx context.Context) ([]store.Hit, error) {
+		if v == nil || !r.PRF {
+			return s.currentHits(ctx, ns, q)
+		}
+		return s.feedbackSearch(ctx, ns, q, e, query, v.stats, r)
+	}
+	if r.RelatedWeight <= 0 {
+		return main(ctx)
+	}
+	return s.withRelated(ctx, ns, q, r.RelatedWeight, main)
 }
 
 // search runs one namespace's query through Weaviate's guard.

@@ -56,6 +56,9 @@ type Service struct {
 	// disables expansion.
 	Vocab  *vocab.Store
 	vocabs *vocabularies // set on first use
+	// Thesaurus gives synonyms for synonym expansion (WordNet); nil
+	// disables it.
+	Thesaurus ragd.Thesaurus
 	// MinScore is the query–passage similarity below which rag_query says
 	// the documents do not hold the answer.
 	MinScore float64

@@ -5,6 +5,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 install_redis
+install_wordnet
 install_weaviate
 install_model "${RAGD_DATA_DIR:-$ROOT/data}"
 log "dependencies installed"

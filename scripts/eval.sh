@@ -18,6 +18,7 @@ EVAL_PORT="${RAGD_EVAL_PORT:-28000}"
 EVAL_MODES="${RAGD_EVAL_MODES:-keyword hybrid vector}"
 
 install_redis
+install_wordnet
 install_weaviate
 install_model "$MODEL_DIR"
 MODEL_DIR=$(cd "$MODEL_DIR" && pwd)

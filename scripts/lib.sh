@@ -126,6 +126,15 @@ install_redis() {
 	apt_install redis-server || die "could not install redis-server"
 }
 
+# WordNet's database for synonym expansion (search.synonym_expansion); ragd
+# reads it from /usr/share/wordnet (search.wordnet_dir).
+install_wordnet() {
+	if [[ -f /usr/share/wordnet/data.noun && -f /usr/share/wordnet/index.noun ]]; then
+		return
+	fi
+	apt_install wordnet-base || die "could not install wordnet-base"
+}
+
 install_weaviate() { with_lock weaviate _install_weaviate; }
 _install_weaviate() {
 	local bin=$TOOLS_DIR/bin/weaviate-server

@@ -19,6 +19,7 @@ WEAVIATE_GOSSIP_PORT="${RAGD_WEAVIATE_GOSSIP_PORT:-7946}"
 WEAVIATE_DATA_PORT="${RAGD_WEAVIATE_DATA_PORT:-7947}"
 
 install_redis
+install_wordnet
 install_weaviate
 install_model "$DATA_DIR"
 

@@ -11,10 +11,12 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 MODEL_DIR="${RAGD_DATA_DIR:-$ROOT/data}" # the model is shared with `make run`
 
 install_redis
+install_wordnet
 install_weaviate
 install_model "$MODEL_DIR"
 install_mcpclient # test/mcpclient runs the MCP TypeScript SDK against ragd
 export RAGD_TEST_GLOVE_PATH="$MODEL_DIR/$GLOVE_MODEL"
+export RAGD_TEST_WORDNET_DIR=/usr/share/wordnet # where install_wordnet puts it
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ragd-test.XXXXXX")
 remove_on_exit "$TMP"

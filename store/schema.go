@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/weaviate/weaviate/entities/models"
 )
@@ -24,15 +25,13 @@ const (
 	propPage        = "page"
 	propTimestamp   = "timestamp"
 	propTags        = "tags"
+	propRelated     = "related"
 )
 
 // chunkProperties are the properties a search returns (kb_name is the
 // tenant, known already).
 var chunkProperties = []string{propText, propDocumentID, propSource, propSourceType, propContentHash,
 	propChunkIndex, propPath, propLevel, propSummary, propPage, propTimestamp, propTags}
-
-// searchableProperties are the ones BM25 scores: the body and the heading trail.
-var searchableProperties = []string{propText, propPath}
 
 func describe(embedder string, dim int) string {
 	return fmt.Sprintf("ragd chunks; embedder=%s; dimension=%d", embedder, dim)
@@ -84,6 +83,28 @@ func (s *Store) checkCollection(ctx context.Context, embedder string, dim int) e
 	if class.MultiTenancyConfig == nil || !class.MultiTenancyConfig.Enabled {
 		return fmt.Errorf("weaviate collection %s is not multi-tenant; choose another weaviate.collection", s.class)
 	}
+	return s.addRelatedProperty(ctx, class)
+}
+
+// relatedProperty holds the words a thesaurus relates to a chunk's own
+// (ragd.Chunk.Related): BM25-searchable, never filtered on.
+func relatedProperty() *models.Property {
+	return &models.Property{Name: propRelated, DataType: []string{"text"}, Tokenization: models.PropertyTokenizationWord,
+		IndexSearchable: ptr(true), IndexFilterable: ptr(false)}
+}
+
+// addRelatedProperty adds the related property to a collection created
+// before ragd wrote it; its chunks simply have none until re-indexed.
+func (s *Store) addRelatedProperty(ctx context.Context, class *models.Class) error {
+	for _, p := range class.Properties {
+		if p.Name == propRelated {
+			return nil
+		}
+	}
+	err := s.client.Schema().PropertyCreator().WithClassName(s.class).WithProperty(relatedProperty()).Do(ctx)
+	if err != nil && !strings.Contains(err.Error(), "already exists") {
+		return fmt.Errorf("weaviate: add property %s to collection %s: %w", propRelated, s.class, err)
+	}
 	return nil
 }
 
@@ -91,6 +112,7 @@ func (s *Store) classDefinition(embedder string, dim int) *models.Class {
 	return newClass(s.class, embedder, dim,
 		textProp(propText, models.PropertyTokenizationWord, true),
 		textProp(propPath, models.PropertyTokenizationWord, true),
+		relatedProperty(),
 		textProp(propSummary, models.PropertyTokenizationWord, false),
 		textProp(propDocumentID, models.PropertyTokenizationField, false),
 		textProp(propSource, models.PropertyTokenizationField, false),

@@ -42,6 +42,9 @@ type Query struct {
 	// PathBoost weighs matches in the heading trail against matches in the
 	// body (BM25 property boost); 0 means 1.
 	PathBoost float64
+	// Related searches, by BM25 only, the words a thesaurus related to each
+	// chunk (ragd.Chunk.Related) instead of its body and heading trail.
+	Related bool
 }
 
 // fusion is the hybrid query's fusion type.
@@ -53,10 +56,13 @@ func (q Query) fusion() graphql.FusionType {
 }
 
 // properties are the BM25-searched properties, the heading trail boosted
-// by PathBoost ("path^2").
+// by PathBoost ("path^2"); or the related words alone.
 func (q Query) properties() []string {
+	if q.Related {
+		return []string{propRelated}
+	}
 	if q.PathBoost <= 0 || q.PathBoost == 1 {
-		return searchableProperties
+		return []string{propText, propPath}
 	}
 	return []string{propText, fmt.Sprintf("%s^%g", propPath, q.PathBoost)}
 }
@@ -70,6 +76,9 @@ type Hit struct {
 // Search runs q in the namespace's tenant. A namespace that holds nothing yet
 // answers with no hits, not an error.
 func (s *Store) Search(ctx context.Context, namespace string, q Query) ([]Hit, error) {
+	if q.Related {
+		q.Mode = ModeKeyword // related words have no vectors of their own
+	}
 	req := s.client.Experimental().Search().WithCollection(s.class).WithTenant(namespace).
 		WithLimit(q.Limit).WithProperties(chunkProperties...).
 		WithMetadata(&graphql.Metadata{ID: true, Score: q.Mode != ModeVector, Distance: q.Mode == ModeVector, Vector: q.WithVectors})

@@ -72,6 +72,7 @@ func (s *Store) object(namespace string, c *ragd.Chunk) *models.Object {
 			propPage:        c.Page,
 			propTimestamp:   c.Timestamp.UTC().Format(time.RFC3339Nano),
 			propTags:        tags,
+			propRelated:     c.Related,
 		},
 	}
 }

@@ -1,15 +1,23 @@
 package vocab
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
-// suffixes are stripped by Stem, longest alternatives first; one is
-// stripped at most.
-var suffixes = []string{
+// suffixes are stripped by Stem, longest first (so "shipments" loses
+// "ments", not just "s", and meets "shipment"); one is stripped at most.
+var suffixes = byLengthDesc([]string{
 	"izations", "ization", "isations", "isation", "ational", "ations", "ation", "itions", "ition", "ings", "ing",
 	"izers", "izer", "ized", "izes", "ize", "isers", "iser", "ised", "ises", "ise",
 	"ers", "er", "ied", "ies", "ed", "es", "s",
 	"ables", "able", "ibly", "ible", "ably", "ly", "ments", "ment", "ness",
 	"ities", "ity", "ives", "ive", "al",
+})
+
+func byLengthDesc(s []string) []string {
+	slices.SortStableFunc(s, func(a, b string) int { return len(b) - len(a) })
+	return s
 }
 
 // Stem reduces a lowercase word to a crude stem so that its inflections and

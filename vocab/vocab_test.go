@@ -20,6 +20,10 @@ func TestStemJoinsInflections(t *testing.T) {
 		{"timeout", "timeouts"},
 		{"cancellation", "cancellations"},
 		{"running", "run"},
+		// Longest suffix first: "shipments" must lose "ments", not "s".
+		{"shipment", "shipments"},
+		{"capability", "capabilities"},
+		{"directive", "directives"},
 	} {
 		for _, w := range group[1:] {
 			if Stem(w) != Stem(group[0]) {

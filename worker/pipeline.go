@@ -36,6 +36,9 @@ type Pipeline struct {
 	// Vocab learns each namespace's vocabulary for query expansion; nil
 	// skips it.
 	Vocab *vocab.Store
+	// Thesaurus, when set, gives each chunk the words it relates to the
+	// chunk's own (ragd.Chunk.Related).
+	Thesaurus ragd.Thesaurus
 	// Guards protect the pipeline's calls like the service's.
 	Guards resilience.Guards
 	Log    *slog.Logger
@@ -82,6 +85,9 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 			Source: pl.Source, SourceType: loaded.SourceType, ContentHash: hash, Index: i,
 			Text: pc.Text, Path: pc.Path, Level: pc.Level, Summary: pc.Summary, Page: pc.Page,
 			Tags: pl.Tags, Timestamp: now,
+		}
+		if p.Thesaurus != nil {
+			chunks[i].Related = relatedWords(chunks[i], p.Thesaurus)
 		}
 	}
 	if err := p.write(ctx, pl.Namespace, chunks, rep); err != nil {

@@ -35,6 +35,9 @@ func Config(t testing.TB, roots ...string) config.Config {
 	cfg.Weaviate.URL = testenv.WeaviateURL(t)
 	cfg.Weaviate.GRPCAddr = testenv.WeaviateGRPC(t)
 	cfg.Embed.ModelPath = testenv.GloVePath(t)
+	// The test WordNet, so synonym expansion and related words run as
+	// configured rather than being switched off by a missing database.
+	cfg.Search.WordNetDir = testenv.WordNetDir(t)
 	name := testenv.Unique(t, "T")
 	cfg.Weaviate.Collection = name
 	cfg.Redis.KeyPrefix = "test:" + name

@@ -37,6 +37,10 @@ func WeaviateGRPC(t testing.TB) string { return need(t, "RAGD_TEST_WEAVIATE_GRPC
 // GloVePath is the converted default embedder table.
 func GloVePath(t testing.TB) string { return need(t, "RAGD_TEST_GLOVE_PATH") }
 
+// WordNetDir is the WordNet database Debian's wordnet-base installs, e.g.
+// /usr/share/wordnet.
+func WordNetDir(t testing.TB) string { return need(t, "RAGD_TEST_WORDNET_DIR") }
+
 var nonAlnum = regexp.MustCompile(`[^A-Za-z0-9]+`)
 
 // Unique returns a name unique to this test run, starting with prefix and

@@ -41,6 +41,11 @@ func TestInfoHealthAndMonitoring(t *testing.T) {
 	if resp.Status != 200 || str(resp.JSON, "status") != "healthy" || comps["redis"] != true || comps["weaviate"] != true || comps["embedder"] != true {
 		t.Fatalf("GET /health: %d %s", resp.Status, resp.Body)
 	}
+	// No chat model or web search configured: their breakers are not listed.
+	breakers, _ := resp.JSON["breakers"].(map[string]any)
+	if breakers["weaviate"] != "closed" || breakers["embedder"] != "closed" || breakers["llm"] != nil || breakers["websearch"] != nil {
+		t.Errorf("breakers without llm or web search configured: %v", breakers)
+	}
 	mon := s.Do(t, http.MethodGet, "/monitoring/", nil)
 	if mon.Status != 200 || !strings.Contains(string(mon.Body), "<html") {
 		t.Fatalf("GET /monitoring/: %d %.200s", mon.Status, mon.Body)

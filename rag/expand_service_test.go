@@ -34,17 +34,24 @@ func search(t *testing.T, s *stack.Stack, kb, query, mode string) []rag.Result {
 func TestStemExpansionFindsVariantsAfterIngest(t *testing.T) {
 	cfg := stack.Config(t)
 	cfg.Cache.Enabled = false
-	s := stack.Start(t, cfg, true)
-	index(t, s, "docs", "The serialization format stays stable across releases.")
-	index(t, s, "docs", "Lighthouses guide ships along the coast at night.")
+	checkExpansionBridges(t, stack.Start(t, cfg, true), "The serialization format stays stable across releases.", "serializer",
+		func(r *rag.Retrieval) { r.StemExpansion = false })
+}
 
-	got := search(t, s, "docs", "serializer", "keyword")
-	if len(got) != 1 || got[0].KBName != "docs" {
-		t.Fatalf("serializer with stem expansion: %+v, want the serialization passage", got)
+// checkExpansionBridges indexes passage and an unrelated one in namespace
+// docs, then checks that a keyword search for query — which passage does
+// not contain — finds passage alone, and finds nothing once off has
+// switched the expansion under test off.
+func checkExpansionBridges(t *testing.T, s *stack.Stack, passage, query string, off func(*rag.Retrieval)) {
+	t.Helper()
+	index(t, s, "docs", passage)
+	index(t, s, "docs", "Lighthouses guide ships along the coast at night.")
+	if got := search(t, s, "docs", query, "keyword"); len(got) != 1 || got[0].Text != passage || got[0].KBName != "docs" {
+		t.Fatalf("%s with expansion: %+v, want %q alone", query, got, passage)
 	}
-	s.Service.Retrieval.StemExpansion = false
-	if got := search(t, s, "docs", "serializer", "keyword"); len(got) != 0 {
-		t.Errorf("without expansion BM25 should not match serializer to serialization: %+v", got)
+	off(&s.Service.Retrieval)
+	if got := search(t, s, "docs", query, "keyword"); len(got) != 0 {
+		t.Errorf("%s without the expansion: %+v, want no match (BM25 alone cannot bridge the words)", query, got)
 	}
 }
 
@@ -115,17 +122,8 @@ func TestSynonymExpansionFindsPassageByWordNetSynonym(t *testing.T) {
 	if s.Service.Thesaurus == nil {
 		t.Fatal("WordNet not loaded from the test stack's search.wordnet_dir")
 	}
-	index(t, s, "docs", "Tasks are served in order of precedence.")
-	index(t, s, "docs", "Lighthouses guide ships along the coast at night.")
-
-	got := search(t, s, "docs", "priority", "keyword")
-	if len(got) != 1 || got[0].Text != "Tasks are served in order of precedence." {
-		t.Fatalf("priority with synonym expansion: %+v, want the precedence passage alone", got)
-	}
-	s.Service.Retrieval.SynonymExpansion = false
-	if got := search(t, s, "docs", "priority", "keyword"); len(got) != 0 {
-		t.Errorf("without synonym expansion BM25 should not match priority to precedence: %+v", got)
-	}
+	checkExpansionBridges(t, s, "Tasks are served in order of precedence.", "priority",
+		func(r *rag.Retrieval) { r.SynonymExpansion = false })
 }
 
 // A passage is found by a word only its related words (WordNet's, stored

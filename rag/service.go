@@ -113,6 +113,11 @@ func (s *Service) Health(ctx context.Context) Health {
 	}}
 	h.Breakers = map[string]string{}
 	for _, g := range s.Guards.All() {
+		// Breakers of optional dependencies that are not configured never
+		// trip; listing them would suggest a dependency ragd does not use.
+		if (g == s.Guards.LLM && s.LLM == nil) || (g == s.Guards.WebSearch && s.Web == nil) {
+			continue
+		}
 		h.Breakers[g.Name()] = g.State()
 	}
 	h.Healthy = true

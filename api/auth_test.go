@@ -2,10 +2,12 @@ package api_test
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,6 +117,38 @@ func TestStaticTokenAuthOnREST(t *testing.T) {
 	}
 	if status, _, _ = doAuth(t, s, "POST", "/tools/rag_search", "tok-admin-0123456789", search, "Origin", s.URL); status != 200 {
 		t.Fatalf("same origin: %d", status)
+	}
+}
+
+// A browser logs in to the Asynq UI with Basic (any user, the key as
+// password); a namespace-limited key may not use it, by either scheme.
+func TestOperatorUIAuth(t *testing.T) {
+	t.Parallel()
+	s := authStack(t)
+	basic := func(token string) string {
+		return "Basic " + base64.StdEncoding.EncodeToString([]byte("operator:"+token))
+	}
+	status, h, _ := doAuth(t, s, "GET", "/monitoring/api/queues", "", nil)
+	if status != 401 || !slices.Contains(h.Values("WWW-Authenticate"), `Basic realm="ragd operators", charset="UTF-8"`) ||
+		!strings.HasPrefix(h.Values("WWW-Authenticate")[0], "Bearer ") {
+		t.Fatalf("no credentials: %d %q", status, h.Values("WWW-Authenticate"))
+	}
+	if status, _, _ = doAuth(t, s, "GET", "/monitoring/api/queues", "", nil, "Authorization", basic("tok-admin-0123456789")); status != 200 {
+		t.Fatalf("admin key as Basic password: %d", status)
+	}
+	if status, _, _ = doAuth(t, s, "GET", "/monitoring/api/queues", "", nil, "Authorization", basic("wrong-token")); status != 401 {
+		t.Fatalf("wrong Basic password: %d", status)
+	}
+	status, _, out := doAuth(t, s, "GET", "/monitoring/api/queues", "", nil, "Authorization", basic("tok-finance-0123456789"))
+	if status != 403 || !strings.Contains(str(out, "detail"), `"finance" is limited to namespaces`) {
+		t.Fatalf("finance key as Basic password: %d %v", status, out)
+	}
+	if status, _, _ = doAuth(t, s, "GET", "/monitoring/api/queues", "tok-finance-0123456789", nil); status != 403 {
+		t.Fatalf("finance key as Bearer: %d", status)
+	}
+	// Basic is for the operator UI only.
+	if status, _, _ = doAuth(t, s, "GET", "/tools/rag_stats", "", nil, "Authorization", basic("tok-admin-0123456789")); status != 401 {
+		t.Fatalf("Basic on the REST API: %d", status)
 	}
 }
 

@@ -19,6 +19,7 @@ type Authenticator struct {
 	authServers []string
 	origins     *originPolicy
 	public      []string
+	operator    []string
 }
 
 // New validates cfg and builds an Authenticator. In jwt mode the key set is
@@ -51,9 +52,13 @@ func New(cfg Config, log *slog.Logger) (*Authenticator, error) {
 		authServers: slices.Clone(cfg.AuthorizationServers),
 		origins:     origins,
 		public:      slices.Clone(cfg.PublicPaths),
+		operator:    slices.Clone(cfg.OperatorPaths),
 	}
 	if cfg.PublicPaths == nil {
 		a.public = slices.Clone(DefaultPublicPaths)
+	}
+	if cfg.OperatorPaths == nil {
+		a.operator = slices.Clone(DefaultOperatorPaths)
 	}
 	switch mode {
 	case ModeStaticToken:

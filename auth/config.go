@@ -40,6 +40,12 @@ type Config struct {
 	// DefaultPublicPaths. A pattern ending in "/*" matches that path and
 	// everything below it.
 	PublicPaths []string
+	// OperatorPaths are the operator UI (the Asynq monitor), in the syntax
+	// of PublicPaths; nil means DefaultOperatorPaths. Besides Bearer they
+	// take HTTP Basic credentials whose password is the token, so a browser
+	// can log in, and they refuse namespace-limited principals, since the
+	// UI shows and acts on every namespace's tasks.
+	OperatorPaths []string
 }
 
 // DefaultNamespaceClaim is the jwt claim read when Config.NamespaceClaim is empty.
@@ -53,4 +59,10 @@ var DefaultPublicPaths = []string{
 	MetadataPath + "/*",
 	"/docs/*",
 	"/openapi.json",
+}
+
+// DefaultOperatorPaths are where api mounts the Asynq web UI.
+var DefaultOperatorPaths = []string{
+	"/monitoring",
+	"/monitoring/*",
 }

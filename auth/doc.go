@@ -1,4 +1,5 @@
-// Package auth guards ragd's HTTP surface (the REST API and MCP at /mcp).
+// Package auth guards ragd's HTTP surface (the REST API, MCP at /mcp and
+// the operator UI).
 //
 // Three modes: disabled, static-token (bearer keys, each optionally limited
 // to namespaces) and jwt (tokens signed by an authorization server whose
@@ -6,6 +7,10 @@
 // checked to stop DNS-rebinding attacks from a browser. Handlers read the
 // caller from the request context with [FromContext] and guard namespaces
 // with [CheckNamespace].
+//
+// The operator UI (the Asynq monitor at /monitoring) also takes the token as
+// the password of HTTP Basic credentials, so a browser can log in, and is
+// closed to principals limited to namespaces: it spans them all.
 //
 // The WWW-Authenticate challenge and the protected-resource metadata follow
 // RFC 9728 so MCP clients can discover the authorization server; the

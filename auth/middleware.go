@@ -15,9 +15,15 @@ import (
 // ([FromContext]) and the MCP SDK's TokenInfo is too
 // (sdkauth.TokenInfoFromContext), which the SDK uses to pin sessions to
 // their user.
+//
+// Operator paths (Config.OperatorPaths) also take the token as the password
+// of HTTP Basic credentials, offer a Basic challenge besides the Bearer one,
+// and answer 403 to principals limited to namespaces.
 func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 	withTokenInfo := handoff(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// First, and in every mode: it also stops a cross-site page from
+		// riding on a browser's cached Basic credentials for operator paths.
 		if detail := a.origins.check(r); detail != "" {
 			a.log.Warn("auth: refused origin", "detail", detail, "path", r.URL.Path, "remote", r.RemoteAddr)
 			writeDetail(w, http.StatusForbidden, detail)
@@ -27,10 +33,20 @@ func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		operator := a.Operator(r.URL.Path)
 		token, ok := bearerToken(r)
+		basic := false
+		if !ok && operator {
+			token, ok = basicToken(r)
+			basic = ok
+		}
 		if !ok {
 			a.log.Debug("auth: no bearer token", "path", r.URL.Path, "remote", r.RemoteAddr)
-			a.challenge(w, r, http.StatusUnauthorized, "", "missing bearer token")
+			missing := "missing bearer token"
+			if operator {
+				missing = "missing bearer token or basic credentials"
+			}
+			a.challenge(w, r, http.StatusUnauthorized, "", missing)
 			return
 		}
 		p, ti, err := a.verifier.verify(r.Context(), token)
@@ -42,7 +58,7 @@ func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 			return
 		case err != nil:
 			// err names the failed check; the token itself is never logged.
-			a.log.Warn("auth: rejected token", "reason", err, "path", r.URL.Path, "remote", r.RemoteAddr)
+			a.log.Warn("auth: rejected token", "reason", err, "basic", basic, "path", r.URL.Path, "remote", r.RemoteAddr)
 			a.challenge(w, r, http.StatusUnauthorized, "invalid_token", err.Error())
 			return
 		}
@@ -52,12 +68,25 @@ func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 				fmt.Sprintf("token lacks scope %s", strings.Join(missing, " ")))
 			return
 		}
-		a.log.Debug("auth: accepted", "principal", p.Name, "path", r.URL.Path)
+		if operator && len(p.Namespaces) > 0 {
+			// The operator UI shows and acts on every namespace's tasks.
+			a.log.Warn("auth: namespace-limited principal refused the operator UI", "principal", p.Name, "path", r.URL.Path)
+			writeDetail(w, http.StatusForbidden,
+				fmt.Sprintf("key %q is limited to namespaces and may not use the operator UI", p.Name))
+			return
+		}
+		a.log.Debug("auth: accepted", "principal", p.Name, "basic", basic, "path", r.URL.Path)
 		if ti.Extra == nil {
 			ti.Extra = map[string]any{}
 		}
 		ti.Extra[principalExtra] = p
 		ctx := withVerified(WithPrincipal(r.Context(), p), ti)
+		if basic {
+			// The SDK's bearer middleware in handoff would refuse Basic;
+			// the operator UI is no MCP endpoint and needs no TokenInfo.
+			next.ServeHTTP(w, r.WithContext(ctx))
+			return
+		}
 		withTokenInfo.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

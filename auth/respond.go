@@ -17,7 +17,8 @@ func writeDetail(w http.ResponseWriter, status int, detail string) {
 
 // challenge answers 401/403 with an RFC 6750 WWW-Authenticate header whose
 // resource_metadata (RFC 9728) lets MCP clients find the authorization
-// server. errCode is "" when no token was sent (RFC 6750 §3.1).
+// server. errCode is "" when no token was sent (RFC 6750 §3.1). A 401 on an
+// operator path also offers Basic, for browsers.
 func (a *Authenticator) challenge(w http.ResponseWriter, r *http.Request, status int, errCode, detail string) {
 	params := []string{fmt.Sprintf("resource_metadata=%q", a.baseURL(r)+MetadataPath)}
 	if errCode != "" {
@@ -28,6 +29,10 @@ func (a *Authenticator) challenge(w http.ResponseWriter, r *http.Request, status
 		params = append(params, fmt.Sprintf("scope=%q", strings.Join(a.scopes, " ")))
 	}
 	w.Header().Set("WWW-Authenticate", "Bearer "+strings.Join(params, ", "))
+	if status == http.StatusUnauthorized && a.Operator(r.URL.Path) {
+		// Add, not Set: a second line, so Bearer clients still see theirs.
+		w.Header().Add("WWW-Authenticate", basicChallenge)
+	}
 	writeDetail(w, status, detail)
 }
 

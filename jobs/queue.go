@@ -25,12 +25,15 @@ type Options struct {
 type Queue struct {
 	client    *asynq.Client
 	inspector *asynq.Inspector
-	opts      Options
+	// rdb reads many task records in one round trip, which the inspector
+	// cannot (see children.go).
+	rdb  redis.UniversalClient
+	opts Options
 }
 
 // NewQueue uses rdb for both enqueueing and inspection.
 func NewQueue(rdb redis.UniversalClient, opts Options) *Queue {
-	return &Queue{client: asynq.NewClientFromRedisClient(rdb), inspector: asynq.NewInspectorFromRedisClient(rdb), opts: opts}
+	return &Queue{client: asynq.NewClientFromRedisClient(rdb), inspector: asynq.NewInspectorFromRedisClient(rdb), rdb: rdb, opts: opts}
 }
 
 // Inspector reads Asynq's state (for the metrics collector).

@@ -24,7 +24,7 @@ func (q *Queue) Job(ctx context.Context, id string) (*ragd.Job, error) {
 	}
 	job, rep := fromTaskInfo(info)
 	if info.Type == TypeIngestDirectory {
-		q.aggregateChildren(job, rep)
+		q.aggregateChildren(ctx, job, rep)
 	}
 	return job, nil
 }
@@ -77,57 +77,4 @@ func statusOf(s asynq.TaskState) ragd.JobStatus {
 func cleanError(s string) string {
 	s = strings.TrimSuffix(s, ": "+asynq.SkipRetry.Error())
 	return strings.TrimSuffix(s, asynq.SkipRetry.Error())
-}
-
-func (q *Queue) aggregateChildren(job *ragd.Job, rep *report) {
-	if len(rep.Children) == 0 {
-		return
-	}
-	result := ragd.DirectoryResult{FilesTotal: len(rep.Children)}
-	if job.Result != nil {
-		_ = json.Unmarshal(job.Result, &result)
-	}
-	result.FilesIndexed, result.FilesFailed, result.ChunksIndexed = 0, 0, 0
-	done := 0
-	var last time.Time
-	for _, c := range rep.Children {
-		child := ragd.ChildJob{ID: c.ID, FilePath: c.FilePath, Status: ragd.JobActive}
-		info, err := q.inspector.GetTaskInfo(q.opts.Queue, c.ID)
-		switch {
-		case errors.Is(err, asynq.ErrTaskNotFound):
-			// Its record expired: it finished more than the retention ago.
-			child.Status = ragd.JobCompleted
-		case err != nil:
-			child.Error = "state unknown: " + err.Error()
-		default:
-			cj, _ := fromTaskInfo(info)
-			child.Status, child.Error = cj.Status, cj.Error
-			var r ragd.DocumentResult
-			if cj.Result != nil && json.Unmarshal(cj.Result, &r) == nil {
-				child.Chunks = r.ChunksIndexed
-			}
-			if cj.CompletedAt != nil && cj.CompletedAt.After(last) {
-				last = *cj.CompletedAt
-			}
-		}
-		switch child.Status {
-		case ragd.JobCompleted:
-			done++
-			result.FilesIndexed++
-			result.ChunksIndexed += child.Chunks
-		case ragd.JobFailed:
-			done++
-			result.FilesFailed++
-		}
-		job.Children = append(job.Children, child)
-	}
-	job.Progress = ragd.Progress{Done: done, Total: len(rep.Children), Unit: "files"}
-	job.Result, _ = json.Marshal(result)
-	if job.Status == ragd.JobCompleted {
-		if done < len(rep.Children) {
-			job.Status, job.CompletedAt = ragd.JobActive, nil
-		} else if !last.IsZero() {
-			job.CompletedAt = &last
-		}
-	}
 }

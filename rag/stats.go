@@ -2,6 +2,9 @@ package rag
 
 import (
 	"context"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 
 	"ragd"
 	"ragd/auth"
@@ -45,28 +48,75 @@ func (s *Service) Stats(ctx context.Context) (Stats, error) {
 		return Stats{}, err
 	}
 	caller := auth.FromContext(ctx)
+	var names []string
 	for _, ns := range sortedSet(append(known, tenants...)) {
-		if !caller.Allows(ns) {
-			continue
+		if caller.Allows(ns) {
+			names = append(names, ns)
 		}
-		docs, err := s.Registry.List(ctx, ns)
-		if err != nil {
-			return Stats{}, ragd.Unavailable("redis", err)
-		}
-		chunks, err := resilience.Do(ctx, s.Guards.Weaviate, func(ctx context.Context) (int, error) {
-			return s.Store.Count(ctx, ns, "")
-		})
-		if err != nil {
-			return Stats{}, err
-		}
-		if len(docs) == 0 && chunks == 0 {
+	}
+	counts, err := s.countNamespaces(ctx, names)
+	if err != nil {
+		return Stats{}, err
+	}
+	for i, ns := range names {
+		if c := counts[i]; c.Documents == 0 && c.Chunks == 0 {
 			continue // a cleared namespace
 		}
-		st.Namespaces[ns] = NamespaceStats{Documents: len(docs), Chunks: chunks}
-		st.NumEntities += chunks
+		st.Namespaces[ns] = counts[i]
+		st.NumEntities += counts[i].Chunks
 	}
 	if st.Queue, err = s.Queue.Stats(); err != nil {
 		return Stats{}, ragd.Unavailable("redis", err)
 	}
 	return Stats{Status: "success", Statistics: st}, nil
+}
+
+// statsConcurrency bounds how many namespaces are counted at once: enough to
+// overlap their round trips, few enough not to crowd Redis and Weaviate.
+const statsConcurrency = 8
+
+// countNamespaces counts the namespaces a few at a time. It fails as
+// counting them in turn would: with the error of the first namespace in
+// order that fails, and starting no namespace after a failure. Nothing is
+// cancelled, so no namespace fails merely because another did.
+func (s *Service) countNamespaces(ctx context.Context, names []string) ([]NamespaceStats, error) {
+	counts := make([]NamespaceStats, len(names))
+	errs := make([]error, len(names))
+	var failed atomic.Bool
+	var g errgroup.Group
+	g.SetLimit(statsConcurrency)
+	for i, ns := range names {
+		if failed.Load() {
+			break
+		}
+		g.Go(func() error {
+			counts[i], errs[i] = s.countNamespace(ctx, ns)
+			if errs[i] != nil {
+				failed.Store(true)
+			}
+			return nil // read from errs, in order
+		})
+	}
+	_ = g.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return counts, nil
+}
+
+// countNamespace counts one namespace's documents and chunks.
+func (s *Service) countNamespace(ctx context.Context, ns string) (NamespaceStats, error) {
+	docs, err := s.Registry.List(ctx, ns)
+	if err != nil {
+		return NamespaceStats{}, ragd.Unavailable("redis", err)
+	}
+	chunks, err := resilience.Do(ctx, s.Guards.Weaviate, func(ctx context.Context) (int, error) {
+		return s.Store.Count(ctx, ns, "")
+	})
+	if err != nil {
+		return NamespaceStats{}, err
+	}
+	return NamespaceStats{Documents: len(docs), Chunks: chunks}, nil
 }

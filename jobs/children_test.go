@@ -1,0 +1,148 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+
+	"ragd"
+)
+
+// A directory of 1,200 files in every state is aggregated right, in a
+// number of Redis round trips that grows by one per childBatch children
+// (the inspector took two per child: 2,402 here).
+func TestDirectoryJobWithManyChildren(t *testing.T) {
+	t.Parallel()
+	d := startDirectory(t, 1200, 1100, 50)
+	q, trips := d.reader(t)
+	job, err := q.Job(t.Context(), d.parentID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Read again once connected and with Asynq's script loaded: the
+	// parent's task info then costs SISMEMBER and EVALSHA, the children
+	// one pipeline per batch.
+	trips.n.Store(0)
+	again, err := q.Job(t.Context(), d.parentID)
+	if err != nil || !reflect.DeepEqual(again, job) {
+		t.Fatalf("read again: %v, or a different answer", err)
+	}
+	batches := (d.total + childBatch - 1) / childBatch
+	if n := int(trips.n.Load()); n > 2+batches {
+		t.Errorf("%d round trips for %d children, want at most %d", n, d.total, 2+batches)
+	} else {
+		t.Logf("%d round trips for %d children", n, d.total)
+	}
+
+	wantStatus := map[outcome]ragd.JobStatus{indexed: ragd.JobCompleted, failed: ragd.JobFailed, retrying: ragd.JobRetry,
+		running: ragd.JobActive, queued: ragd.JobQueued, expired: ragd.JobCompleted}
+	wantError := map[outcome]string{failed: "unreadable file", retrying: "embedder timed out"}
+	want := ragd.DirectoryResult{DirectoryPath: "/docs", FilesTotal: d.total}
+	seen := map[outcome]int{}
+	if len(job.Children) != d.total {
+		t.Fatalf("%d children, want %d", len(job.Children), d.total)
+	}
+	for i, c := range job.Children {
+		o := d.outcome(i)
+		seen[o]++
+		chunks := 0
+		switch o {
+		case indexed:
+			chunks = chunksOf(i)
+			want.FilesIndexed++
+			want.ChunksIndexed += chunks
+		case expired:
+			want.FilesIndexed++
+		case failed:
+			want.FilesFailed++
+		}
+		if c != (ragd.ChildJob{ID: childID(d.parentID, i), FilePath: childPath(i), Status: wantStatus[o], Chunks: chunks, Error: wantError[o]}) {
+			t.Fatalf("child %d (outcome %d): %+v", i, o, c)
+		}
+	}
+	if len(seen) != len(wantStatus) {
+		t.Fatalf("outcomes covered: %v", seen)
+	}
+
+	var got ragd.DirectoryResult
+	if err := json.Unmarshal(job.Result, &got); err != nil || got != want {
+		t.Errorf("result %s, want %+v", job.Result, want)
+	}
+	done := want.FilesIndexed + want.FilesFailed
+	if job.Progress != (ragd.Progress{Done: done, Total: d.total, Unit: "files"}) {
+		t.Errorf("progress %+v, want %d of %d files", job.Progress, done, d.total)
+	}
+	// The parent task has completed, but its files have not all.
+	if job.Status != ragd.JobActive || job.CompletedAt != nil || job.Namespace != "docs" {
+		t.Errorf("parent: status %s, completed at %v, kb_name %q", job.Status, job.CompletedAt, job.Namespace)
+	}
+}
+
+// Reading task records directly gives what the inspector gives, in every
+// state a child can be in.
+func TestChildrenMatchInspector(t *testing.T) {
+	t.Parallel()
+	d := startDirectory(t, 40, 30, 5)
+	children := make([]childRef, d.total)
+	for i := range children {
+		children[i] = childRef{ID: childID(d.parentID, i), FilePath: childPath(i)}
+	}
+	states := d.queue.childStates(t.Context(), children)
+	for i, c := range children {
+		info, err := d.queue.inspector.GetTaskInfo(d.queue.Name(), c.ID)
+		got := states[i]
+		if errors.Is(err, asynq.ErrTaskNotFound) {
+			if !errors.Is(got.err, asynq.ErrTaskNotFound) {
+				t.Errorf("child %d: inspector finds none, direct read %+v, %v", i, got.info, got.err)
+			}
+			continue
+		}
+		if err != nil || got.err != nil {
+			t.Fatalf("child %d: inspector %v, direct read %v", i, err, got.err)
+		}
+		if want := relevant(info); !reflect.DeepEqual(relevant(got.info), want) {
+			t.Errorf("child %d (outcome %d):\n got %+v\nwant %+v", i, d.outcome(i), relevant(got.info), want)
+		}
+	}
+}
+
+// relevant keeps the TaskInfo fields that the direct read decodes.
+func relevant(i *asynq.TaskInfo) asynq.TaskInfo {
+	return asynq.TaskInfo{ID: i.ID, Queue: i.Queue, Type: i.Type, Payload: i.Payload, State: i.State, Retried: i.Retried,
+		LastErr: i.LastErr, LastFailedAt: i.LastFailedAt, CompletedAt: i.CompletedAt, Result: i.Result}
+}
+
+// Children whose records cannot be read are reported active with the
+// reason, as before, rather than failing the parent's status.
+func TestUnreadableChildrenAreStateUnknown(t *testing.T) {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})
+	_ = rdb.Close() // every command fails at once
+	q := NewQueue(rdb, Options{Queue: "q"})
+	job := &ragd.Job{Status: ragd.JobCompleted}
+	q.aggregateChildren(context.Background(), job, &report{Children: []childRef{{ID: "p.0", FilePath: "/a"}, {ID: "p.1", FilePath: "/b"}}})
+	for _, c := range job.Children {
+		if c.Status != ragd.JobActive || !strings.HasPrefix(c.Error, "state unknown: ") {
+			t.Errorf("child %+v", c)
+		}
+	}
+	if len(job.Children) != 2 || job.Status != ragd.JobActive || job.Progress.Done != 0 {
+		t.Errorf("job %+v", job)
+	}
+}
+
+// BenchmarkDirectoryJobStatus reads the status of a 1,200-file directory.
+func BenchmarkDirectoryJobStatus(b *testing.B) {
+	d := startDirectory(b, 1200, 1100, 50)
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := d.queue.Job(ctx, d.parentID); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

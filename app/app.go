@@ -146,20 +146,22 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	return a, nil
 }
 
-// thesaurus loads WordNet when synonym expansion or related words are on.
-// Without the database ragd still starts: searches are then not expanded
-// with synonyms, chunks get no related words, and the warning says how to
-// install it.
+// thesaurus is WordNet, read on first use, when synonym expansion or
+// related words are on: a worker that writes no related words never reads
+// it. Without the database ragd still starts: searches are then not
+// expanded with synonyms, chunks get no related words, and the warning
+// (at start-up for missing files, at first use for unreadable ones) says
+// how to install it.
 func thesaurus(cfg config.Config, log *slog.Logger) ragd.Thesaurus {
 	if !cfg.Search.SynonymExpansion && !cfg.Ingest.RelatedWords {
 		return nil
 	}
-	db, err := wordnet.Load(cfg.Search.WordNetDir)
-	if err != nil {
-		log.Warn("synonym expansion and related words off: WordNet unreadable", "error", err)
+	const off = "synonym expansion and related words off: WordNet unreadable"
+	if err := wordnet.Check(cfg.Search.WordNetDir); err != nil {
+		log.Warn(off, "error", err)
 		return nil
 	}
-	return db
+	return wordnet.NewLazy(cfg.Search.WordNetDir, func(err error) { log.Warn(off, "error", err) })
 }
 
 // retrieval maps the search settings onto the service's retrieval techniques.
@@ -264,6 +266,9 @@ func (a *App) Handler() (http.Handler, func(), error) {
 	redisOpt, err := asynq.ParseRedisURI(a.Config.Redis.URL)
 	if err != nil {
 		return nil, nil, err
+	}
+	if l, ok := a.Service.Thesaurus.(*wordnet.Lazy); ok {
+		go l.Load() // a server will search: read WordNet now, not in the first search
 	}
 	monitoring := asynqmon.New(asynqmon.Options{RootPath: "/monitoring", RedisConnOpt: redisOpt})
 	e := api.New(a.Service, api.Options{MaxBodyBytes: a.Config.HTTP.MaxBodyBytes, Monitoring: monitoring,

@@ -8,6 +8,7 @@ import (
 
 	"ragd/config"
 	"ragd/internal/testenv"
+	"ragd/wordnet"
 )
 
 // Without WordNet ragd still starts: the thesaurus is nil (searches are not
@@ -25,7 +26,7 @@ func TestThesaurusMissingDatabaseWarns(t *testing.T) {
 	}
 }
 
-// The database is loaded only when a technique uses it, and then shared.
+// The database is used only when a technique needs it, and then shared.
 func TestThesaurusLoadedOnlyWhenUsed(t *testing.T) {
 	cfg := config.Default()
 	cfg.Search.WordNetDir = testenv.WordNetDir(t)
@@ -43,7 +44,9 @@ func TestThesaurusLoadedOnlyWhenUsed(t *testing.T) {
 		t.Errorf("Related(urgent) = %v, want urgency among them", got)
 	}
 	cfg.Ingest.RelatedWords, cfg.Search.SynonymExpansion = false, true
-	if again := thesaurus(cfg, log); again != th {
-		t.Error("the database should be loaded once per directory and shared")
+	again, ok := thesaurus(cfg, log).(*wordnet.Lazy)
+	first, _ := th.(*wordnet.Lazy)
+	if !ok || first == nil || again.Load() != first.Load() {
+		t.Error("the database should be read once per directory and shared")
 	}
 }

@@ -73,6 +73,19 @@ func Load(dir string) (*DB, error) {
 	return db, nil
 }
 
+// Check reports, without reading them, whether the files Load needs are in
+// dir: a cheap start-up test.
+func Check(dir string) error {
+	for _, p := range partsOfSpeech {
+		for _, name := range []string{"data." + p.name, "index." + p.name, p.name + ".exc"} {
+			if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+				return fmt.Errorf("wordnet: %w (install Debian's wordnet-base, or set search.wordnet_dir)", err)
+			}
+		}
+	}
+	return nil
+}
+
 // read parses the data, index and exception files of every part of speech.
 func read(dir string) (*DB, error) {
 	db := &DB{senses: map[lemmaKey][]int32{}, exceptions: map[lemmaKey][]string{}}

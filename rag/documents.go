@@ -86,6 +86,13 @@ func (s *Service) DeleteDocument(ctx context.Context, kb, id string) (Deleted, e
 	if err := s.Registry.Delete(ctx, ns, id); err != nil {
 		return Deleted{}, ragd.Unavailable("redis", err)
 	}
+	if s.Vocab != nil {
+		if err := s.Vocab.Forget(ctx, ns, id); err != nil {
+			// Costs only expansion quality: a gone word may be added to
+			// queries and match nothing.
+			s.Log.Warn("vocabulary of a deleted document not forgotten", "kb_name", ns, "document_id", id, "error", err)
+		}
+	}
 	n, err := resilience.Do(ctx, s.Guards.Weaviate, func(ctx context.Context) (int, error) {
 		return s.Store.DeleteDocument(ctx, ns, id)
 	})

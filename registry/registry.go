@@ -140,8 +140,9 @@ func (r *Registry) Delete(ctx context.Context, namespace, id string) error {
 // ClearNamespace forgets every document of a namespace.
 func (r *Registry) ClearNamespace(ctx context.Context, namespace string) error {
 	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		// vocab: the namespace's learned vocabulary (package vocab) goes with it.
-		for _, kind := range []string{"docs", "current", "content", "raw", "vocab"} {
+		// vocab, vocabdf: the namespace's learned vocabulary and its totals
+		// (package vocab) go with it.
+		for _, kind := range []string{"docs", "current", "content", "raw", "vocab", "vocabdf"} {
 			p.Del(ctx, r.key(kind, namespace))
 		}
 		p.SRem(ctx, r.namespacesKey(), namespace)

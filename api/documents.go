@@ -7,10 +7,19 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"ragd"
+	"ragd/rag"
 )
 
 func (h *handlers) listDocuments(c echo.Context) error {
-	list, err := h.svc.ListDocuments(c.Request().Context(), c.QueryParam("kb_name"))
+	limit, err := queryInt(c, "limit")
+	if err != nil {
+		return err
+	}
+	offset, err := queryInt(c, "offset")
+	if err != nil {
+		return err
+	}
+	list, err := h.svc.ListDocuments(c.Request().Context(), rag.ListRequest{KBName: c.QueryParam("kb_name"), Limit: limit, Offset: offset})
 	if err != nil {
 		return err
 	}
@@ -72,4 +81,19 @@ func queryBool(c echo.Context, name string) (bool, error) {
 			Loc: []string{"query", name}, Type: "type_error", Msg: name + " must be true or false, not " + strconv.Quote(v)}}}
 	}
 	return b, nil
+}
+
+// queryInt reads an integer query parameter; nil when it is absent, so the
+// service applies its default and its range check.
+func queryInt(c echo.Context, name string) (*int, error) {
+	v := c.QueryParam(name)
+	if v == "" {
+		return nil, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return nil, &ragd.Error{Kind: ragd.KindInvalid, Message: "not an integer", Fields: []ragd.FieldError{{
+			Loc: []string{"query", name}, Type: "type_error", Msg: name + " must be an integer, not " + strconv.Quote(v)}}}
+	}
+	return &n, nil
 }

@@ -1,8 +1,11 @@
 package api_test
 
 import (
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -163,5 +166,115 @@ func TestToolsMetricsAndOpenAPI(t *testing.T) {
 	ui := s.Do(t, http.MethodGet, "/docs/", nil)
 	if ui.Status != 200 || !strings.Contains(string(ui.Body), "/openapi.json") || strings.Contains(string(ui.Body), "https://") {
 		t.Fatalf("/docs/: %d %.300s", ui.Status, ui.Body)
+	}
+}
+
+// GET /documents pages through a namespace in a fixed order: source, then id.
+func TestListDocumentsPages(t *testing.T) {
+	t.Parallel()
+	s := stack.Start(t, stack.Config(t), true)
+	want := map[string]bool{}
+	for i := range 7 {
+		want[indexText(t, s, "shelf", fmt.Sprintf("Volume %d of the shelf catalogue: tide tables for harbour number %d.", i, i*7))] = true
+	}
+	indexText(t, s, "other", "A document of another namespace, not to be listed.")
+
+	type doc struct {
+		ID     string `json:"document_id"`
+		Source string `json:"source"`
+	}
+	type page struct {
+		KBName     string `json:"kb_name"`
+		Documents  []doc
+		Count      int
+		Total      int
+		NextOffset *int `json:"next_offset"`
+	}
+	get := func(query string) page {
+		t.Helper()
+		r := s.Do(t, http.MethodGet, "/documents?kb_name=shelf"+query, nil)
+		var p page
+		if err := json.Unmarshal(r.Body, &p); r.Status != 200 || err != nil {
+			t.Fatalf("list%s: %d %v %s", query, r.Status, err, r.Body)
+		}
+		if _, present := r.JSON["next_offset"]; present != (p.NextOffset != nil) {
+			t.Fatalf("list%s: next_offset null instead of absent: %s", query, r.Body)
+		}
+		return p
+	}
+
+	var listed []doc
+	offset := 0
+	for i, w := range []struct{ count, next int }{{3, 3}, {3, 6}, {1, -1}} {
+		p := get(fmt.Sprintf("&limit=3&offset=%d", offset))
+		next := -1
+		if p.NextOffset != nil {
+			next = *p.NextOffset
+		}
+		if p.KBName != "shelf" || p.Count != w.count || len(p.Documents) != w.count || p.Total != 7 || next != w.next {
+			t.Fatalf("page %d: count %d (%d documents), total %d, next_offset %d; want count %d, total 7, next_offset %d",
+				i, p.Count, len(p.Documents), p.Total, next, w.count, w.next)
+		}
+		listed = append(listed, p.Documents...)
+		offset = next
+	}
+	seen := map[string]bool{}
+	for _, d := range listed {
+		if !want[d.ID] || seen[d.ID] {
+			t.Fatalf("document %s listed twice or not of the namespace: %v", d.ID, listed)
+		}
+		seen[d.ID] = true
+	}
+	if len(seen) != 7 {
+		t.Fatalf("pages listed %d documents, want 7", len(seen))
+	}
+	if !slices.IsSortedFunc(listed, func(a, b doc) int {
+		return cmp.Or(strings.Compare(a.Source, b.Source), strings.Compare(a.ID, b.ID))
+	}) {
+		t.Fatalf("not ordered by source, then id: %v", listed)
+	}
+	// The default page holds them all, in the same order, every time.
+	for range 3 {
+		all := get("")
+		if all.Count != 7 || all.Total != 7 || all.NextOffset != nil || !slices.Equal(all.Documents, listed) {
+			t.Fatalf("default page: %+v, want %v", all, listed)
+		}
+	}
+	if p := get("&offset=50"); p.Count != 0 || p.Documents == nil || p.Total != 7 || p.NextOffset != nil {
+		t.Fatalf("offset past the end: %+v", p)
+	}
+	if p := get("&limit=1000&offset=6"); p.Count != 1 || p.NextOffset != nil || p.Documents[0] != listed[6] {
+		t.Fatalf("last document: %+v", p)
+	}
+
+	for _, c := range []struct{ query, field, typ, msg string }{
+		{"limit=0", "limit", "value_error", "between 1 and 1000"},
+		{"limit=1001", "limit", "value_error", "between 1 and 1000"},
+		{"limit=-1", "limit", "value_error", "between 1 and 1000"},
+		{"offset=-1", "offset", "value_error", "0 or more"},
+		{"limit=abc", "limit", "type_error", "integer"},
+		{"offset=1.5", "offset", "type_error", "integer"},
+	} {
+		r := s.Do(t, http.MethodGet, "/documents?kb_name=shelf&"+c.query, nil)
+		detail, _ := r.JSON["detail"].([]any)
+		if r.Status != 422 || len(detail) != 1 {
+			t.Fatalf("%s: %d %s", c.query, r.Status, r.Body)
+		}
+		first, _ := detail[0].(map[string]any)
+		if loc := fmt.Sprint(first["loc"]); loc != "[query "+c.field+"]" || str(first, "type") != c.typ || !strings.Contains(str(first, "msg"), c.msg) {
+			t.Fatalf("%s: detail %s, want loc [query %s], type %s, msg with %q", c.query, r.Body, c.field, c.typ, c.msg)
+		}
+	}
+
+	// rag_stats counts the documents without listing them.
+	stats := s.Do(t, http.MethodGet, "/tools/rag_stats", nil)
+	var st struct {
+		Statistics struct {
+			Namespaces map[string]struct{ Documents, Chunks int }
+		}
+	}
+	_ = json.Unmarshal(stats.Body, &st)
+	if ns := st.Statistics.Namespaces; stats.Status != 200 || ns["shelf"].Documents != 7 || ns["other"].Documents != 1 {
+		t.Fatalf("stats: %d %s", stats.Status, stats.Body)
 	}
 }

@@ -137,9 +137,21 @@ type RetrieveVisualOutput struct {
 	Note    string       `json:"note,omitempty"`
 }
 
-// ListInput is core_list_documents's input.
+// ListInput is core_list_documents's input. Limit and Offset are pointers
+// so that an explicit 0 is refused rather than taken for the default.
 type ListInput struct {
 	KBName string `json:"kb_name,omitempty" jsonschema:"namespace (default: default)"`
+	Limit  *int   `json:"limit,omitempty" jsonschema:"documents per page, 1-1000 (default 100)"`
+	Offset *int   `json:"offset,omitempty" jsonschema:"documents to skip (default 0); pass the previous page's next_offset"`
+}
+
+// ListOutput is core_list_documents's result: one page of documents.
+type ListOutput struct {
+	KBName     string          `json:"kb_name"`
+	Documents  []ragd.Document `json:"documents" jsonschema:"ordered by source, then document_id"`
+	Count      int             `json:"count" jsonschema:"documents on this page"`
+	Total      int             `json:"total" jsonschema:"documents in the namespace"`
+	NextOffset *int            `json:"next_offset,omitempty" jsonschema:"offset of the next page; absent on the last page"`
 }
 
 // DeleteInput is core_delete_document's input.

@@ -59,8 +59,9 @@ func (m *Server) coreTools() []tool {
 			description: "Find images from indexed PDF/DOCX files by their captions and nearby text. Returns an empty list with a note when no images are indexed.",
 			register:    func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.retrieveVisual(p))) }},
 		{name: "core_list_documents", annotations: sdk.ToolAnnotations{Title: "List documents", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
-			description: "List the documents indexed in a namespace, with their ids, sources, titles and chunk counts.",
-			register:    func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.listDocuments(p))) }},
+			description: "List the documents indexed in a namespace, with their ids, sources, titles and chunk counts, one page at a time (100 by default), ordered by source. " +
+				"total is how many the namespace holds; while next_offset is present, call again with offset=next_offset for the next page.",
+			register: func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.listDocuments(p))) }},
 		{name: "core_delete_document", annotations: sdk.ToolAnnotations{Title: "Delete a document", DestructiveHint: yes(), IdempotentHint: true, OpenWorldHint: no()},
 			description: "Delete a document and all its chunks from the knowledge base. This cannot be undone.",
 			register:    func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.deleteDocument(p))) }},
@@ -195,13 +196,13 @@ func (m *Server) retrieveVisual(p preset) sdk.ToolHandlerFor[RetrieveInput, Retr
 	}
 }
 
-func (m *Server) listDocuments(p preset) sdk.ToolHandlerFor[ListInput, rag.DocumentList] {
-	return func(ctx context.Context, _ *sdk.CallToolRequest, in ListInput) (*sdk.CallToolResult, rag.DocumentList, error) {
-		list, err := m.svc.ListDocuments(ctx, p.kb(in.KBName))
+func (m *Server) listDocuments(p preset) sdk.ToolHandlerFor[ListInput, ListOutput] {
+	return func(ctx context.Context, _ *sdk.CallToolRequest, in ListInput) (*sdk.CallToolResult, ListOutput, error) {
+		list, err := m.svc.ListDocuments(ctx, rag.ListRequest{KBName: p.kb(in.KBName), Limit: in.Limit, Offset: in.Offset})
 		if err != nil {
-			return nil, rag.DocumentList{}, toolError(err)
+			return nil, ListOutput{}, toolError(err)
 		}
-		return nil, list, nil
+		return nil, ListOutput(list), nil // the same fields, with the descriptions agents read
 	}
 }
 

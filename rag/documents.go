@@ -9,27 +9,83 @@ import (
 	"ragd/resilience"
 )
 
-// DocumentList answers GET /documents.
+// Limits of a document list page.
+const (
+	DefaultListLimit = 100
+	MaxListLimit     = 1000
+)
+
+// ListRequest asks for one page of a namespace's documents.
+type ListRequest struct {
+	KBName string
+	// Limit and Offset are nil when not given: DefaultListLimit and 0.
+	Limit, Offset *int
+}
+
+// DocumentList answers GET /documents: one page of the namespace's documents,
+// ordered by source, then id.
 type DocumentList struct {
 	KBName    string          `json:"kb_name"`
 	Documents []ragd.Document `json:"documents"`
-	Count     int             `json:"count"`
+	Count     int             `json:"count" doc:"documents on this page"`
+	Total     int             `json:"total" doc:"documents in the namespace"`
+	// NextOffset is nil on the last page, so a client pages until it is absent.
+	NextOffset *int `json:"next_offset,omitempty" doc:"offset of the next page; absent on the last page"`
 }
 
-// ListDocuments lists a namespace's documents.
-func (s *Service) ListDocuments(ctx context.Context, kb string) (DocumentList, error) {
-	ns, err := namespace(ctx, kb)
+// ListDocuments returns a page of a namespace's documents. The order is
+// fixed (source, then id; ids are unique), so pages neither overlap nor skip
+// documents while the namespace does not change.
+func (s *Service) ListDocuments(ctx context.Context, req ListRequest) (DocumentList, error) {
+	limit, offset, err := pageOf(req.Limit, req.Offset)
 	if err != nil {
 		return DocumentList{}, err
 	}
+	ns, err := namespace(ctx, req.KBName)
+	if err != nil {
+		return DocumentList{}, err
+	}
+	// The registry cannot page in source order (a hash has no order), so the
+	// whole namespace is read and sorted; only the page is returned.
 	docs, err := s.Registry.List(ctx, ns)
 	if err != nil {
 		return DocumentList{}, ragd.Unavailable("redis", err)
 	}
-	if docs == nil {
-		docs = []ragd.Document{}
+	total := len(docs)
+	start := min(offset, total)
+	page := docs[start : start+min(limit, total-start)] // no offset+limit: it may overflow
+	if len(page) == 0 {
+		page = []ragd.Document{} // [], not null
 	}
-	return DocumentList{KBName: ns, Documents: docs, Count: len(docs)}, nil
+	list := DocumentList{KBName: ns, Documents: page, Count: len(page), Total: total}
+	if next := start + len(page); next < total {
+		list.NextOffset = &next
+	}
+	return list, nil
+}
+
+// pageOf validates limit and offset, defaulting them when absent. They are
+// query parameters of GET /documents, hence the loc.
+func pageOf(limit, offset *int) (int, int, error) {
+	l, o := DefaultListLimit, 0
+	if limit != nil {
+		if l = *limit; l < 1 || l > MaxListLimit {
+			return 0, 0, invalidQuery("limit", "limit must be between 1 and %d, not %d", MaxListLimit, l)
+		}
+	}
+	if offset != nil {
+		if o = *offset; o < 0 {
+			return 0, 0, invalidQuery("offset", "offset must be 0 or more, not %d", o)
+		}
+	}
+	return l, o, nil
+}
+
+// invalidQuery is ragd.Invalid for a query parameter.
+func invalidQuery(field, format string, args ...any) error {
+	e := ragd.Invalid(field, "value_error", format, args...)
+	e.Fields[0].Loc = []string{"query", field}
+	return e
 }
 
 // Document returns one document. With kb empty every namespace is searched:

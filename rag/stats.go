@@ -108,7 +108,7 @@ func (s *Service) countNamespaces(ctx context.Context, names []string) ([]Namesp
 
 // countNamespace counts one namespace's documents and chunks.
 func (s *Service) countNamespace(ctx context.Context, ns string) (NamespaceStats, error) {
-	docs, err := s.Registry.List(ctx, ns)
+	docs, err := s.Registry.Count(ctx, ns)
 	if err != nil {
 		return NamespaceStats{}, ragd.Unavailable("redis", err)
 	}
@@ -118,5 +118,5 @@ func (s *Service) countNamespace(ctx context.Context, ns string) (NamespaceStats
 	if err != nil {
 		return NamespaceStats{}, err
 	}
-	return NamespaceStats{Documents: len(docs), Chunks: chunks}, nil
+	return NamespaceStats{Documents: docs, Chunks: chunks}, nil
 }

@@ -57,7 +57,7 @@ func TestStatsCountsNamespacesConcurrently(t *testing.T) {
 
 	for _, failing := range [][]string{{"ns03", "ns09"}, {"ns09"}, {"ns11", "ns00"}} {
 		svc := *s.Service
-		svc.Registry = registry.New(failingLists(t, failing...), s.Config.Redis.KeyPrefix)
+		svc.Registry = registry.New(failingCounts(t, failing...), s.Config.Redis.KeyPrefix)
 		first := slices.Min(failing)
 		for range 10 { // the choice must not depend on which goroutine fails first
 			_, err := svc.Stats(context.Background())
@@ -68,9 +68,9 @@ func TestStatsCountsNamespacesConcurrently(t *testing.T) {
 	}
 }
 
-// failingLists returns a Redis client whose HGETALL of the listed
-// namespaces' documents fails.
-func failingLists(t *testing.T, namespaces ...string) redis.UniversalClient {
+// failingCounts returns a Redis client whose HLEN of the listed namespaces'
+// documents fails.
+func failingCounts(t *testing.T, namespaces ...string) redis.UniversalClient {
 	t.Helper()
 	opts, err := redis.ParseURL(testenv.RedisURL(t))
 	if err != nil {
@@ -88,7 +88,7 @@ func (h failHook) DialHook(next redis.DialHook) redis.DialHook { return next }
 
 func (h failHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
-		if cmd.Name() == "hgetall" {
+		if cmd.Name() == "hlen" {
 			key := fmt.Sprint(cmd.Args()[1])
 			for _, ns := range h {
 				if strings.HasSuffix(key, ":docs:"+ns) {

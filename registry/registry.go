@@ -4,11 +4,14 @@
 package registry
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/redis/go-redis/v9"
 
@@ -169,7 +172,8 @@ func (r *Registry) CurrentHashes(ctx context.Context, namespace string, ids []st
 	return out, nil
 }
 
-// List returns a namespace's documents, sorted by source.
+// List returns a namespace's documents, sorted by source, then id: a total
+// order (ids are unique), so callers can page through it.
 func (r *Registry) List(ctx context.Context, namespace string) ([]ragd.Document, error) {
 	m, err := r.rdb.HGetAll(ctx, r.key("docs", namespace)).Result()
 	if err != nil {
@@ -183,8 +187,19 @@ func (r *Registry) List(ctx context.Context, namespace string) ([]ragd.Document,
 		}
 		docs = append(docs, d)
 	}
-	sort.Slice(docs, func(i, j int) bool { return docs[i].Source < docs[j].Source })
+	slices.SortFunc(docs, func(a, b ragd.Document) int {
+		return cmp.Or(strings.Compare(a.Source, b.Source), strings.Compare(a.ID, b.ID))
+	})
 	return docs, nil
+}
+
+// Count returns how many documents a namespace holds, without reading them.
+func (r *Registry) Count(ctx context.Context, namespace string) (int, error) {
+	n, err := r.rdb.HLen(ctx, r.key("docs", namespace)).Result()
+	if err != nil {
+		return 0, fmt.Errorf("registry: %w", err)
+	}
+	return int(n), nil
 }
 
 // Namespaces lists the namespaces that have held documents.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,12 +18,25 @@ var partsOfSpeech = []struct {
 }{{'n', "noun"}, {'v', "verb"}, {'a', "adj"}, {'r', "adv"}}
 
 // DB is a loaded WordNet database; it is read-only and safe for concurrent
-// use.
+// use. It is laid out flat — lemmas in one string, synsets and senses as
+// runs of int32 — because a struct and a slice per synset and a map entry
+// per lemma and part of speech took 47 MB; this takes about a third.
 type DB struct {
-	synsets []synset
-	// senses maps a lemma of one part of speech to its synsets, most
-	// frequent sense first.
-	senses map[lemmaKey][]int32
+	// text holds every lemma, back to back; lemma i is
+	// text[lemmaOff[i]:lemmaOff[i+1]].
+	text     string
+	lemmaOff []uint32
+	ids      map[string]int32 // lemma → its number; keys share text's memory
+	// senses of lemma i as part of speech p (index into partsOfSpeech),
+	// most frequent first: sense[p][senseOff[p][i]:senseOff[p][i+1]].
+	senseOff [4][]uint32
+	sense    [4][]int32
+	// words of synset s (lemma numbers): synWords[synOff[s]:synOff[s+1]].
+	synOff   []uint32
+	synWords []int32
+	// derivation links of synset s: links[linkOff[s]:linkOff[s+1]].
+	linkOff []uint32
+	links   []link
 	// exceptions maps an irregular inflection to its base forms (mice →
 	// mouse), per part of speech.
 	exceptions map[lemmaKey][]string
@@ -33,18 +47,48 @@ type lemmaKey struct {
 	lemma string
 }
 
-// synset is one sense: the lemmas that express it and its lexical
-// derivation links.
-type synset struct {
-	words   []string
-	derived []link
-}
-
 // link is a derivation pointer from word number from of its synset to word
-// number to of synset target.
+// number to of synset target (-1: a target the files lack).
 type link struct {
 	target   int32
 	from, to uint8
+}
+
+// lemma returns lemma number i.
+func (db *DB) lemma(i int32) string { return db.text[db.lemmaOff[i]:db.lemmaOff[i+1]] }
+
+// synsetWords returns the lemma numbers of synset s.
+func (db *DB) synsetWords(s int32) []int32 { return db.synWords[db.synOff[s]:db.synOff[s+1]] }
+
+// synsetLinks returns the derivation links of synset s.
+func (db *DB) synsetLinks(s int32) []link { return db.links[db.linkOff[s]:db.linkOff[s+1]] }
+
+// synsetCount is how many synsets the database holds.
+func (db *DB) synsetCount() int { return len(db.synOff) - 1 }
+
+// senses returns the synsets of lemma as part of speech pos (a letter of
+// partsOfSpeech), most frequent first, and whether the index lists it.
+func (db *DB) senses(pos byte, lemma string) ([]int32, bool) {
+	i, ok := db.ids[lemma]
+	if !ok {
+		return nil, false
+	}
+	p := posIndex(pos)
+	if p < 0 || int(i)+1 >= len(db.senseOff[p]) {
+		return nil, false
+	}
+	from, to := db.senseOff[p][i], db.senseOff[p][i+1]
+	return db.sense[p][from:to], to > from
+}
+
+// posIndex is pos's place in partsOfSpeech, -1 for none.
+func posIndex(pos byte) int {
+	for i, p := range partsOfSpeech {
+		if p.letter == pos {
+			return i
+		}
+	}
+	return -1
 }
 
 var (
@@ -53,7 +97,7 @@ var (
 )
 
 // Load returns the database in dir, reading it once per process: it takes
-// a few hundred milliseconds and ~40 MB, so every user of one directory
+// a few hundred milliseconds and ~15 MB, so every user of one directory
 // shares one copy.
 func Load(dir string) (*DB, error) {
 	abs, err := filepath.Abs(dir)
@@ -70,6 +114,9 @@ func Load(dir string) (*DB, error) {
 		return nil, err
 	}
 	loaded[abs] = db
+	// Parsing 28 MB of text leaves about twice the database's size in
+	// garbage; hand it back to the OS now rather than keep it resident.
+	debug.FreeOSMemory()
 	return db, nil
 }
 
@@ -88,19 +135,17 @@ func Check(dir string) error {
 
 // read parses the data, index and exception files of every part of speech.
 func read(dir string) (*DB, error) {
-	db := &DB{senses: map[lemmaKey][]int32{}, exceptions: map[lemmaKey][]string{}}
-	intern := map[string]string{}
+	b := newBuilder()
 	// Pointers name their target by part of speech and byte offset; they
 	// are resolved to synset numbers once every data file is read.
 	offsets := map[byte]map[uint32]int32{}
 	type pending struct {
-		synset int32
 		pos    byte
 		offset uint32
-		from   uint8
-		to     uint8
 	}
-	var links []pending
+	var targets []pending // one per link, in order
+	b.db.synOff = append(b.db.synOff, 0)
+	b.db.linkOff = append(b.db.linkOff, 0)
 	for _, p := range partsOfSpeech {
 		offsets[p.letter] = map[uint32]int32{}
 		err := eachLine(filepath.Join(dir, "data."+p.name), func(line string) error {
@@ -108,34 +153,29 @@ func read(dir string) (*DB, error) {
 			if err != nil {
 				return err
 			}
-			id := int32(len(db.synsets))
-			offsets[p.letter][rec.offset] = id
-			words := make([]string, len(rec.words))
-			for i, w := range rec.words {
-				if s, ok := intern[w]; ok {
-					words[i] = s
-				} else {
-					intern[w] = w
-					words[i] = w
-				}
+			offsets[p.letter][rec.offset] = int32(b.db.synsetCount())
+			for _, w := range rec.words {
+				b.db.synWords = append(b.db.synWords, b.id(w))
 			}
-			db.synsets = append(db.synsets, synset{words: words})
+			b.db.synOff = append(b.db.synOff, uint32(len(b.db.synWords)))
 			for _, d := range rec.derived {
-				links = append(links, pending{id, d.pos, d.offset, d.from, d.to})
+				b.db.links = append(b.db.links, link{target: -1, from: d.from, to: d.to})
+				targets = append(targets, pending{d.pos, d.offset})
 			}
+			b.db.linkOff = append(b.db.linkOff, uint32(len(b.db.links)))
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
-	for _, l := range links {
-		if t, ok := offsets[l.pos][l.offset]; ok {
-			s := &db.synsets[l.synset]
-			s.derived = append(s.derived, link{target: t, from: l.from, to: l.to})
+	for i, t := range targets {
+		if id, ok := offsets[t.pos][t.offset]; ok {
+			b.db.links[i].target = id
 		}
 	}
-	for _, p := range partsOfSpeech {
+	for pi, p := range partsOfSpeech {
+		senses := map[int32][]int32{}
 		err := eachLine(filepath.Join(dir, "index."+p.name), func(line string) error {
 			lemma, offs, err := parseIndex(line)
 			if err != nil {
@@ -147,19 +187,20 @@ func read(dir string) (*DB, error) {
 					ids = append(ids, id)
 				}
 			}
-			db.senses[lemmaKey{p.letter, lemma}] = ids
+			senses[b.id(lemma)] = ids
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
+		b.flattenSenses(pi, senses)
 		err = eachLine(filepath.Join(dir, p.name+".exc"), func(line string) error {
 			f := strings.Fields(line)
 			if len(f) >= 2 {
-				// An inflection may have several lines (noun.exc: "aurar
-				// eyir", "aurar eyrir"): keep the bases of all of them.
+				// A form may be listed on several lines (involucra →
+				// involucre, involucrum): keep every base.
 				k := lemmaKey{p.letter, f[0]}
-				db.exceptions[k] = append(db.exceptions[k], f[1:]...)
+				b.db.exceptions[k] = append(b.db.exceptions[k], f[1:]...)
 			}
 			return nil
 		})
@@ -167,10 +208,72 @@ func read(dir string) (*DB, error) {
 			return nil, err
 		}
 	}
-	if len(db.synsets) == 0 {
+	if b.db.synsetCount() == 0 {
 		return nil, fmt.Errorf("wordnet: %s holds no synsets", dir)
 	}
-	return db, nil
+	return b.finish(), nil
+}
+
+// builder numbers lemmas while the files are read.
+type builder struct {
+	db    *DB
+	text  strings.Builder
+	ids   map[string]int32
+	order []string
+}
+
+func newBuilder() *builder {
+	return &builder{db: &DB{exceptions: map[lemmaKey][]string{}}, ids: map[string]int32{}}
+}
+
+// id returns lemma's number, giving it the next one if new.
+func (b *builder) id(lemma string) int32 {
+	if i, ok := b.ids[lemma]; ok {
+		return i
+	}
+	i := int32(len(b.order))
+	b.ids[lemma] = i
+	b.order = append(b.order, lemma)
+	return i
+}
+
+// flattenSenses lays out part of speech pi's senses by lemma number. Index
+// files name every lemma of their data file, so numbering is complete
+// after all data files; index-only lemmas got numbers as they came.
+func (b *builder) flattenSenses(pi int, senses map[int32][]int32) {
+	n := len(b.order)
+	off := make([]uint32, 0, n+1)
+	var flat []int32
+	off = append(off, 0)
+	for i := range int32(n) {
+		flat = append(flat, senses[i]...)
+		off = append(off, uint32(len(flat)))
+	}
+	b.db.senseOff[pi], b.db.sense[pi] = off, flat
+}
+
+// finish writes the lemma text and its index, and pads every part of
+// speech's sense offsets to the final number of lemmas (lemmas numbered
+// by a later index file have no senses in an earlier one).
+func (b *builder) finish() *DB {
+	db := b.db
+	db.lemmaOff = make([]uint32, 0, len(b.order)+1)
+	for _, l := range b.order {
+		db.lemmaOff = append(db.lemmaOff, uint32(b.text.Len()))
+		b.text.WriteString(l)
+	}
+	db.lemmaOff = append(db.lemmaOff, uint32(b.text.Len()))
+	db.text = b.text.String()
+	db.ids = make(map[string]int32, len(b.order))
+	for i := range int32(len(b.order)) {
+		db.ids[db.lemma(i)] = i
+	}
+	for p := range db.senseOff {
+		for len(db.senseOff[p]) < len(b.order)+1 {
+			db.senseOff[p] = append(db.senseOff[p], db.senseOff[p][len(db.senseOff[p])-1])
+		}
+	}
+	return db
 }
 
 // eachLine calls fn for every line of path that is not part of the

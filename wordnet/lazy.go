@@ -3,7 +3,7 @@ package wordnet
 import "sync"
 
 // Lazy is a database read on first use: a process that never expands a
-// query (an ingest worker) never pays the read (~0.4 s, ~47 MB). It
+// query (an ingest worker) never pays the read (~0.4 s, ~15 MB). It
 // implements ragd.Thesaurus; until the database is read, or if it cannot
 // be, it relates no words.
 type Lazy struct {

@@ -18,7 +18,7 @@ var suffixRules = map[byte][][2]string{
 func (db *DB) baseForms(word string, pos byte) []string {
 	var out []string
 	add := func(b string) {
-		if _, ok := db.senses[lemmaKey{pos, b}]; ok {
+		if _, ok := db.senses(pos, b); ok {
 			for _, o := range out {
 				if o == b {
 					return
@@ -56,7 +56,7 @@ func (db *DB) Related(word string, senses int) []string {
 	for _, p := range partsOfSpeech {
 		for _, base := range db.baseForms(word, p.letter) {
 			skip[base] = true
-			ids := db.senses[lemmaKey{p.letter, base}]
+			ids, _ := db.senses(p.letter, base)
 			// max(…, 0): a negative senses would slice out of range.
 			for _, id := range ids[:max(min(len(ids), senses), 0)] {
 				found = append(found, sense{id, base})
@@ -74,19 +74,19 @@ func (db *DB) Related(word string, senses int) []string {
 		}
 	}
 	for _, s := range found {
-		ss := db.synsets[s.synset]
-		for _, w := range ss.words {
-			add(w)
+		words := db.synsetWords(s.synset)
+		for _, w := range words {
+			add(db.lemma(w))
 		}
-		for _, l := range ss.derived {
+		for _, l := range db.synsetLinks(s.synset) {
 			// A derivation link belongs to one word of the synset: follow
 			// only those of the word asked about.
-			if l.from == 0 || int(l.from) > len(ss.words) || ss.words[l.from-1] != s.lemma {
+			if l.target < 0 || l.from == 0 || int(l.from) > len(words) || db.lemma(words[l.from-1]) != s.lemma {
 				continue
 			}
-			target := db.synsets[l.target]
-			if l.to >= 1 && int(l.to) <= len(target.words) {
-				add(target.words[l.to-1])
+			target := db.synsetWords(l.target)
+			if l.to >= 1 && int(l.to) <= len(target) {
+				add(db.lemma(target[l.to-1]))
 			}
 		}
 	}

@@ -190,8 +190,8 @@ func TestRelated(t *testing.T) {
 func TestRelatedNeverReturnsBaseForms(t *testing.T) {
 	db := loadTiny(t)
 	words := []string{"mice", "axes", "running", "runs", "verifies", "concealed", "hiding", "hidden"}
-	for k := range db.senses {
-		words = append(words, k.lemma)
+	for i := range int32(len(db.lemmaOff) - 1) {
+		words = append(words, db.lemma(i))
 	}
 	for _, w := range words {
 		got := db.Related(w, 2)
@@ -298,8 +298,8 @@ func TestLoadMemoized(t *testing.T) {
 	if c == a {
 		t.Error("read returned the memoized database")
 	}
-	if len(c.synsets) != len(a.synsets) {
-		t.Errorf("read: %d synsets, Load %d", len(c.synsets), len(a.synsets))
+	if c.synsetCount() != a.synsetCount() {
+		t.Errorf("read: %d synsets, Load %d", c.synsetCount(), a.synsetCount())
 	}
 }
 
@@ -307,23 +307,28 @@ func TestLoadContents(t *testing.T) {
 	db := loadTiny(t)
 	// 10 nouns, 3 verbs, 3 adjectives, 1 adverb: the header lines are
 	// no synsets.
-	if len(db.synsets) != 17 {
-		t.Errorf("%d synsets, want 17", len(db.synsets))
+	if db.synsetCount() != 17 {
+		t.Errorf("%d synsets, want 17", db.synsetCount())
 	}
-	ids := db.senses[lemmaKey{'a', "hidden"}]
+	ids, _ := db.senses('a', "hidden")
 	if len(ids) != 1 {
 		t.Fatalf("hidden: senses %v", ids)
 	}
 	// The adjective marker is dropped; links are resolved to synsets.
-	s := db.synsets[ids[0]]
-	if !slices.Equal(s.words, []string{"hidden", "concealed"}) {
-		t.Errorf("hidden's synset words %q", s.words)
+	var words []string
+	for _, w := range db.synsetWords(ids[0]) {
+		words = append(words, db.lemma(w))
 	}
-	if len(s.derived) != 2 {
-		t.Errorf("hidden's synset: %d derivation links, want 2 (the & pointer is not one)", len(s.derived))
+	if !slices.Equal(words, []string{"hidden", "concealed"}) {
+		t.Errorf("hidden's synset words %q", words)
 	}
-	conceal := db.senses[lemmaKey{'v', "conceal"}][0]
-	for _, l := range s.derived {
+	links := db.synsetLinks(ids[0])
+	if len(links) != 2 {
+		t.Errorf("hidden's synset: %d derivation links, want 2 (the & pointer is not one)", len(links))
+	}
+	concealIDs, _ := db.senses('v', "conceal")
+	conceal := concealIDs[0]
+	for _, l := range links {
 		if l.target != conceal {
 			t.Errorf("link %+v: target is not conceal's synset %d", l, conceal)
 		}

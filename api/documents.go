@@ -71,29 +71,30 @@ func (h *handlers) clear(c echo.Context) error {
 }
 
 func queryBool(c echo.Context, name string) (bool, error) {
-	v := c.QueryParam(name)
-	if v == "" {
-		return false, nil
-	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		return false, &ragd.Error{Kind: ragd.KindInvalid, Message: "not a boolean", Fields: []ragd.FieldError{{
-			Loc: []string{"query", name}, Type: "type_error", Msg: name + " must be true or false, not " + strconv.Quote(v)}}}
-	}
-	return b, nil
+	b, _, err := queryValue(c, name, "a boolean", "true or false", strconv.ParseBool)
+	return b, err
 }
 
 // queryInt reads an integer query parameter; nil when it is absent, so the
 // service applies its default and its range check.
 func queryInt(c echo.Context, name string) (*int, error) {
-	v := c.QueryParam(name)
-	if v == "" {
-		return nil, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return nil, &ragd.Error{Kind: ragd.KindInvalid, Message: "not an integer", Fields: []ragd.FieldError{{
-			Loc: []string{"query", name}, Type: "type_error", Msg: name + " must be an integer, not " + strconv.Quote(v)}}}
+	n, ok, err := queryValue(c, name, "an integer", "an integer", strconv.Atoi)
+	if !ok || err != nil {
+		return nil, err
 	}
 	return &n, nil
+}
+
+// queryValue parses query parameter name; ok is false when it is absent.
+// A value parse refuses is a 422 naming what was expected.
+func queryValue[T any](c echo.Context, name, kind, expected string, parse func(string) (T, error)) (v T, ok bool, err error) {
+	raw := c.QueryParam(name)
+	if raw == "" {
+		return v, false, nil
+	}
+	if v, err = parse(raw); err != nil {
+		return v, false, &ragd.Error{Kind: ragd.KindInvalid, Message: "not " + kind, Fields: []ragd.FieldError{{
+			Loc: []string{"query", name}, Type: "type_error", Msg: name + " must be " + expected + ", not " + strconv.Quote(raw)}}}
+	}
+	return v, true, nil
 }

@@ -260,6 +260,14 @@ func (a *App) NewWorker() *worker.Server {
 		Concurrency: a.Config.Worker.Concurrency, Log: a.Log}, a.Pipeline)
 }
 
+// PreloadSearch reads, in the background, what searches need but a worker
+// does not (WordNet), so that the first search does not wait for it.
+func (a *App) PreloadSearch() {
+	if l, ok := a.Service.Thesaurus.(*wordnet.Lazy); ok {
+		go l.Load()
+	}
+}
+
 // Handler returns the HTTP handler: REST API and the Asynq UI at /monitoring.
 // The returned func releases the UI's connections.
 func (a *App) Handler() (http.Handler, func(), error) {
@@ -267,9 +275,7 @@ func (a *App) Handler() (http.Handler, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if l, ok := a.Service.Thesaurus.(*wordnet.Lazy); ok {
-		go l.Load() // a server will search: read WordNet now, not in the first search
-	}
+	a.PreloadSearch()
 	monitoring := asynqmon.New(asynqmon.Options{RootPath: "/monitoring", RedisConnOpt: redisOpt})
 	e := api.New(a.Service, api.Options{MaxBodyBytes: a.Config.HTTP.MaxBodyBytes, Monitoring: monitoring,
 		Metrics: a.Metrics, MCP: a.MCP, Auth: a.Auth, Log: a.Log,

@@ -108,5 +108,6 @@ func runMCP(args []string) error {
 		return err
 	}
 	defer stop()
+	a.PreloadSearch()
 	return a.MCP.RunStdio(ctx)
 }

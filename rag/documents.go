@@ -45,20 +45,17 @@ func (s *Service) ListDocuments(ctx context.Context, req ListRequest) (DocumentL
 	if err != nil {
 		return DocumentList{}, err
 	}
-	// The registry cannot page in source order (a hash has no order), so the
-	// whole namespace is read and sorted; only the page is returned.
-	docs, err := s.Registry.List(ctx, ns)
+	page, total, err := s.Registry.Page(ctx, ns, offset, limit)
 	if err != nil {
 		return DocumentList{}, ragd.Unavailable("redis", err)
 	}
-	total := len(docs)
-	start := min(offset, total)
-	page := docs[start : start+min(limit, total-start)] // no offset+limit: it may overflow
-	if len(page) == 0 {
+	if page == nil {
 		page = []ragd.Document{} // [], not null
 	}
 	list := DocumentList{KBName: ns, Documents: page, Count: len(page), Total: total}
-	if next := start + len(page); next < total {
+	// A document deleted while the page was read is missing from it and has
+	// moved the rest up by one, so the next page starts right after this one.
+	if next := min(offset, total) + len(page); next < total {
 		list.NextOffset = &next
 	}
 	return list, nil

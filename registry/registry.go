@@ -4,11 +4,11 @@
 package registry
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -30,7 +30,8 @@ func New(rdb redis.UniversalClient, prefix string) *Registry {
 }
 
 // Keys, per namespace: docs (hash id → Document JSON), current (hash id →
-// content hash), content and raw (hash → document id, for dedup).
+// content hash), content and raw (hash → document id, for dedup), order (the
+// documents in list order, see orderMember).
 func (r *Registry) key(kind, namespace string) string {
 	return r.prefix + ":" + kind + ":" + namespace
 }
@@ -95,8 +96,14 @@ func (r *Registry) Put(ctx context.Context, d ragd.Document) error {
 	_, err = r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		if prev != nil {
 			r.unindex(ctx, p, prev)
+			if prev.Source != d.Source {
+				// Ids derive from the source, so only a caller bypassing
+				// ragd.DocumentID gets here; the old position must go all the same.
+				p.ZRem(ctx, r.key("order", ns), orderMember(*prev))
+			}
 		}
 		p.HSet(ctx, r.key("docs", ns), d.ID, body)
+		p.ZAdd(ctx, r.key("order", ns), redis.Z{Member: orderMember(d)})
 		p.HSet(ctx, r.key("current", ns), d.ID, d.ContentHash)
 		p.HSet(ctx, r.key("content", ns), d.ContentHash, d.ID)
 		if d.RawHash != "" {
@@ -134,6 +141,7 @@ func (r *Registry) Delete(ctx context.Context, namespace, id string) error {
 	_, err = r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		r.unindex(ctx, p, prev)
 		p.HDel(ctx, r.key("docs", namespace), id)
+		p.ZRem(ctx, r.key("order", namespace), orderMember(*prev))
 		p.HDel(ctx, r.key("current", namespace), id)
 		return nil
 	})
@@ -145,7 +153,7 @@ func (r *Registry) ClearNamespace(ctx context.Context, namespace string) error {
 	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		// vocab, vocabdf: the namespace's learned vocabulary and its totals
 		// (package vocab) go with it.
-		for _, kind := range []string{"docs", "current", "content", "raw", "vocab", "vocabdf"} {
+		for _, kind := range []string{"docs", "order", "current", "content", "raw", "vocab", "vocabdf"} {
 			p.Del(ctx, r.key(kind, namespace))
 		}
 		p.SRem(ctx, r.namespacesKey(), namespace)
@@ -172,25 +180,157 @@ func (r *Registry) CurrentHashes(ctx context.Context, namespace string, ids []st
 	return out, nil
 }
 
-// List returns a namespace's documents, sorted by source, then id: a total
-// order (ids are unique), so callers can page through it.
-func (r *Registry) List(ctx context.Context, namespace string) ([]ragd.Document, error) {
-	m, err := r.rdb.HGetAll(ctx, r.key("docs", namespace)).Result()
+// orderMember is a document's member of its namespace's order set: every
+// score is 0, so Redis orders members bytewise, which is by source, then id (a
+// total order: ids are unique). Ids are hex, so the last NUL splits the two.
+func orderMember(d ragd.Document) string { return d.Source + "\x00" + d.ID }
+
+func orderID(member string) string { return member[strings.LastIndexByte(member, 0)+1:] }
+
+// rebuildAttempts bounds how often Page rebuilds a namespace's order set that
+// concurrent writes keep invalidating before it pages the documents it read.
+const rebuildAttempts = 3
+
+// Page returns up to limit of a namespace's documents from offset on, ordered
+// by source, then id, and how many documents the namespace holds. It reads
+// O(limit) documents, not the namespace. A document deleted while the page
+// is read is left out, so a page may be short.
+func (r *Registry) Page(ctx context.Context, namespace string, offset, limit int) ([]ragd.Document, int, error) {
+	if offset < 0 || limit < 0 {
+		// Redis reads negative indexes from the end.
+		return nil, 0, fmt.Errorf("registry: page offset %d, limit %d", offset, limit)
+	}
+	var all map[string]string
+	for attempt := 0; ; attempt++ {
+		total, members, ok, err := r.orderRange(ctx, namespace, offset, limit)
+		if err != nil {
+			return nil, 0, fmt.Errorf("registry: %w", err)
+		}
+		if ok {
+			ids := make([]string, len(members))
+			for i, m := range members {
+				ids[i] = orderID(m)
+			}
+			docs, err := r.load(ctx, namespace, ids)
+			return docs, total, err
+		}
+		if attempt == rebuildAttempts {
+			// Writes keep winning the race: page what was read, as
+			// before the order set existed. A later page rebuilds it.
+			return pageAll(all, offset, limit)
+		}
+		all, err = r.rebuildOrder(ctx, namespace)
+		if err != nil && !errors.Is(err, redis.TxFailedErr) {
+			return nil, 0, fmt.Errorf("registry: rebuild order of %s: %w", namespace, err)
+		}
+	}
+}
+
+// orderRange reads, in one transaction so the counts agree, the namespace's
+// size and the members of the page. ok is false when the order set does not
+// hold every document: the namespace was written before it existed (Put and
+// Delete keep the two in step once it does).
+func (r *Registry) orderRange(ctx context.Context, namespace string, offset, limit int) (total int, members []string, ok bool, err error) {
+	order := r.key("order", namespace)
+	var card, hlen *redis.IntCmd
+	var rng *redis.StringSliceCmd
+	_, err = r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		card = p.ZCard(ctx, order)
+		hlen = p.HLen(ctx, r.key("docs", namespace))
+		if limit > 0 {
+			// Saturate: offset+limit may overflow, and a negative stop
+			// would count from the end.
+			stop := int64(math.MaxInt64)
+			if int64(offset) <= math.MaxInt64-int64(limit) {
+				stop = int64(offset) + int64(limit) - 1
+			}
+			rng = p.ZRange(ctx, order, int64(offset), stop)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, nil, false, err
+	}
+	if card.Val() != hlen.Val() {
+		return 0, nil, false, nil
+	}
+	if rng != nil {
+		members = rng.Val()
+	}
+	return int(card.Val()), members, true, nil
+}
+
+// load returns the documents of ids, in order, leaving out those deleted
+// since the ids were read.
+func (r *Registry) load(ctx context.Context, namespace string, ids []string) ([]ragd.Document, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	vals, err := r.rdb.HMGet(ctx, r.key("docs", namespace), ids...).Result()
 	if err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
 	}
-	docs := make([]ragd.Document, 0, len(m))
-	for id, raw := range m {
+	docs := make([]ragd.Document, 0, len(ids))
+	for i, v := range vals {
+		raw, ok := v.(string)
+		if !ok {
+			continue
+		}
 		var d ragd.Document
 		if err := json.Unmarshal([]byte(raw), &d); err != nil {
-			return nil, fmt.Errorf("registry: document %s: %w", id, err)
+			return nil, fmt.Errorf("registry: document %s: %w", ids[i], err)
 		}
 		docs = append(docs, d)
 	}
-	slices.SortFunc(docs, func(a, b ragd.Document) int {
-		return cmp.Or(strings.Compare(a.Source, b.Source), strings.Compare(a.ID, b.ID))
-	})
 	return docs, nil
+}
+
+// rebuildOrder rewrites the namespace's order set from its documents, unless
+// a write changes them meanwhile (redis.TxFailedErr). It returns the
+// documents it read (id → JSON).
+func (r *Registry) rebuildOrder(ctx context.Context, namespace string) (map[string]string, error) {
+	docsKey, order := r.key("docs", namespace), r.key("order", namespace)
+	var all map[string]string
+	err := r.rdb.Watch(ctx, func(tx *redis.Tx) error {
+		var err error
+		if all, err = tx.HGetAll(ctx, docsKey).Result(); err != nil {
+			return err
+		}
+		members := make([]redis.Z, 0, len(all))
+		for id, raw := range all {
+			var d struct { // only the source: decoding whole documents costs a third more
+				Source string `json:"source"`
+			}
+			if err := json.Unmarshal([]byte(raw), &d); err != nil {
+				return fmt.Errorf("document %s: %w", id, err)
+			}
+			members = append(members, redis.Z{Member: orderMember(ragd.Document{Source: d.Source, ID: id})})
+		}
+		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Del(ctx, order)
+			for chunk := range slices.Chunk(members, 1000) { // bounded commands
+				p.ZAdd(ctx, order, chunk...)
+			}
+			return nil
+		})
+		return err
+	}, docsKey) // Put, Delete and ClearNamespace all write it
+	return all, err
+}
+
+// pageAll pages documents read as a whole (id → JSON).
+func pageAll(all map[string]string, offset, limit int) ([]ragd.Document, int, error) {
+	docs := make([]ragd.Document, 0, len(all))
+	for id, raw := range all {
+		var d ragd.Document
+		if err := json.Unmarshal([]byte(raw), &d); err != nil {
+			return nil, 0, fmt.Errorf("registry: document %s: %w", id, err)
+		}
+		docs = append(docs, d)
+	}
+	slices.SortFunc(docs, func(a, b ragd.Document) int { return strings.Compare(orderMember(a), orderMember(b)) })
+	start := min(offset, len(docs))
+	return docs[start : start+min(limit, len(docs)-start)], len(docs), nil
 }
 
 // Count returns how many documents a namespace holds, without reading them.

@@ -40,6 +40,41 @@ func (l latencies) pct(p float64) time.Duration {
 	return s[min(len(s)-1, int(float64(len(s))*p))]
 }
 
+// runInterleaved calls every f for every query, rounds times, with c
+// concurrent callers; each caller runs the fs back to back on one query, in
+// an order that rotates, so that they see the same load and the machine's
+// noise falls on all alike. It returns each f's latencies.
+func runInterleaved(c, rounds int, fs ...func(q string)) []latencies {
+	var mu sync.Mutex
+	out := make([]latencies, len(fs))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for i := 0; i < c; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range work {
+				q := benchQueries[n%len(benchQueries)]
+				for k := range fs {
+					j := (n + k) % len(fs)
+					start := time.Now()
+					fs[j](q)
+					d := time.Since(start)
+					mu.Lock()
+					out[j] = append(out[j], d)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for n := 0; n < rounds*len(benchQueries); n++ {
+		work <- n
+	}
+	close(work)
+	wg.Wait()
+	return out
+}
+
 // run calls f for every query rounds times with c concurrent callers.
 func run(c, rounds int, f func(q string)) latencies {
 	var mu sync.Mutex
@@ -72,7 +107,8 @@ func run(c, rounds int, f func(q string)) latencies {
 
 // BenchmarkSearchLatency compares rag_search through REST with a raw
 // Weaviate hybrid query (same vectors, alpha, limit, tenant) in the same run,
-// at concurrency 1 and 16, uncached; then ragd's cached p50. ragd runs twice:
+// at concurrency 1 and 16, uncached, the three interleaved query by query;
+// then ragd's cached p50. ragd runs twice:
 // with query expansion off, it sends Weaviate the same query as the raw
 // client, so the ratio is ragd's own overhead (target ≤ 1.15); with the
 // default retrieval its BM25 query also carries the expansion's added words,
@@ -148,10 +184,8 @@ func BenchmarkSearchLatency(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		fmt.Printf("rag_search latency, %d queries × rounds, top_k 5, %d-chunk corpus:\n", len(benchQueries), s.ChunkCount(b, "default", ""))
 		for _, c := range []int{1, 16} {
-			rounds := 3
-			rawL := run(c, rounds, rawSearch)
-			plainL := run(c, rounds, restSearch(plain.URL))
-			ragdL := run(c, rounds, restSearch(s.URL))
+			l := runInterleaved(c, 5, rawSearch, restSearch(plain.URL), restSearch(s.URL))
+			rawL, plainL, ragdL := l[0], l[1], l[2]
 			overhead := float64(plainL.pct(0.5)) / float64(rawL.pct(0.5))
 			ratio := float64(ragdL.pct(0.5)) / float64(rawL.pct(0.5))
 			fmt.Printf("  concurrency %2d: raw Weaviate p50 %6.2f ms p99 %6.2f ms | ragd REST, expansion off p50 %6.2f ms p99 %6.2f ms, ratio %.2f (target ≤ 1.15) | default p50 %6.2f ms p99 %6.2f ms, ratio %.2f\n",

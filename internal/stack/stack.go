@@ -19,6 +19,7 @@ import (
 	"ragd/app"
 	"ragd/config"
 	"ragd/internal/testenv"
+	"ragd/wordnet"
 )
 
 // Stack is a running ragd for one test.
@@ -74,6 +75,11 @@ func StartWithLogger(t testing.TB, cfg config.Config, withWorker bool, log *slog
 			t.Fatal(err)
 		}
 		t.Cleanup(w.Shutdown)
+	}
+	if l, ok := a.Service.Thesaurus.(*wordnet.Lazy); ok {
+		// Read WordNet now rather than in Handler's background preload: a
+		// benchmark must not time its first rounds against that read.
+		l.Load()
 	}
 	handler, closeHandler, err := a.Handler()
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -34,14 +35,48 @@ func (g *Generations) Bump(ctx context.Context, namespace string) (int64, error)
 	return n, nil
 }
 
-// Get returns the namespace's generation (0 before its first write).
+// Get returns the namespace's generation (0 before its first write). In a
+// context from WithGenerationMemo each namespace's is read once.
 func (g *Generations) Get(ctx context.Context, namespace string) (int64, error) {
+	memo, _ := ctx.Value(memoKey{}).(*generationMemo)
+	if memo != nil {
+		memo.mu.Lock()
+		n, ok := memo.m[namespace]
+		memo.mu.Unlock()
+		if ok {
+			return n, nil
+		}
+	}
 	n, err := g.rdb.Get(ctx, g.key(namespace)).Int64()
 	if errors.Is(err, redis.Nil) {
-		return 0, nil
+		err = nil
 	}
 	if err != nil {
 		return 0, fmt.Errorf("cache generation: %w", err)
 	}
+	if memo != nil {
+		memo.mu.Lock()
+		memo.m[namespace] = n
+		memo.mu.Unlock()
+	}
 	return n, nil
+}
+
+type memoKey struct{}
+
+// generationMemo holds the generations one request has read.
+type generationMemo struct {
+	mu sync.Mutex
+	m  map[string]int64
+}
+
+// WithGenerationMemo returns a context in which Get reads each namespace's
+// generation from Redis once: a search reads it for its cache key and again
+// for its vocabulary, and both should see the same one anyway. It is for
+// one request; a context that has a memo keeps it.
+func WithGenerationMemo(ctx context.Context) context.Context {
+	if _, ok := ctx.Value(memoKey{}).(*generationMemo); ok {
+		return ctx
+	}
+	return context.WithValue(ctx, memoKey{}, &generationMemo{m: map[string]int64{}})
 }

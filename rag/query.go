@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"ragd/cache"
 	"ragd/llm"
 	"ragd/resilience"
 	"ragd/store"
@@ -58,6 +59,7 @@ type QueryResponse struct {
 // is configured (falling back to an extractive answer if it fails), else
 // extractively. onDelta, when not nil, receives the answer as it is written.
 func (s *Service) Query(ctx context.Context, req QueryRequest, onDelta func(string) error) (QueryResponse, error) {
+	ctx = cache.WithGenerationMemo(ctx)
 	agentic := req.Mode == ModeAgentic || (req.Mode == ModeAuto && s.LLM != nil)
 	if req.Mode == ModeAgentic || req.Mode == ModeAuto {
 		req.Mode = "" // retrieval itself is hybrid

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"ragd"
+	"ragd/cache"
 	"ragd/store"
 )
 
@@ -26,6 +27,7 @@ const (
 // Search retrieves the chunks that best match a query, from the cache when
 // the namespaces have not changed since the same search was last answered.
 func (s *Service) Search(ctx context.Context, req SearchRequest) (SearchResponse, error) {
+	ctx = cache.WithGenerationMemo(ctx)
 	p, err := s.plan(ctx, req)
 	if err != nil {
 		return SearchResponse{}, err

@@ -1,0 +1,47 @@
+package cache
+
+import (
+	"context"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+
+	"ragd/internal/testenv"
+)
+
+// In a memo context a namespace's generation is read from Redis once, so
+// one request sees one generation; outside it every Get reads Redis.
+func TestGenerationMemo(t *testing.T) {
+	opts, err := redis.ParseURL(testenv.RedisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opts)
+	t.Cleanup(func() { rdb.Close() })
+	g := NewGenerations(rdb, "test:"+testenv.Unique(t, "G"))
+	ctx := context.Background()
+	t.Cleanup(func() { rdb.Del(ctx, g.key("ns")) })
+	if _, err := g.Bump(ctx, "ns"); err != nil {
+		t.Fatal(err)
+	}
+	memo := WithGenerationMemo(ctx)
+	if WithGenerationMemo(memo) != memo {
+		t.Error("a context with a memo should keep it")
+	}
+	first, err := g.Get(memo, "ns")
+	if err != nil || first != 1 {
+		t.Fatalf("first read: %d, %v", first, err)
+	}
+	if _, err := g.Bump(ctx, "ns"); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := g.Get(memo, "ns"); again != first {
+		t.Errorf("memo read %d after a bump, want the request's first %d", again, first)
+	}
+	if now, _ := g.Get(ctx, "ns"); now != 2 {
+		t.Errorf("without a memo: %d, want 2", now)
+	}
+	if other, _ := g.Get(memo, "other"); other != 0 {
+		t.Errorf("unwritten namespace: %d, want 0", other)
+	}
+}

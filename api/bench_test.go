@@ -76,34 +76,7 @@ func runInterleaved(c, rounds int, fs ...func(q string)) []latencies {
 }
 
 // run calls f for every query rounds times with c concurrent callers.
-func run(c, rounds int, f func(q string)) latencies {
-	var mu sync.Mutex
-	var out latencies
-	work := make(chan string)
-	var wg sync.WaitGroup
-	for i := 0; i < c; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for q := range work {
-				start := time.Now()
-				f(q)
-				d := time.Since(start)
-				mu.Lock()
-				out = append(out, d)
-				mu.Unlock()
-			}
-		}()
-	}
-	for r := 0; r < rounds; r++ {
-		for _, q := range benchQueries {
-			work <- q
-		}
-	}
-	close(work)
-	wg.Wait()
-	return out
-}
+func run(c, rounds int, f func(q string)) latencies { return runInterleaved(c, rounds, f)[0] }
 
 // BenchmarkSearchLatency compares rag_search through REST with a raw
 // Weaviate hybrid query (same vectors, alpha, limit, tenant) in the same run,

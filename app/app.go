@@ -260,13 +260,17 @@ func (a *App) NewWorker() *worker.Server {
 		Concurrency: a.Config.Worker.Concurrency, Log: a.Log}, a.Pipeline)
 }
 
-// PreloadSearch reads, in the background, what searches need but a worker
-// does not (WordNet), so that the first search does not wait for it.
-func (a *App) PreloadSearch() {
+// LoadSearch reads what searches need but a worker does not (WordNet),
+// unless read already.
+func (a *App) LoadSearch() {
 	if l, ok := a.Service.Thesaurus.(*wordnet.Lazy); ok {
-		go l.Load()
+		l.Load()
 	}
 }
+
+// PreloadSearch runs LoadSearch in the background, so that the first search
+// does not wait for it.
+func (a *App) PreloadSearch() { go a.LoadSearch() }
 
 // Handler returns the HTTP handler: REST API and the Asynq UI at /monitoring.
 // The returned func releases the UI's connections.

@@ -52,7 +52,7 @@ func feedbackTerms(hits []store.Hit, docs, n int, stats *vocab.Stats, query map[
 		for _, w := range words {
 			// Words the statistics lack (a document indexed since they were
 			// loaded) have no reliable rarity: left out.
-			if len(w) > 2 && !vocab.IsStopword(w) && !query[w] && !isNumber(w) && stats.Has(w) {
+			if len(w) > 2 && !vocab.IsStopword(w) && !query[w] && !vocab.IsNumber(w) && stats.Has(w) {
 				score[w] += stats.IDF(w) / float64(len(words))
 			}
 		}
@@ -78,15 +78,4 @@ func feedbackTerms(hits []store.Hit, docs, n int, stats *vocab.Stats, query map[
 		out[i].weight /= total
 	}
 	return out
-}
-
-// isNumber reports whether w is all digits: numbers in a passage (years,
-// sizes) rarely say what it is about.
-func isNumber(w string) bool {
-	for _, r := range w {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }

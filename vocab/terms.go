@@ -14,6 +14,11 @@ func Terms(text string) []string {
 	})
 }
 
+// IsNumber reports whether w is all digits: numbers in a passage (years,
+// sizes) rarely say what it is about, so expansion neither starts from nor
+// adds one.
+func IsNumber(w string) bool { return strings.Trim(w, "0123456789") == "" }
+
 // IsStopword reports whether w is a common English word that says nothing
 // about a topic; expansion never starts from or adds one.
 func IsStopword(w string) bool { return stopwords[w] }

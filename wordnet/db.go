@@ -126,7 +126,7 @@ func Check(dir string) error {
 	for _, p := range partsOfSpeech {
 		for _, name := range []string{"data." + p.name, "index." + p.name, p.name + ".exc"} {
 			if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
-				return fmt.Errorf("wordnet: %w (install Debian's wordnet-base, or set search.wordnet_dir)", err)
+				return missing(err)
 			}
 		}
 	}
@@ -276,12 +276,18 @@ func (b *builder) finish() *DB {
 	return db
 }
 
+// missing is the error for a database file that cannot be opened: it says
+// how to get one.
+func missing(err error) error {
+	return fmt.Errorf("wordnet: %w (install Debian's wordnet-base, or set search.wordnet_dir)", err)
+}
+
 // eachLine calls fn for every line of path that is not part of the
 // license header (header lines start with a space).
 func eachLine(path string, fn func(string) error) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("wordnet: %w (install Debian's wordnet-base, or set search.wordnet_dir)", err)
+		return missing(err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)

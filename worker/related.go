@@ -27,11 +27,11 @@ func relatedWords(c ragd.Chunk, th ragd.Thesaurus) string {
 	}
 	added := map[string]bool{}
 	for w := range own {
-		if len(w) < 3 || vocab.IsStopword(w) || isNumber(w) {
+		if len(w) < 3 || vocab.IsStopword(w) || vocab.IsNumber(w) {
 			continue
 		}
 		for _, r := range th.Related(w, relatedSenses) {
-			if !own[r] && len(r) >= 3 && !vocab.IsStopword(r) && !isNumber(r) {
+			if !own[r] && len(r) >= 3 && !vocab.IsStopword(r) && !vocab.IsNumber(r) {
 				added[r] = true
 			}
 		}
@@ -42,8 +42,4 @@ func relatedWords(c ragd.Chunk, th ragd.Thesaurus) string {
 	}
 	sort.Strings(out)
 	return strings.Join(out, " ")
-}
-
-func isNumber(w string) bool {
-	return strings.Trim(w, "0123456789") == ""
 }

@@ -19,7 +19,6 @@ import (
 	"ragd/app"
 	"ragd/config"
 	"ragd/internal/testenv"
-	"ragd/wordnet"
 )
 
 // Stack is a running ragd for one test.
@@ -76,11 +75,9 @@ func StartWithLogger(t testing.TB, cfg config.Config, withWorker bool, log *slog
 		}
 		t.Cleanup(w.Shutdown)
 	}
-	if l, ok := a.Service.Thesaurus.(*wordnet.Lazy); ok {
-		// Read WordNet now rather than in Handler's background preload: a
-		// benchmark must not time its first rounds against that read.
-		l.Load()
-	}
+	// Read WordNet now rather than in Handler's background preload: a
+	// benchmark must not time its first rounds against that read.
+	a.LoadSearch()
 	handler, closeHandler, err := a.Handler()
 	if err != nil {
 		t.Fatal(err)

@@ -160,16 +160,8 @@ func (s *Service) retrieve(ctx context.Context, p plan, queryVector []float32, w
 	q := store.Query{Text: p.Query, Vector: queryVector, Mode: store.Mode(p.Mode), Alpha: p.Alpha, Limit: pool,
 		DocumentIDs: p.DocumentIDs, Tags: p.Tags, SourceTypes: p.SourceTypes, WithVectors: withVectors || p.MMR,
 		RankedFusion: p.Retrieval.RankedFusion, PathBoost: p.Retrieval.PathBoost}
-	lists := make([][]store.Hit, len(p.Namespaces))
-	g, gctx := errgroup.WithContext(ctx)
-	for i, ns := range p.Namespaces {
-		g.Go(func() error {
-			hits, err := s.namespaceHits(gctx, ns, q, p.Retrieval)
-			lists[i] = hits
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
+	lists, err := s.namespacesHits(ctx, p.Namespaces, q, p.Retrieval)
+	if err != nil {
 		return nil, err
 	}
 	hits := lists[0]
@@ -180,6 +172,26 @@ func (s *Service) retrieve(ctx context.Context, p plan, queryVector []float32, w
 		hits = mmr(hits, p.TopK, p.MMRLambda)
 	}
 	return hits[:min(len(hits), p.TopK)], nil
+}
+
+// namespacesHits searches each namespace, concurrently when there are
+// several: one, the common case, needs no goroutine.
+func (s *Service) namespacesHits(ctx context.Context, namespaces []string, q store.Query, r Retrieval) ([][]store.Hit, error) {
+	lists := make([][]store.Hit, len(namespaces))
+	if len(namespaces) == 1 {
+		hits, err := s.namespaceHits(ctx, namespaces[0], q, r)
+		lists[0] = hits
+		return lists, err
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	for i, ns := range namespaces {
+		g.Go(func() error {
+			hits, err := s.namespaceHits(gctx, ns, q, r)
+			lists[i] = hits
+			return err
+		})
+	}
+	return lists, g.Wait()
 }
 
 // namespaceHits searches one namespace. When the search has a keyword side,

@@ -70,11 +70,23 @@ func topKOf(k *int) (int, error) {
 // currentHits searches and drops chunks that do not belong to their
 // document's current version: chunks of a version still being written, or of
 // one replaced but not yet deleted. When some are dropped it searches again
-// with room for them, so the caller still gets up to Limit hits.
+// with room for them, so the caller still gets up to Limit hits. The
+// namespace's registry epoch is read while the first search runs, so the
+// versions can most often come from memory instead of a round trip after it.
 func (s *Service) currentHits(ctx context.Context, ns string, q store.Query) ([]store.Hit, error) {
+	epoch := make(chan epochRead, 1)
+	go func() {
+		e, err := s.Registry.Epoch(ctx, ns)
+		epoch <- epochRead{e, err}
+	}()
 	want := q.Limit
+	var at *epochRead
 	for attempt := 0; ; attempt++ {
 		hits, err := s.search(ctx, ns, q)
+		if at == nil {
+			e := <-epoch
+			at = &e
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -82,7 +94,7 @@ func (s *Service) currentHits(ctx context.Context, ns string, q store.Query) ([]
 		for i, h := range hits {
 			ids[i] = h.DocumentID
 		}
-		current, err := s.currentVersions(ctx, ns, ids)
+		current, err := s.currentVersionsAt(ctx, ns, ids, *at)
 		if err != nil {
 			return nil, err
 		}
@@ -97,6 +109,26 @@ func (s *Service) currentHits(ctx context.Context, ns string, q store.Query) ([]
 		}
 		q.Limit *= 4
 	}
+}
+
+// epochRead is a namespace's registry epoch, or why it could not be read.
+type epochRead struct {
+	epoch int64
+	err   error
+}
+
+// currentVersionsAt maps each document id to the content hash of its current
+// version, as of the epoch read when the search began (or, if that read
+// failed, as of now).
+func (s *Service) currentVersionsAt(ctx context.Context, ns string, documentIDs []string, at epochRead) (map[string]string, error) {
+	if at.err != nil {
+		return s.currentVersions(ctx, ns, documentIDs)
+	}
+	current, err := s.Registry.CurrentHashesAt(ctx, ns, sortedSet(documentIDs), at.epoch)
+	if err != nil {
+		return nil, ragd.Unavailable("redis", err)
+	}
+	return current, nil
 }
 
 // currentVersions maps each document id to the content hash of its current

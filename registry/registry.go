@@ -20,18 +20,20 @@ import (
 
 // Registry is the document registry. It is safe for concurrent use.
 type Registry struct {
-	rdb    redis.UniversalClient
-	prefix string
+	rdb     redis.UniversalClient
+	prefix  string
+	current *currentCache
 }
 
 // New returns a registry whose keys start with prefix.
 func New(rdb redis.UniversalClient, prefix string) *Registry {
-	return &Registry{rdb: rdb, prefix: prefix}
+	return &Registry{rdb: rdb, prefix: prefix, current: newCurrentCache()}
 }
 
 // Keys, per namespace: docs (hash id → Document JSON), current (hash id →
 // content hash), content and raw (hash → document id, for dedup), order (the
-// documents in list order, see orderMember).
+// documents in list order, see orderMember), epoch (a counter every change
+// to current moves, in the same transaction; see Epoch).
 func (r *Registry) key(kind, namespace string) string {
 	return r.prefix + ":" + kind + ":" + namespace
 }
@@ -105,6 +107,7 @@ func (r *Registry) Put(ctx context.Context, d ragd.Document) error {
 		p.HSet(ctx, r.key("docs", ns), d.ID, body)
 		p.ZAdd(ctx, r.key("order", ns), redis.Z{Member: orderMember(d)})
 		p.HSet(ctx, r.key("current", ns), d.ID, d.ContentHash)
+		p.Incr(ctx, r.key("epoch", ns))
 		p.HSet(ctx, r.key("content", ns), d.ContentHash, d.ID)
 		if d.RawHash != "" {
 			p.HSet(ctx, r.key("raw", ns), d.RawHash, d.ID)
@@ -143,6 +146,7 @@ func (r *Registry) Delete(ctx context.Context, namespace, id string) error {
 		p.HDel(ctx, r.key("docs", namespace), id)
 		p.ZRem(ctx, r.key("order", namespace), orderMember(*prev))
 		p.HDel(ctx, r.key("current", namespace), id)
+		p.Incr(ctx, r.key("epoch", namespace))
 		return nil
 	})
 	return err
@@ -157,6 +161,9 @@ func (r *Registry) ClearNamespace(ctx context.Context, namespace string) error {
 			p.Del(ctx, r.key(kind, namespace))
 		}
 		p.SRem(ctx, r.namespacesKey(), namespace)
+		// The epoch moves on rather than restarting, so versions read
+		// before the clear never pass for the namespace refilled.
+		p.Incr(ctx, r.key("epoch", namespace))
 		return nil
 	})
 	return err

@@ -1,0 +1,130 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Epoch returns the namespace's epoch: a counter that Put, Delete and
+// ClearNamespace move in the same transaction as the current versions they
+// change, so two reads at one epoch see the same current versions.
+func (r *Registry) Epoch(ctx context.Context, namespace string) (int64, error) {
+	n, err := r.rdb.Get(ctx, r.key("epoch", namespace)).Int64()
+	if errors.Is(err, redis.Nil) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("registry: %w", err)
+	}
+	return n, nil
+}
+
+// CurrentHashesAt is CurrentHashes for a caller that read the namespace's
+// epoch when its request began (concurrently with its search, so the read
+// costs no time). Ids already read at that epoch come from memory; the rest
+// are read with the epoch in one transaction and remembered when it has not
+// moved. A search thus sees the current versions as of a moment after it
+// began, most often without a round trip of its own.
+func (r *Registry) CurrentHashesAt(ctx context.Context, namespace string, ids []string, epoch int64) (map[string]string, error) {
+	out, missing := r.current.lookup(namespace, epoch, ids)
+	if len(missing) == 0 {
+		return out, nil
+	}
+	var get *redis.StringCmd
+	var hmget *redis.SliceCmd
+	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		get = p.Get(ctx, r.key("epoch", namespace))
+		hmget = p.HMGet(ctx, r.key("current", namespace), missing...)
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return nil, fmt.Errorf("registry: %w", err)
+	}
+	read, err := get.Int64()
+	if errors.Is(err, redis.Nil) {
+		read, err = 0, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("registry: %w", err)
+	}
+	fresh := make(map[string]string, len(missing))
+	for i, v := range hmget.Val() {
+		s, _ := v.(string)
+		fresh[missing[i]] = s
+		out[missing[i]] = s
+	}
+	if read == epoch {
+		r.current.store(namespace, epoch, fresh)
+	}
+	return out, nil
+}
+
+// currentMaxAge bounds how long versions read at one epoch are reused. The
+// epoch moves with every change ragd makes, so this only limits the damage
+// of a writer that changes versions without moving it (an older ragd during
+// an upgrade).
+const currentMaxAge = 10 * time.Second
+
+// currentMaxIDs bounds the ids remembered per namespace.
+const currentMaxIDs = 50_000
+
+// currentCache remembers, per namespace, the current versions read at its
+// latest epoch.
+type currentCache struct {
+	mu sync.Mutex
+	ns map[string]*currentAt
+}
+
+type currentAt struct {
+	epoch int64
+	since time.Time
+	hash  map[string]string // document id → current content hash ("" for none)
+}
+
+func newCurrentCache() *currentCache { return &currentCache{ns: map[string]*currentAt{}} }
+
+// lookup returns the versions of ids known at epoch, and the ids not known.
+func (c *currentCache) lookup(namespace string, epoch int64, ids []string) (map[string]string, []string) {
+	out := make(map[string]string, len(ids))
+	var missing []string
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	at := c.ns[namespace]
+	if at == nil || at.epoch != epoch || time.Since(at.since) >= currentMaxAge {
+		return out, ids
+	}
+	for _, id := range ids {
+		if h, ok := at.hash[id]; ok {
+			out[id] = h
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	return out, missing
+}
+
+// store remembers versions read at epoch. A newer epoch replaces what an
+// older one read; an older one is ignored.
+func (c *currentCache) store(namespace string, epoch int64, hashes map[string]string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	at := c.ns[namespace]
+	switch {
+	case at == nil || epoch > at.epoch || time.Since(at.since) >= currentMaxAge:
+		at = &currentAt{epoch: epoch, since: time.Now(), hash: make(map[string]string, len(hashes))}
+		c.ns[namespace] = at
+	case epoch < at.epoch:
+		return
+	}
+	for id, h := range hashes {
+		if len(at.hash) >= currentMaxIDs {
+			return
+		}
+		at.hash[id] = h
+	}
+}

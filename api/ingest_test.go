@@ -222,8 +222,8 @@ func TestReingestChangedFileLeavesNoStaleChunks(t *testing.T) {
 	if r := search(t, s, "pelican protocol", "", 5); !anyContains(r, "text", "pelican") {
 		t.Fatalf("new version not found: %v", r)
 	}
-	if gen, _ := s.Service.Generations.Get(t.Context(), "default"); gen != genBefore+1 {
-		t.Fatalf("cache generation %d after re-ingest, want %d", gen, genBefore+1)
+	if gen, _ := s.Service.Generations.Get(t.Context(), "default"); gen <= genBefore {
+		t.Fatalf("cache generation %d after re-ingest, want it past %d", gen, genBefore)
 	}
 	if gen, _ := s.Service.Generations.Get(t.Context(), "other"); gen != 0 {
 		t.Fatalf("another namespace's generation moved to %d", gen)

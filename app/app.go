@@ -96,7 +96,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	fetcher := &ingest.Fetcher{AllowPrivate: cfg.Ingest.AllowPrivateURLs, Timeout: cfg.Ingest.URLTimeout,
 		MaxBytes: cfg.Ingest.MaxFileBytes, UserAgent: "ragd/" + ragd.Version}
 	reg := registry.New(rdb, cfg.Redis.KeyPrefix)
-	gens := cache.NewGenerations(rdb, cfg.Redis.KeyPrefix)
+	gens := cache.NewGenerations(rdb, cfg.Redis.KeyPrefix, reg.EpochKey)
 	queue := jobs.NewQueue(rdb, jobs.Options{Queue: cfg.Worker.Queue, MaxRetries: cfg.Worker.MaxRetries,
 		Timeout: cfg.Worker.TaskTimeout, Retention: cfg.Worker.JobRetention})
 	a := &App{Config: cfg, Log: log, Redis: rdb, Queue: queue, Metrics: metrics.New(queue.Inspector())}

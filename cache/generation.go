@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 
 	"github.com/redis/go-redis/v9"
@@ -17,16 +18,22 @@ import (
 type Generations struct {
 	rdb    redis.UniversalClient
 	prefix string
+	also   []func(namespace string) string
 }
 
-// NewGenerations returns counters whose keys start with prefix.
-func NewGenerations(rdb redis.UniversalClient, prefix string) *Generations {
-	return &Generations{rdb: rdb, prefix: prefix}
+// NewGenerations returns counters whose keys start with prefix. A
+// namespace's generation is its own counter plus the counters whose keys also
+// names: the registry's epoch, which moves in the same transaction that
+// makes a new version current, so results cached before it are out of reach
+// even when the writer dies before its own Bump.
+func NewGenerations(rdb redis.UniversalClient, prefix string, also ...func(namespace string) string) *Generations {
+	return &Generations{rdb: rdb, prefix: prefix, also: also}
 }
 
 func (g *Generations) key(namespace string) string { return g.prefix + ":gen:" + namespace }
 
-// Bump advances the namespace's generation and returns the new value.
+// Bump advances the namespace's own counter, and so its generation, and
+// returns the counter's new value.
 func (g *Generations) Bump(ctx context.Context, namespace string) (int64, error) {
 	n, err := g.rdb.Incr(ctx, g.key(namespace)).Result()
 	if err != nil {
@@ -47,12 +54,9 @@ func (g *Generations) Get(ctx context.Context, namespace string) (int64, error) 
 			return n, nil
 		}
 	}
-	n, err := g.rdb.Get(ctx, g.key(namespace)).Int64()
-	if errors.Is(err, redis.Nil) {
-		err = nil
-	}
+	n, err := g.read(ctx, namespace)
 	if err != nil {
-		return 0, fmt.Errorf("cache generation: %w", err)
+		return 0, err
 	}
 	if memo != nil {
 		memo.mu.Lock()
@@ -60,6 +64,41 @@ func (g *Generations) Get(ctx context.Context, namespace string) (int64, error) 
 		memo.mu.Unlock()
 	}
 	return n, nil
+}
+
+// read sums the namespace's counters, read in one round trip.
+func (g *Generations) read(ctx context.Context, namespace string) (int64, error) {
+	if len(g.also) == 0 {
+		n, err := g.rdb.Get(ctx, g.key(namespace)).Int64()
+		if errors.Is(err, redis.Nil) {
+			err = nil
+		}
+		if err != nil {
+			return 0, fmt.Errorf("cache generation: %w", err)
+		}
+		return n, nil
+	}
+	keys := []string{g.key(namespace)}
+	for _, k := range g.also {
+		keys = append(keys, k(namespace))
+	}
+	vals, err := g.rdb.MGet(ctx, keys...).Result()
+	if err != nil {
+		return 0, fmt.Errorf("cache generation: %w", err)
+	}
+	var sum int64
+	for i, v := range vals {
+		if v == nil {
+			continue
+		}
+		s, _ := v.(string)
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("cache generation: %s holds %q, not a counter", keys[i], s)
+		}
+		sum += n
+	}
+	return sum, nil
 }
 
 type memoKey struct{}

@@ -45,3 +45,45 @@ func TestGenerationMemo(t *testing.T) {
 		t.Errorf("unwritten namespace: %d, want 0", other)
 	}
 }
+
+// A generation moves with the counters it also counts (the registry's
+// epoch), not only with Bump, and never goes back when one of them moves.
+func TestGenerationCountsOtherCounters(t *testing.T) {
+	opts, err := redis.ParseURL(testenv.RedisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opts)
+	t.Cleanup(func() { rdb.Close() })
+	prefix := "test:" + testenv.Unique(t, "G")
+	epochKey := func(ns string) string { return prefix + ":epoch:" + ns }
+	g := NewGenerations(rdb, prefix, epochKey)
+	ctx := context.Background()
+	t.Cleanup(func() { rdb.Del(ctx, g.key("ns"), epochKey("ns")) })
+	read := func() int64 {
+		t.Helper()
+		n, err := g.Get(ctx, "ns")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := read(); n != 0 {
+		t.Fatalf("unwritten: %d, want 0", n)
+	}
+	rdb.Incr(ctx, epochKey("ns"))
+	afterEpoch := read()
+	if afterEpoch != 1 {
+		t.Fatalf("after the epoch moved: %d, want 1", afterEpoch)
+	}
+	if _, err := g.Bump(ctx, "ns"); err != nil {
+		t.Fatal(err)
+	}
+	if n := read(); n != 2 {
+		t.Fatalf("after a bump: %d, want 2", n)
+	}
+	rdb.Set(ctx, epochKey("ns"), "not a number", 0)
+	if _, err := g.Get(ctx, "ns"); err == nil {
+		t.Fatal("a counter holding text read as a generation")
+	}
+}

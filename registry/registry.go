@@ -107,7 +107,7 @@ func (r *Registry) Put(ctx context.Context, d ragd.Document) error {
 		p.HSet(ctx, r.key("docs", ns), d.ID, body)
 		p.ZAdd(ctx, r.key("order", ns), redis.Z{Member: orderMember(d)})
 		p.HSet(ctx, r.key("current", ns), d.ID, d.ContentHash)
-		p.Incr(ctx, r.key("epoch", ns))
+		p.Incr(ctx, r.EpochKey(ns))
 		p.HSet(ctx, r.key("content", ns), d.ContentHash, d.ID)
 		if d.RawHash != "" {
 			p.HSet(ctx, r.key("raw", ns), d.RawHash, d.ID)
@@ -146,7 +146,7 @@ func (r *Registry) Delete(ctx context.Context, namespace, id string) error {
 		p.HDel(ctx, r.key("docs", namespace), id)
 		p.ZRem(ctx, r.key("order", namespace), orderMember(*prev))
 		p.HDel(ctx, r.key("current", namespace), id)
-		p.Incr(ctx, r.key("epoch", namespace))
+		p.Incr(ctx, r.EpochKey(namespace))
 		return nil
 	})
 	return err
@@ -163,7 +163,7 @@ func (r *Registry) ClearNamespace(ctx context.Context, namespace string) error {
 		p.SRem(ctx, r.namespacesKey(), namespace)
 		// The epoch moves on rather than restarting, so versions read
 		// before the clear never pass for the namespace refilled.
-		p.Incr(ctx, r.key("epoch", namespace))
+		p.Incr(ctx, r.EpochKey(namespace))
 		return nil
 	})
 	return err

@@ -105,6 +105,25 @@ func (s *Store) Learn(ctx context.Context, namespace, documentID, contentHash st
 	return nil
 }
 
+// Learned returns the content hash of the version whose vocabulary is
+// recorded for a document, or "" when none is.
+func (s *Store) Learned(ctx context.Context, namespace, documentID string) (string, error) {
+	raw, err := s.rdb.HGet(ctx, s.key(namespace), documentID).Result()
+	if errors.Is(err, redis.Nil) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("vocab: %w", err)
+	}
+	var e struct {
+		Hash string `json:"h"`
+	}
+	if err := json.Unmarshal([]byte(raw), &e); err != nil {
+		return "", nil // unreadable: learn it again
+	}
+	return e.Hash, nil
+}
+
 // Forget removes a deleted document's vocabulary from the namespace's
 // statistics. Forgetting an unknown document is not an error.
 func (s *Store) Forget(ctx context.Context, namespace, documentID string) error {

@@ -72,21 +72,17 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	}
 	if !pl.Force {
 		if dup, err := p.duplicate(ctx, pl, prev, hash, &res); err != nil || dup {
+			if err == nil && prev != nil && prev.ContentHash == hash {
+				err = p.finishLearning(ctx, pl, loaded, hash)
+			}
 			return res, err
 		}
 	}
 
-	pieces := ingest.Chunk(loaded, p.Chunking)
 	now := time.Now().UTC()
-	chunks := make([]ragd.Chunk, len(pieces))
-	for i, pc := range pieces {
-		chunks[i] = ragd.Chunk{
-			ID: ragd.ChunkID(pl.DocumentID, hash, i), DocumentID: pl.DocumentID, Namespace: pl.Namespace,
-			Source: pl.Source, SourceType: loaded.SourceType, ContentHash: hash, Index: i,
-			Text: pc.Text, Path: pc.Path, Level: pc.Level, Summary: pc.Summary, Page: pc.Page,
-			Tags: pl.Tags, Timestamp: now,
-		}
-		if p.Thesaurus != nil {
+	chunks := p.chunk(pl, loaded, hash, now)
+	if p.Thesaurus != nil {
+		for i := range chunks {
 			chunks[i].Related = relatedWords(chunks[i], p.Thesaurus)
 		}
 	}
@@ -121,6 +117,38 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	p.Log.Info("document indexed", "kb_name", pl.Namespace, "document_id", pl.DocumentID,
 		"source", pl.Source, "chunks", len(chunks), "replaced", res.Replaced)
 	return res, nil
+}
+
+// chunk splits a loaded version into its chunks.
+func (p *Pipeline) chunk(pl jobs.DocumentPayload, loaded *ingest.Loaded, hash string, now time.Time) []ragd.Chunk {
+	pieces := ingest.Chunk(loaded, p.Chunking)
+	chunks := make([]ragd.Chunk, len(pieces))
+	for i, pc := range pieces {
+		chunks[i] = ragd.Chunk{
+			ID: ragd.ChunkID(pl.DocumentID, hash, i), DocumentID: pl.DocumentID, Namespace: pl.Namespace,
+			Source: pl.Source, SourceType: loaded.SourceType, ContentHash: hash, Index: i,
+			Text: pc.Text, Path: pc.Path, Level: pc.Level, Summary: pc.Summary, Page: pc.Page,
+			Tags: pl.Tags, Timestamp: now,
+		}
+	}
+	return chunks
+}
+
+// finishLearning learns the vocabulary of a version already current when
+// the run that made it current died (or failed to reach Redis) before
+// learning it: a retry finds the version a duplicate and would otherwise
+// leave its words out of query expansion for good.
+func (p *Pipeline) finishLearning(ctx context.Context, pl jobs.DocumentPayload, loaded *ingest.Loaded, hash string) error {
+	if p.Vocab == nil {
+		return nil
+	}
+	learned, err := p.Vocab.Learned(ctx, pl.Namespace, pl.DocumentID)
+	if err != nil || learned == hash {
+		return err
+	}
+	p.learnVocabulary(ctx, pl.Namespace, pl.DocumentID, hash, p.chunk(pl, loaded, hash, time.Now().UTC()))
+	_, err = p.Generations.Bump(ctx, pl.Namespace) // searches reload the vocabulary
+	return err
 }
 
 // duplicate reports whether the namespace already holds this content, either
@@ -179,8 +207,8 @@ func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Ch
 // learnVocabulary records the document's words for query expansion. It runs
 // after the registry switched to the new version, so the statistics never
 // describe a version searches cannot see. A failure costs only expansion
-// quality, so it is logged rather than failing a document already indexed
-// (a retry would find it a duplicate and not get here).
+// quality, so it is logged rather than failing a document already indexed;
+// the next index of the same version learns it (finishLearning).
 func (p *Pipeline) learnVocabulary(ctx context.Context, ns, docID, hash string, chunks []ragd.Chunk) {
 	if p.Vocab == nil {
 		return

@@ -1,0 +1,59 @@
+package worker_test
+
+import (
+	"context"
+	"testing"
+
+	"ragd/internal/stack"
+	"ragd/jobs"
+)
+
+// A run that made a version current but died before learning its
+// vocabulary leaves a retry that finds the version a duplicate: the retry
+// learns the words then, and moves the generation so searches reload them.
+func TestDuplicateRetryLearnsMissingVocabulary(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := stack.Start(t, stack.Config(t), false)
+	pl := jobs.DocumentPayload{Namespace: "learn", DocumentID: "doc", Source: "text://doc",
+		Text: "Serialization keeps the wire format stable."}
+	res, err := s.Pipeline.IndexDocument(ctx, pl, &jobs.Reporter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vocab := s.Service.Vocab
+	if h, err := vocab.Learned(ctx, "learn", "doc"); err != nil || h != res.ContentHash {
+		t.Fatalf("after indexing: learned %q, %v; want %q", h, err, res.ContentHash)
+	}
+
+	if err := vocab.Forget(ctx, "learn", "doc"); err != nil { // as if the run died before Learn
+		t.Fatal(err)
+	}
+	gen, err := s.Service.Generations.Get(ctx, "learn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.Pipeline.IndexDocument(ctx, pl, &jobs.Reporter{})
+	if err != nil || !again.DedupHit {
+		t.Fatalf("retry: %+v, %v; want a dedup hit", again, err)
+	}
+	if h, _ := vocab.Learned(ctx, "learn", "doc"); h != res.ContentHash {
+		t.Fatalf("after the retry: learned %q, want %q", h, res.ContentHash)
+	}
+	if now, _ := s.Service.Generations.Get(ctx, "learn"); now <= gen {
+		t.Fatalf("generation %d after relearning, want past %d", now, gen)
+	}
+	stats, err := vocab.Load(ctx, "learn", s.Service.Registry.CurrentHashes)
+	if err != nil || !stats.Has("serialization") {
+		t.Fatalf("namespace vocabulary lacks the document's words: %v", err)
+	}
+
+	// A retry that finds the words learned changes nothing.
+	gen, _ = s.Service.Generations.Get(ctx, "learn")
+	if _, err := s.Pipeline.IndexDocument(ctx, pl, &jobs.Reporter{}); err != nil {
+		t.Fatal(err)
+	}
+	if now, _ := s.Service.Generations.Get(ctx, "learn"); now != gen {
+		t.Fatalf("an unchanged re-index moved the generation %d → %d", gen, now)
+	}
+}

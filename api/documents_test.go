@@ -146,7 +146,7 @@ func TestToolsMetricsAndOpenAPI(t *testing.T) {
 	e := api.New(s.Service, api.Options{MaxBodyBytes: 1 << 20, Log: stack.Logger(t)})
 	served := map[string]bool{}
 	for _, r := range e.Routes() {
-		if strings.HasPrefix(r.Path, "/docs") || strings.HasPrefix(r.Path, "/redoc") || strings.HasPrefix(r.Path, "/monitoring") || r.Path == "/mcp" ||
+		if strings.HasPrefix(r.Path, "/docs") || strings.HasPrefix(r.Path, "/monitoring") || r.Path == "/mcp" ||
 			strings.HasPrefix(r.Path, "/.well-known/") || r.Method == echo.RouteNotFound {
 			continue
 		}

@@ -59,10 +59,6 @@ func New(svc *rag.Service, opts Options) *echo.Echo {
 	docs := echo.WrapHandler(openapi.SwaggerUI("/docs", "/openapi.json"))
 	e.GET("/docs", docs)
 	e.GET("/docs/*", docs)
-	if redoc := openapi.ReDoc("/redoc", "/openapi.json"); redoc != nil {
-		e.GET("/redoc", echo.WrapHandler(redoc))
-		e.GET("/redoc/*", echo.WrapHandler(redoc))
-	}
 	if opts.Monitoring != nil {
 		mon := echo.WrapHandler(opts.Monitoring)
 		e.Any("/monitoring", mon)

@@ -129,10 +129,3 @@ func TestSwaggerUIEscapesSpecURL(t *testing.T) {
 		t.Fatalf("spec URL injected into the page:\n%s", page)
 	}
 }
-
-func TestReDocUnavailableOffline(t *testing.T) {
-	t.Parallel()
-	if openapi.ReDoc("/redoc", "/openapi.json") != nil {
-		t.Fatal("ReDoc has no offline bundle here and must be nil")
-	}
-}

@@ -12,12 +12,7 @@ import (
 // In a memo context a namespace's generation is read from Redis once, so
 // one request sees one generation; outside it every Get reads Redis.
 func TestGenerationMemo(t *testing.T) {
-	opts, err := redis.ParseURL(testenv.RedisURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := redis.NewClient(opts)
-	t.Cleanup(func() { rdb.Close() })
+	rdb := testClient(t)
 	g := NewGenerations(rdb, "test:"+testenv.Unique(t, "G"))
 	ctx := context.Background()
 	t.Cleanup(func() { rdb.Del(ctx, g.key("ns")) })
@@ -49,12 +44,7 @@ func TestGenerationMemo(t *testing.T) {
 // A generation moves with the counters it also counts (the registry's
 // epoch), not only with Bump, and never goes back when one of them moves.
 func TestGenerationCountsOtherCounters(t *testing.T) {
-	opts, err := redis.ParseURL(testenv.RedisURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := redis.NewClient(opts)
-	t.Cleanup(func() { rdb.Close() })
+	rdb := testClient(t)
 	prefix := "test:" + testenv.Unique(t, "G")
 	epochKey := func(ns string) string { return prefix + ":epoch:" + ns }
 	g := NewGenerations(rdb, prefix, epochKey)
@@ -86,4 +76,16 @@ func TestGenerationCountsOtherCounters(t *testing.T) {
 	if _, err := g.Get(ctx, "ns"); err == nil {
 		t.Fatal("a counter holding text read as a generation")
 	}
+}
+
+// testClient connects to the test Redis, closing at the test's end.
+func testClient(t *testing.T) *redis.Client {
+	t.Helper()
+	opts, err := redis.ParseURL(testenv.RedisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opts)
+	t.Cleanup(func() { rdb.Close() })
+	return rdb
 }

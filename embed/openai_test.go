@@ -218,13 +218,9 @@ func TestOpenAITimeoutIsTransient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
 	_, err = o.Embed(context.Background(), []string{"slow"})
-	if err == nil || !IsTransient(err) {
+	if err == nil || !IsTransient(err) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want a transient timeout", err)
-	}
-	if time.Since(start) > 2*time.Second {
-		t.Errorf("timeout took %s", time.Since(start))
 	}
 }
 

@@ -23,6 +23,7 @@ type APIError struct {
 	Message string
 }
 
+// Error names the HTTP status (when there was one) and the provider's message.
 func (e *APIError) Error() string {
 	if e.StatusCode == 0 {
 		return "llm: server error: " + e.Message

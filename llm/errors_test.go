@@ -19,16 +19,12 @@ func TestCompleteTimeoutIsTransient(t *testing.T) {
 		writeJSON(w, 200, completion(map[string]any{"role": "assistant", "content": "late"}, "stop"))
 	})
 	c := newClient(t, srv, func(cfg *Config) { cfg.Timeout = 100 * time.Millisecond })
-	start := time.Now()
 	_, err := c.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}})
 	if err == nil || !IsTransient(err) {
 		t.Fatalf("err %v, want transient", err)
 	}
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err %v does not say it timed out", err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Fatalf("timeout took %s", d)
 	}
 }
 

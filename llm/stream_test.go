@@ -109,7 +109,6 @@ func TestStreamCancelledMidStream(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	start := time.Now()
 	resp, err := newClient(t, srv).Stream(ctx, Request{Messages: []Message{{Role: RoleUser, Content: "q"}}},
 		func(text string) error { cancel(); return nil })
 	if !errors.Is(err, context.Canceled) || IsTransient(err) {
@@ -117,9 +116,6 @@ func TestStreamCancelledMidStream(t *testing.T) {
 	}
 	if resp.Message.Content != "Hello" {
 		t.Fatalf("partial content %q", resp.Message.Content)
-	}
-	if time.Since(start) > time.Second {
-		t.Fatalf("cancellation took %s", time.Since(start))
 	}
 }
 

@@ -102,10 +102,9 @@ func TestCoreToolsOverHTTP(t *testing.T) {
 	}
 
 	cs := connectHTTP(t, s, "", nil)
-	// Ingest without wait returns at once with a job to poll.
-	start := time.Now()
+	// Ingest without wait returns before the job runs, with a job to poll.
 	res, out := call(t, cs, "core_ingest", map[string]any{"source_uri": filepath.Join(root, "go_mem.html"), "kb_name": "docs"})
-	if res.IsError || out["status"] != "queued" || out["job_id"] == "" || out["dedup_hit"] != false || time.Since(start) > 2*time.Second {
+	if res.IsError || out["status"] != "queued" || out["job_id"] == "" || out["dedup_hit"] != false {
 		t.Fatalf("core_ingest: %v %s", out, text(res))
 	}
 	jobID := out["job_id"].(string)
@@ -283,10 +282,9 @@ func TestIngestWaitWithProgress(t *testing.T) {
 	short.Worker.Queue += "-idle" // no worker serves this queue
 	idle := stack.Start(t, short, false)
 	cs2 := connectHTTP(t, idle, "", nil)
-	start := time.Now()
 	res, out = call(t, cs2, "core_ingest", map[string]any{"source_uri": "no worker will take this", "source_type": "text", "wait": true})
-	if res.IsError || out["status"] != "queued" || out["job_id"] == "" || time.Since(start) > 5*time.Second {
-		t.Fatalf("wait limit: %v %s after %s", out, text(res), time.Since(start))
+	if res.IsError || out["status"] != "queued" || out["job_id"] == "" {
+		t.Fatalf("wait limit: %v %s", out, text(res))
 	}
 }
 

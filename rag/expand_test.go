@@ -230,5 +230,9 @@ func TestRewriteFailureLeavesQueryAlone(t *testing.T) {
 	if len(e.terms) != 0 || e.text("q") != "q" {
 		t.Errorf("failed rewrite changed the query: %+v", e.terms)
 	}
-	(&Service{}).expandRewrite(context.Background(), e, "q") // no chat model: nothing to do
+	none := newExpansion("q")
+	(&Service{}).expandRewrite(context.Background(), none, "q") // no chat model: nothing to do
+	if len(none.terms) != 0 {
+		t.Errorf("rewrite without a chat model added %+v", none.terms)
+	}
 }

@@ -64,14 +64,13 @@ func TestBreakerOpensFailsFastAndRecovers(t *testing.T) {
 		t.Fatalf("after %d failures state is %s", calls.Load(), g.State())
 	}
 	before := calls.Load()
-	start := time.Now()
 	_, err = Do(context.Background(), g, down)
 	var re *ragd.Error
 	if !errors.As(err, &re) || re.Kind != ragd.KindUnavailable || !strings.Contains(re.Message, "circuit breaker is open") || re.RetryAfterSeconds < 1 {
 		t.Fatalf("open breaker: %v", err)
 	}
-	if calls.Load() != before || time.Since(start) > 20*time.Millisecond {
-		t.Fatalf("open breaker called the dependency or waited (%s)", time.Since(start))
+	if calls.Load() != before {
+		t.Fatalf("open breaker called the dependency %d times", calls.Load()-before)
 	}
 	time.Sleep(250 * time.Millisecond) // OpenFor passes: half-open lets one call probe
 	v, err := Do(context.Background(), g, func(context.Context) (int, error) { return 7, nil })

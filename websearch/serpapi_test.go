@@ -114,13 +114,9 @@ func TestSerpAPIErrorWithStatus200(t *testing.T) {
 
 func TestSerpAPISlowAnswerTimesOut(t *testing.T) {
 	srv := newServer(t, stall)
-	start := time.Now()
 	_, err := NewSerpAPI(testKey, Options{BaseURL: srv.URL, Timeout: 50 * time.Millisecond}).Search(context.Background(), "q", 5)
 	if !errors.Is(err, context.DeadlineExceeded) || !IsTransient(err) {
 		t.Fatalf("got %v; want a transient deadline error", err)
-	}
-	if time.Since(start) > 2*time.Second {
-		t.Fatalf("took %s", time.Since(start))
 	}
 	assertNoSecret(t, err, testKey)
 }

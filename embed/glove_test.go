@@ -123,7 +123,6 @@ func TestGloVeReal(t *testing.T) {
 	runtime.KeepAlive(g)
 }
 
-
 // heapAlloc is the live heap after a full collection.
 func heapAlloc() uint64 {
 	runtime.GC()

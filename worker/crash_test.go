@@ -26,7 +26,8 @@ import (
 // until released, so a test can catch a worker mid-job.
 type fakeEmbeddings struct {
 	dim      int
-	after    int64
+	after    int64 // requests answered before the rest block until release
+	failFrom int64 // when set, this request and every later one gets a 400
 	requests atomic.Int64
 	blocked  chan struct{} // receives once per blocked request
 	release  chan struct{}
@@ -41,7 +42,12 @@ func (f *fakeEmbeddings) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":{"message":"bad json"}}`, http.StatusBadRequest)
 		return
 	}
-	if n := f.requests.Add(1); f.after > 0 && n > f.after {
+	n := f.requests.Add(1)
+	if f.failFrom > 0 && n >= f.failFrom {
+		http.Error(w, `{"error":{"message":"input rejected"}}`, http.StatusBadRequest)
+		return
+	}
+	if f.after > 0 && n > f.after {
 		select {
 		case f.blocked <- struct{}{}:
 		default:

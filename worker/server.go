@@ -40,10 +40,9 @@ func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Serv
 		ShutdownTimeout: 20 * time.Second,
 		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
 			retried, _ := asynq.GetRetryCount(ctx)
-			maxRetry, _ := asynq.GetMaxRetry(ctx)
 			id, _ := asynq.GetTaskID(ctx)
 			opts.Log.Warn("job failed", "job_id", id, "type", t.Type(), "attempt", retried+1,
-				"final", errors.Is(err, asynq.SkipRetry) || retried >= maxRetry, "error", err)
+				"final", final(ctx, err), "error", err)
 		}),
 	})
 	mux := asynq.NewServeMux()
@@ -55,7 +54,11 @@ func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Serv
 		rep := jobs.NewReporter(t)
 		res, err := p.IndexDocument(ctx, pl, rep)
 		if err != nil {
-			return classify(err)
+			err = classify(err)
+			if final(ctx, err) {
+				p.discardAfterFailure(ctx, pl, opts.Log)
+			}
+			return err
 		}
 		rep.Result(res)
 		return nil
@@ -84,6 +87,13 @@ func classify(err error) error {
 		return fmt.Errorf("%v: %w", err, asynq.SkipRetry)
 	}
 	return err
+}
+
+// final reports whether a job that failed with err will not be retried.
+func final(ctx context.Context, err error) bool {
+	retried, _ := asynq.GetRetryCount(ctx)
+	maxRetry, _ := asynq.GetMaxRetry(ctx)
+	return errors.Is(err, asynq.SkipRetry) || retried >= maxRetry
 }
 
 // retryDelay backs off exponentially from 1 s to a minute, with jitter so

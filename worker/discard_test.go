@@ -1,0 +1,71 @@
+package worker_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ragd"
+	"ragd/config"
+	"ragd/internal/stack"
+	"ragd/internal/testenv"
+	"ragd/jobs"
+)
+
+// A job that fails for good after writing some of a new version's chunks
+// leaves none of them behind: the handler discards them.
+func TestFailedJobLeavesNoChunks(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	doc := filepath.Join(root, "go_mem.html")
+	testenv.CopyFile(t, testenv.GorootFile(t, "doc/go_mem.html"), doc)
+	fake := &fakeEmbeddings{dim: 16, failFrom: 3} // two batches written, the third refused
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	cfg := stack.Config(t, root)
+	cfg.Embed = config.Embed{Provider: "openai", BaseURL: srv.URL + "/v1", Model: "fake-embed", Dimension: 16,
+		BatchSize: 4, Timeout: 10 * time.Second}
+	cfg.Worker.MaxRetries = 0
+	cfg.Resilience.MaxRetries = 0
+	s := stack.Start(t, cfg, true)
+
+	resp := s.Do(t, http.MethodPost, "/tools/rag_index", map[string]any{"file_path": doc, "wait": true})
+	if resp.Status != http.StatusUnprocessableEntity || !strings.Contains(string(resp.Body), "input rejected") {
+		t.Fatalf("rag_index: %d %s; want the failed job's error", resp.Status, resp.Body)
+	}
+	if fake.requests.Load() < 3 {
+		t.Fatalf("%d embedding requests: the job failed before writing any chunks", fake.requests.Load())
+	}
+	if n := s.ChunkCount(t, "default", ""); n != 0 {
+		t.Fatalf("%d chunks of the failed version left in Weaviate", n)
+	}
+}
+
+// DiscardUncommitted keeps the current version and removes every other.
+func TestDiscardUncommittedKeepsCurrentVersion(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := stack.Start(t, stack.Config(t), false)
+	pl := jobs.DocumentPayload{Namespace: "keep", DocumentID: "doc", Source: "text://doc",
+		Text: "Lighthouse keepers trimmed the wicks."}
+	res, err := s.Pipeline.IndexDocument(ctx, pl, &jobs.Reporter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	orphan := ragd.Chunk{ID: ragd.ChunkID("doc", "other", 0), DocumentID: "doc", Namespace: "keep",
+		Source: "text://doc", ContentHash: "other", Text: "a version that never became current"}
+	if err := s.Service.Store.Upsert(ctx, "keep", []ragd.Chunk{orphan}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Pipeline.DiscardUncommitted(ctx, "keep", "doc")
+	if err != nil || n != 1 {
+		t.Fatalf("discarded %d, %v; want 1", n, err)
+	}
+	if got := s.ChunkCount(t, "keep", "doc"); got != res.ChunksIndexed {
+		t.Fatalf("%d chunks left, want the current version's %d", got, res.ChunksIndexed)
+	}
+}

@@ -32,7 +32,7 @@ func TestWeaviateBreakerOpensAndCloses(t *testing.T) {
 	cfg.Resilience.CircuitOpenFor = 3 * time.Second
 	cfg.Cache.Enabled = false
 	s := stack.Start(t, cfg, true)
-	indexText(t, s, "default", "Kelp forests grow along cold, nutrient-rich coasts.")
+	docID := indexText(t, s, "default", "Kelp forests grow along cold, nutrient-rich coasts.")
 	if r := searchBody(t, s, map[string]any{"query": "kelp forests"}); len(r) != 1 {
 		t.Fatalf("before the stop: %v", r)
 	}
@@ -61,6 +61,14 @@ func TestWeaviateBreakerOpensAndCloses(t *testing.T) {
 	if h := s.Do(t, http.MethodGet, "/health", nil); h.Status != 503 {
 		t.Errorf("health with Weaviate down: %d %s", h.Status, h.Body)
 	}
+	// A delete that cannot reach Weaviate changes nothing, so it can be
+	// tried again once Weaviate is back.
+	if d := s.Do(t, http.MethodDelete, "/documents/"+docID, nil); d.Status != http.StatusServiceUnavailable {
+		t.Fatalf("delete with Weaviate down: %d %s", d.Status, d.Body)
+	}
+	if d := s.Do(t, http.MethodGet, "/documents/"+docID, nil); d.Status != http.StatusOK {
+		t.Fatalf("the document is gone after a failed delete: %d %s", d.Status, d.Body)
+	}
 
 	w.Start(t)
 	time.Sleep(cfg.Resilience.CircuitOpenFor)
@@ -77,5 +85,12 @@ func TestWeaviateBreakerOpensAndCloses(t *testing.T) {
 	}
 	if st := breakerState(t, s, "weaviate"); st != "closed" {
 		t.Fatalf("breaker %q after recovery", st)
+	}
+	d := s.Do(t, http.MethodDelete, "/documents/"+docID, nil)
+	if d.Status != http.StatusOK || num(d.JSON, "chunks_deleted") != 1 {
+		t.Fatalf("delete retried after recovery: %d %s", d.Status, d.Body)
+	}
+	if n := s.ChunkCount(t, "default", docID); n != 0 {
+		t.Fatalf("%d chunks left after the delete", n)
 	}
 }

@@ -123,8 +123,9 @@ type Deleted struct {
 	ChunksDeleted int    `json:"chunks_deleted"`
 }
 
-// DeleteDocument removes a document: first from the registry (so searches
-// stop returning it at once), then its chunks, then cached results.
+// DeleteDocument removes a document: its chunks, then its registry entry
+// (which moves the namespace's epoch, so searches and cached results stop
+// showing it at once), then its vocabulary.
 func (s *Service) DeleteDocument(ctx context.Context, kb, id string) (Deleted, error) {
 	doc, err := s.Document(ctx, kb, id)
 	if err != nil {
@@ -136,6 +137,15 @@ func (s *Service) DeleteDocument(ctx context.Context, kb, id string) (Deleted, e
 		return Deleted{}, ragd.Unavailable("redis", err)
 	}
 	defer unlock()
+	// Chunks first: if Weaviate fails, the document is still listed and the
+	// same DELETE can be tried again. The other order would forget the
+	// document and strand its chunks where no request can reach them.
+	n, err := resilience.Do(ctx, s.Guards.Weaviate, func(ctx context.Context) (int, error) {
+		return s.Store.DeleteDocument(ctx, ns, id)
+	})
+	if err != nil {
+		return Deleted{}, err
+	}
 	if err := s.Registry.Delete(ctx, ns, id); err != nil {
 		return Deleted{}, ragd.Unavailable("redis", err)
 	}
@@ -145,12 +155,6 @@ func (s *Service) DeleteDocument(ctx context.Context, kb, id string) (Deleted, e
 			// queries and match nothing.
 			s.Log.Warn("vocabulary of a deleted document not forgotten", "kb_name", ns, "document_id", id, "error", err)
 		}
-	}
-	n, err := resilience.Do(ctx, s.Guards.Weaviate, func(ctx context.Context) (int, error) {
-		return s.Store.DeleteDocument(ctx, ns, id)
-	})
-	if err != nil {
-		return Deleted{}, err
 	}
 	if err := s.invalidate(ctx, ns); err != nil {
 		return Deleted{}, ragd.Unavailable("redis", err)

@@ -74,20 +74,25 @@ func (r *Registry) CurrentHashesAt(ctx context.Context, namespace string, ids []
 // an upgrade).
 const currentMaxAge = 10 * time.Second
 
-// currentMaxIDs bounds the ids remembered per namespace.
-const currentMaxIDs = 50_000
+// currentMaxIDs bounds the ids remembered, over all namespaces.
+const currentMaxIDs = 100_000
 
 // currentCache remembers, per namespace, the current versions read at its
 // latest epoch.
 type currentCache struct {
-	mu sync.Mutex
-	ns map[string]*currentAt
+	mu    sync.Mutex
+	ns    map[string]*currentAt
+	total int // ids held, over all namespaces
 }
 
 type currentAt struct {
 	epoch int64
 	since time.Time
 	hash  map[string]string // document id → current content hash ("" for none)
+}
+
+func (at *currentAt) fresh(epoch int64) bool {
+	return at != nil && at.epoch == epoch && time.Since(at.since) < currentMaxAge
 }
 
 func newCurrentCache() *currentCache { return &currentCache{ns: map[string]*currentAt{}} }
@@ -99,7 +104,7 @@ func (c *currentCache) lookup(namespace string, epoch int64, ids []string) (map[
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	at := c.ns[namespace]
-	if at == nil || at.epoch != epoch || time.Since(at.since) >= currentMaxAge {
+	if !at.fresh(epoch) {
 		return out, ids
 	}
 	for _, id := range ids {
@@ -113,22 +118,46 @@ func (c *currentCache) lookup(namespace string, epoch int64, ids []string) (map[
 }
 
 // store remembers versions read at epoch. A newer epoch replaces what an
-// older one read; an older one is ignored.
+// older one read; an older one is ignored. When the ids held would pass
+// currentMaxIDs, expired namespaces are dropped first, then all.
 func (c *currentCache) store(namespace string, epoch int64, hashes map[string]string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	at := c.ns[namespace]
-	switch {
-	case at == nil || epoch > at.epoch || time.Since(at.since) >= currentMaxAge:
-		at = &currentAt{epoch: epoch, since: time.Now(), hash: make(map[string]string, len(hashes))}
-		c.ns[namespace] = at
-	case epoch < at.epoch:
+	if at != nil && epoch < at.epoch && time.Since(at.since) < currentMaxAge {
 		return
 	}
+	if !at.fresh(epoch) {
+		c.drop(namespace)
+		at = &currentAt{epoch: epoch, since: time.Now(), hash: make(map[string]string, len(hashes))}
+		c.ns[namespace] = at
+	}
+	if c.total+len(hashes) > currentMaxIDs {
+		for ns, other := range c.ns {
+			if ns != namespace && time.Since(other.since) >= currentMaxAge {
+				c.drop(ns)
+			}
+		}
+	}
+	if c.total+len(hashes) > currentMaxIDs {
+		c.ns = map[string]*currentAt{namespace: at}
+		c.total = len(at.hash)
+	}
 	for id, h := range hashes {
-		if len(at.hash) >= currentMaxIDs {
+		if c.total >= currentMaxIDs {
 			return
 		}
+		if _, ok := at.hash[id]; !ok {
+			c.total++
+		}
 		at.hash[id] = h
+	}
+}
+
+// drop forgets a namespace's versions.
+func (c *currentCache) drop(namespace string) {
+	if at := c.ns[namespace]; at != nil {
+		c.total -= len(at.hash)
+		delete(c.ns, namespace)
 	}
 }

@@ -61,6 +61,9 @@ func (d *directory) outcome(i int) outcome {
 
 func chunksOf(i int) int { return i%7 + 1 }
 
+// fixtureDB is the Redis database the directory fixtures use.
+const fixtureDB = 1
+
 // childID is worker.ChildJobID (which this package cannot import).
 func childID(parentID string, i int) string { return fmt.Sprintf("%s.%d", parentID, i) }
 
@@ -70,11 +73,15 @@ func childPath(i int) string { return fmt.Sprintf("/docs/file-%05d.md", i) }
 // that runs has settled, then pauses the queue and enqueues the pending ones.
 func startDirectory(t testing.TB, total, enqueued, pending int) *directory {
 	t.Helper()
-	url := testenv.RedisURL(t)
-	opts, err := redis.ParseURL(url)
+	opts, err := redis.ParseURL(testenv.RedisURL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A database of its own: the cleanup deletes the queue, and a queue
+	// vanishing from the shared database's list fails any other package's
+	// test that lists every queue at that moment (the Asynq web UI does).
+	opts.DB = fixtureDB
+	url := fmt.Sprintf("redis://%s/%d", opts.Addr, fixtureDB)
 	rdb := redis.NewClient(opts)
 	t.Cleanup(func() { _ = rdb.Close() })
 	name := "test-" + testenv.Unique(t, "J")

@@ -14,8 +14,8 @@ require (
 	github.com/prometheus/client_golang v1.25.0
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/sony/gobreaker/v2 v2.4.0
-	github.com/weaviate/weaviate v1.35.2
-	github.com/weaviate/weaviate-go-client/v5 v5.5.0
+	github.com/weaviate/weaviate v1.37.2
+	github.com/weaviate/weaviate-go-client/v5 v5.7.3
 	github.com/yuin/goldmark v1.8.7
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/net v0.62.0

@@ -77,6 +77,22 @@ func (f *fakeEmbeddings) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func (f *fakeEmbeddings) open() { f.once.Do(func() { close(f.release) }) }
 
+// fakeEmbedderConfig returns a stack config whose embedder is fake, served
+// over HTTP, 4 texts a request, and whose ingest root holds go_mem.html
+// (31 chunks), whose path it also returns.
+func fakeEmbedderConfig(t *testing.T, fake *fakeEmbeddings) (config.Config, string) {
+	t.Helper()
+	root := t.TempDir()
+	doc := filepath.Join(root, "go_mem.html")
+	testenv.CopyFile(t, testenv.GorootFile(t, "doc/go_mem.html"), doc)
+	srv := httptest.NewServer(fake)
+	t.Cleanup(srv.Close)
+	cfg := stack.Config(t, root)
+	cfg.Embed = config.Embed{Provider: "openai", BaseURL: srv.URL + "/v1", Model: "fake-embed", Dimension: fake.dim,
+		BatchSize: 4, Timeout: 10 * time.Second}
+	return cfg, doc
+}
+
 func buildRagd(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "ragd")
@@ -113,18 +129,9 @@ func workerEnv(cfg config.Config) []string {
 // final chunks equal those of a clean run, with no duplicates.
 func TestWorkerKilledMidJobIsRecovered(t *testing.T) {
 	t.Parallel()
-	root := t.TempDir()
-	doc := filepath.Join(root, "go_mem.html")
-	testenv.CopyFile(t, testenv.GorootFile(t, "doc/go_mem.html"), doc)
-
 	fake := &fakeEmbeddings{dim: 16, after: 3, blocked: make(chan struct{}, 1), release: make(chan struct{})}
-	embedSrv := httptest.NewServer(fake)
-	t.Cleanup(embedSrv.Close)
 	t.Cleanup(fake.open)
-
-	cfg := stack.Config(t, root)
-	cfg.Embed = config.Embed{Provider: "openai", BaseURL: embedSrv.URL + "/v1", Model: "fake-embed", Dimension: 16,
-		BatchSize: 4, Timeout: 10 * time.Second}
+	cfg, doc := fakeEmbedderConfig(t, fake)
 	cfg.Worker.Concurrency = 1
 	s := stack.Start(t, cfg, false)
 

@@ -3,16 +3,11 @@ package worker_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"ragd"
-	"ragd/config"
 	"ragd/internal/stack"
-	"ragd/internal/testenv"
 	"ragd/jobs"
 )
 
@@ -20,15 +15,8 @@ import (
 // leaves none of them behind: the handler discards them.
 func TestFailedJobLeavesNoChunks(t *testing.T) {
 	t.Parallel()
-	root := t.TempDir()
-	doc := filepath.Join(root, "go_mem.html")
-	testenv.CopyFile(t, testenv.GorootFile(t, "doc/go_mem.html"), doc)
 	fake := &fakeEmbeddings{dim: 16, failFrom: 3} // two batches written, the third refused
-	srv := httptest.NewServer(fake)
-	t.Cleanup(srv.Close)
-	cfg := stack.Config(t, root)
-	cfg.Embed = config.Embed{Provider: "openai", BaseURL: srv.URL + "/v1", Model: "fake-embed", Dimension: 16,
-		BatchSize: 4, Timeout: 10 * time.Second}
+	cfg, doc := fakeEmbedderConfig(t, fake)
 	cfg.Worker.MaxRetries = 0
 	cfg.Resilience.MaxRetries = 0
 	s := stack.Start(t, cfg, true)

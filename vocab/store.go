@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -106,22 +107,44 @@ func (s *Store) Learn(ctx context.Context, namespace, documentID, contentHash st
 }
 
 // Learned returns the content hash of the version whose vocabulary is
-// recorded for a document, or "" when none is.
+// recorded for a document, or "" when none is (or the entry is unreadable,
+// so that it is learned again). Every unchanged re-index asks, so only the
+// entry's head crosses the network, not its word counts.
 func (s *Store) Learned(ctx context.Context, namespace, documentID string) (string, error) {
-	raw, err := s.rdb.HGet(ctx, s.key(namespace), documentID).Result()
+	head, err := entryHeadScript.Run(ctx, s.rdb, []string{s.key(namespace)}, documentID, entryHeadBytes).Text()
 	if errors.Is(err, redis.Nil) {
 		return "", nil
 	}
 	if err != nil {
 		return "", fmt.Errorf("vocab: %w", err)
 	}
-	var e struct {
-		Hash string `json:"h"`
+	return hashOfHead(head), nil
+}
+
+// entryHeadBytes is enough of an entry for its hash: json.Marshal writes
+// entry's fields in order, so it starts {"h":"<64 hex digits>".
+const entryHeadBytes = 96
+
+// entryHeadScript returns the first ARGV[2] bytes of document ARGV[1]'s
+// entry in KEYS[1], or nil.
+var entryHeadScript = redis.NewScript(`
+local v = redis.call("HGET", KEYS[1], ARGV[1])
+if not v then return false end
+return string.sub(v, 1, tonumber(ARGV[2]))
+`)
+
+// hashOfHead reads the hash from the head of an entry, "" if it is not there.
+func hashOfHead(head string) string {
+	const open = `{"h":"`
+	rest, ok := strings.CutPrefix(head, open)
+	if !ok {
+		return ""
 	}
-	if err := json.Unmarshal([]byte(raw), &e); err != nil {
-		return "", nil // unreadable: learn it again
+	hash, _, ok := strings.Cut(rest, `"`)
+	if !ok {
+		return ""
 	}
-	return e.Hash, nil
+	return hash
 }
 
 // Forget removes a deleted document's vocabulary from the namespace's

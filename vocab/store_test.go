@@ -233,3 +233,28 @@ func TestStoreLoadOfUnknownNamespaceWritesNothing(t *testing.T) {
 		t.Error("loading an unknown namespace left keys in Redis")
 	}
 }
+
+// Learned reads the recorded version's hash from the head of its entry,
+// however many words the entry counts, and "" for none or an unreadable one.
+func TestLearned(t *testing.T) {
+	ctx := context.Background()
+	s, rdb := testStore(t)
+	hash := strings.Repeat("ab", 32) // a content hash: 64 hex digits
+	var words []string
+	for i := range 5000 {
+		words = append(words, fmt.Sprintf("word%d", i))
+	}
+	if err := s.Learn(ctx, "ns", "big", hash, []string{strings.Join(words, " ")}); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{"big": hash, "unknown": ""} {
+		got, err := s.Learned(ctx, "ns", id)
+		if err != nil || got != want {
+			t.Errorf("Learned(%s) = %q, %v; want %q", id, got, err, want)
+		}
+	}
+	rdb.HSet(ctx, s.key("ns"), "garbled", "not json")
+	if got, err := s.Learned(ctx, "ns", "garbled"); err != nil || got != "" {
+		t.Errorf("Learned(garbled) = %q, %v; want \"\" (learn again)", got, err)
+	}
+}

@@ -4,7 +4,6 @@ package cache
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -68,16 +67,6 @@ func (g *Generations) Get(ctx context.Context, namespace string) (int64, error) 
 
 // read sums the namespace's counters, read in one round trip.
 func (g *Generations) read(ctx context.Context, namespace string) (int64, error) {
-	if len(g.also) == 0 {
-		n, err := g.rdb.Get(ctx, g.key(namespace)).Int64()
-		if errors.Is(err, redis.Nil) {
-			err = nil
-		}
-		if err != nil {
-			return 0, fmt.Errorf("cache generation: %w", err)
-		}
-		return n, nil
-	}
 	keys := []string{g.key(namespace)}
 	for _, k := range g.also {
 		keys = append(keys, k(namespace))

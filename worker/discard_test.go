@@ -8,7 +8,6 @@ import (
 
 	"ragd"
 	"ragd/internal/stack"
-	"ragd/jobs"
 )
 
 // A job that fails for good after writing some of a new version's chunks
@@ -38,12 +37,7 @@ func TestDiscardUncommittedKeepsCurrentVersion(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := stack.Start(t, stack.Config(t), false)
-	pl := jobs.DocumentPayload{Namespace: "keep", DocumentID: "doc", Source: "text://doc",
-		Text: "Lighthouse keepers trimmed the wicks."}
-	res, err := s.Pipeline.IndexDocument(ctx, pl, &jobs.Reporter{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, res := indexText(t, s, "keep", "Lighthouse keepers trimmed the wicks.")
 	orphan := ragd.Chunk{ID: ragd.ChunkID("doc", "other", 0), DocumentID: "doc", Namespace: "keep",
 		Source: "text://doc", ContentHash: "other", Text: "a version that never became current"}
 	if err := s.Service.Store.Upsert(ctx, "keep", []ragd.Chunk{orphan}); err != nil {

@@ -4,9 +4,22 @@ import (
 	"context"
 	"testing"
 
+	"ragd"
 	"ragd/internal/stack"
 	"ragd/jobs"
 )
+
+// indexText indexes text as document "doc" of namespace ns through the
+// stack's pipeline, returning the payload and the result.
+func indexText(t *testing.T, s *stack.Stack, ns, text string) (jobs.DocumentPayload, ragd.DocumentResult) {
+	t.Helper()
+	pl := jobs.DocumentPayload{Namespace: ns, DocumentID: "doc", Source: "text://doc", Text: text}
+	res, err := s.Pipeline.IndexDocument(context.Background(), pl, &jobs.Reporter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pl, res
+}
 
 // A run that made a version current but died before learning its
 // vocabulary leaves a retry that finds the version a duplicate: the retry
@@ -15,12 +28,7 @@ func TestDuplicateRetryLearnsMissingVocabulary(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := stack.Start(t, stack.Config(t), false)
-	pl := jobs.DocumentPayload{Namespace: "learn", DocumentID: "doc", Source: "text://doc",
-		Text: "Serialization keeps the wire format stable."}
-	res, err := s.Pipeline.IndexDocument(ctx, pl, &jobs.Reporter{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pl, res := indexText(t, s, "learn", "Serialization keeps the wire format stable.")
 	vocab := s.Service.Vocab
 	if h, err := vocab.Learned(ctx, "learn", "doc"); err != nil || h != res.ContentHash {
 		t.Fatalf("after indexing: learned %q, %v; want %q", h, err, res.ContentHash)

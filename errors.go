@@ -17,6 +17,7 @@ const (
 	KindForbidden                    // the caller may not touch this (403)
 	KindUnavailable                  // a dependency is down, timed out or its breaker is open (503)
 	KindTooLarge                     // the input exceeds a configured size (413)
+	KindMediaType                    // the body's Content-Type is not one the endpoint reads (415)
 )
 
 // FieldError is one problem with one field of a request, in the shape of

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -15,16 +17,21 @@ import (
 	"ragd"
 )
 
-// bind decodes a JSON object body into dst. Malformed JSON is a 400; a value
-// of the wrong type is a 422 naming the field, as FastAPI reports it.
+// bind decodes a JSON object body into dst. A body not labelled
+// application/json is a 415, malformed JSON a 400, a value of the wrong type
+// a 422 naming the field, as FastAPI reports it.
 func bind(c echo.Context, dst any) error {
 	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {
 		return err // *http.MaxBytesError → 413
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
+		// Nothing to misread, whatever the label: say what is missing.
 		return &ragd.Error{Kind: ragd.KindInvalid, Message: "request body is required",
 			Fields: []ragd.FieldError{{Loc: []string{"body"}, Msg: "request body is required (a JSON object)", Type: "missing"}}}
+	}
+	if err := requireJSON(c.Request().Header.Get(echo.HeaderContentType)); err != nil {
+		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	err = dec.Decode(dst)
@@ -32,7 +39,7 @@ func bind(c echo.Context, dst any) error {
 	var syntaxErr *json.SyntaxError
 	switch {
 	case errors.As(err, &typeErr):
-		return typeError(typeErr)
+		return typeError(reflect.TypeOf(dst), typeErr)
 	case errors.As(err, &syntaxErr), errors.Is(err, io.ErrUnexpectedEOF):
 		return echo.NewHTTPError(http.StatusBadRequest, "malformed JSON body: "+err.Error())
 	case err != nil:
@@ -44,18 +51,94 @@ func bind(c echo.Context, dst any) error {
 	return nil
 }
 
-func typeError(e *json.UnmarshalTypeError) error {
+// requireJSON refuses a body of any type but application/json (parameters
+// such as charset allowed), a missing type included. A browser sends
+// text/plain, form or multipart bodies cross-site without a CORS preflight;
+// reading them as JSON would let any web page drive the API.
+func requireJSON(contentType string) error {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err == nil && mt == echo.MIMEApplicationJSON {
+		return nil
+	}
+	got := "none"
+	if contentType != "" {
+		got = strconv.Quote(contentType)
+	}
+	return &ragd.Error{Kind: ragd.KindMediaType,
+		Message: "unsupported Content-Type " + got + ": send the body as application/json"}
+}
+
+// typeError reports a value of the wrong type at its JSON path in dst's type.
+func typeError(dst reflect.Type, e *json.UnmarshalTypeError) error {
 	if e.Field == "" {
 		return &ragd.Error{Kind: ragd.KindInvalid, Message: "body must be a JSON object",
 			Fields: []ragd.FieldError{{Loc: []string{"body"}, Msg: "body must be a JSON object, not " + e.Value, Type: "type_error"}}}
 	}
-	loc := append([]string{"body"}, strings.Split(e.Field, ".")...)
+	path := jsonPath(dst, e.Field)
 	t := e.Type
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	msg := fmt.Sprintf("%s must be %s, not %s", e.Field, jsonTypeName(t.Kind()), e.Value)
-	return &ragd.Error{Kind: ragd.KindInvalid, Message: msg, Fields: []ragd.FieldError{{Loc: loc, Msg: msg, Type: "type_error"}}}
+	msg := fmt.Sprintf("%s must be %s, not %s", strings.Join(path, "."), jsonTypeName(t.Kind()), e.Value)
+	return &ragd.Error{Kind: ragd.KindInvalid, Message: msg,
+		Fields: []ragd.FieldError{{Loc: append([]string{"body"}, path...), Msg: msg, Type: "type_error"}}}
+}
+
+// jsonPath turns json.UnmarshalTypeError.Field, which names each embedded
+// struct crossed by its Go name ("IndexRequest.tags"), into the path of JSON
+// keys the client sent (["tags"]): Go type names mean nothing to a client
+// and tell it about the implementation.
+func jsonPath(t reflect.Type, field string) []string {
+	segs := strings.Split(field, ".")
+	path := make([]string, 0, len(segs))
+	for i, seg := range segs {
+		t = elemType(t)
+		if t.Kind() != reflect.Struct {
+			path = append(path, seg)
+			continue
+		}
+		// An embedded struct is never the last segment: the field at fault
+		// is inside it.
+		if f, ok := t.FieldByName(seg); ok && f.Anonymous && i < len(segs)-1 && jsonName(f) == "" {
+			t = f.Type
+			continue
+		}
+		path = append(path, seg)
+		for j := range t.NumField() {
+			if f := t.Field(j); (!f.Anonymous || jsonName(f) != "") && strings.EqualFold(jsonKey(f), seg) {
+				t = f.Type
+				break
+			}
+		}
+	}
+	return path
+}
+
+// elemType strips pointers, slices, arrays and maps down to the type that
+// holds the next path segment.
+func elemType(t reflect.Type) reflect.Type {
+	for {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+			t = t.Elem()
+		default:
+			return t
+		}
+	}
+}
+
+// jsonName is the name a field's json tag gives it, "" when none.
+func jsonName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	return name
+}
+
+// jsonKey is the JSON key of a field: its tag name, else its Go name.
+func jsonKey(f reflect.StructField) string {
+	if name := jsonName(f); name != "" {
+		return name
+	}
+	return f.Name
 }
 
 func jsonTypeName(k reflect.Kind) string {

@@ -18,6 +18,7 @@ var statusOfKind = map[ragd.ErrorKind]int{
 	ragd.KindForbidden:   http.StatusForbidden,
 	ragd.KindUnavailable: http.StatusServiceUnavailable,
 	ragd.KindTooLarge:    http.StatusRequestEntityTooLarge,
+	ragd.KindMediaType:   http.StatusUnsupportedMediaType,
 }
 
 // detail is the error body: a string, or for validation errors the list of

@@ -145,6 +145,7 @@ func TestQueryStreamsServerSentEvents(t *testing.T) {
 	s, _ := chatStack(t)
 	req, _ := http.NewRequest(http.MethodPost, s.URL+"/tools/rag_query",
 		strings.NewReader(`{"query": "When does the keeper light the Fresnel lamp?", "stream": true}`))
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

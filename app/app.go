@@ -137,6 +137,8 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a.Pipeline = &worker.Pipeline{Store: st, Embedder: embedder, Registry: reg, Generations: gens, Queue: queue,
 		Fetcher: fetcher, Roots: roots, Chunking: ingest.ChunkOptions{Tokens: cfg.Ingest.ChunkTokens, Overlap: cfg.Ingest.ChunkOverlap},
 		MaxFileBytes: cfg.Ingest.MaxFileBytes, MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize,
+		Parser: ingest.Parser{Limits: ingest.Limits{MaxPages: cfg.Ingest.MaxPages, Timeout: cfg.Ingest.ParseTimeout,
+			MemoryBytes: cfg.Ingest.ParseMemoryBytes}},
 		Vocab: vocab.New(rdb, cfg.Redis.KeyPrefix), Guards: guards, Log: log}
 	if cfg.Ingest.RelatedWords {
 		a.Pipeline.Thesaurus = th
@@ -186,7 +188,7 @@ func authConfig(c config.Auth) auth.Config {
 
 func mcpConfig(cfg config.Config) mcp.Config {
 	c := mcp.Config{WaitTimeout: cfg.MCP.WaitTimeout, Stateless: cfg.MCP.Stateless, MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
-		DefaultNamespace: cfg.Plugins.DefaultNamespace}
+		MaxBatchCalls: cfg.HTTP.MaxBatchCalls, DefaultNamespace: cfg.Plugins.DefaultNamespace}
 	for _, t := range cfg.Plugins.Tools {
 		p := mcp.Profile{Namespace: t.Namespace, Name: t.Name, Base: t.Base, Description: t.Description, KBName: t.KBName}
 		if len(t.Tags)+len(t.SourceTypes)+len(t.DocumentIDs) > 0 {
@@ -283,6 +285,7 @@ func (a *App) Handler() (http.Handler, func(), error) {
 	monitoring := asynqmon.New(asynqmon.Options{RootPath: "/monitoring", RedisConnOpt: redisOpt})
 	e := api.New(a.Service, api.Options{MaxBodyBytes: a.Config.HTTP.MaxBodyBytes, Monitoring: monitoring,
 		Metrics: a.Metrics, MCP: a.MCP, Auth: a.Auth, Log: a.Log,
-		WebSearch: searchrpc.New(a.Web, searchrpc.Info{Name: "ragd", Version: ragd.Version}, a.Log)})
+		WebSearch: searchrpc.New(a.Web, searchrpc.Info{Name: "ragd", Version: ragd.Version}, a.Log,
+			searchrpc.WithMaxBatch(a.Config.HTTP.MaxBatchCalls))})
 	return e, func() { _ = monitoring.Close() }, nil
 }

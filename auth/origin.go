@@ -10,7 +10,9 @@ import (
 
 // originPolicy guards against DNS rebinding and cross-site requests from
 // browsers: a foreign web page must not reach a server on this machine (or
-// use an ambient token) just because the browser can route to it.
+// use an ambient token) just because the browser can route to it. Only the
+// server's own origin and the configured ones are accepted, exactly: a page
+// on another port of the same machine is as foreign as any other site.
 type originPolicy struct {
 	origins map[string]bool // normalized scheme://host:port
 	hosts   map[string]bool // host names of the allowed origins
@@ -32,11 +34,10 @@ func newOriginPolicy(allowed []string) (*originPolicy, error) {
 // check returns the detail of a 403, or "" when the request may proceed.
 // Requests without Origin (curl, SDK clients) pass the Origin rule.
 func (p *originPolicy) check(r *http.Request) string {
-	loopback := onLoopback(r)
 	// A rebinding page's requests carry its own host name, so on a
 	// loopback connection the Host must be a loopback name; otherwise the
 	// page would pass the same-origin rule below.
-	if loopback {
+	if onLoopback(r) {
 		if h := hostname(r.Host); !isLoopbackName(h) && !p.hosts[h] {
 			return fmt.Sprintf("host %s is not allowed", r.Host)
 		}
@@ -45,19 +46,28 @@ func (p *originPolicy) check(r *http.Request) string {
 	if origin == "" {
 		return ""
 	}
-	u, ok := parseOrigin(origin)
-	switch {
-	case !ok:
-		// Includes "null", sent by sandboxed frames and file:// pages.
-	case u.Host == withDefaultPort(r.Host, u.Scheme):
-		return ""
-	case p.origins[u.String()]:
-		return ""
-	case loopback && isLoopbackName(u.Hostname()):
-		// Local tools (e.g. the MCP Inspector) run on other localhost ports.
+	// An unparsable origin, including "null" (sandboxed frames, file://
+	// pages), is refused.
+	if u, ok := parseOrigin(origin); ok && (u.String() == ownOrigin(r) || p.origins[u.String()]) {
 		return ""
 	}
 	return fmt.Sprintf("origin %s is not allowed", origin)
+}
+
+// ownOrigin is the normalized origin the request was addressed to: its
+// Host, with https only when the connection itself is TLS (behind a
+// TLS-terminating proxy, list the public origin in AllowedOrigins). "" when
+// the Host is not a valid host[:port].
+func ownOrigin(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	u, ok := parseOrigin(scheme + "://" + r.Host)
+	if !ok {
+		return ""
+	}
+	return u.String()
 }
 
 // parseOrigin parses an http(s) origin and normalizes it to lower case with
@@ -72,8 +82,7 @@ func parseOrigin(s string) (*url.URL, bool) {
 }
 
 // withDefaultPort lower-cases host[:port] and adds the scheme's default
-// port when none is given. The request's own scheme is unknown behind a
-// TLS-terminating proxy, so the Origin's scheme stands in for it.
+// port when none is given.
 func withDefaultPort(hostport, scheme string) string {
 	hostport = strings.ToLower(hostport)
 	if _, _, err := net.SplitHostPort(hostport); err == nil {

@@ -41,7 +41,7 @@ func post(t *testing.T, url, host, origin string) (int, string) {
 }
 
 func TestOriginOnLoopback(t *testing.T) {
-	srv := loopbackServer(t, Config{AllowedOrigins: []string{"https://app.example.com"}})
+	srv := loopbackServer(t, Config{AllowedOrigins: []string{"https://app.example.com", "http://localhost:6274"}})
 	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
 	for _, tc := range []struct {
 		host, origin string
@@ -49,17 +49,26 @@ func TestOriginOnLoopback(t *testing.T) {
 	}{
 		{"", "", http.StatusOK},      // curl, SDK clients
 		{"", srv.URL, http.StatusOK}, // same host
-		{"localhost:" + port, "http://localhost:" + port, http.StatusOK}, // same host by name
-		{"", "http://localhost:6274", http.StatusOK},                     // MCP Inspector
-		{"", "https://localhost", http.StatusOK},                         // any port, https
-		{"", "http://127.0.0.1:3000", http.StatusOK},                     // loopback IPs too
-		{"", "http://[::1]:5173", http.StatusOK},                         // and IPv6
-		{"", "https://app.example.com", http.StatusOK},                   // AllowedOrigins
-		{"", "https://APP.example.com:443/", http.StatusOK},              // normalized
-		{"", "https://evil.example", http.StatusForbidden},               // foreign site
-		{"", "http://app.example.com", http.StatusForbidden},             // scheme matters
-		{"", "null", http.StatusForbidden},                               // sandboxed frame
-		{"", "http://localhost.evil.example", http.StatusForbidden},      // not localhost
+		{"localhost:" + port, "http://localhost:" + port, http.StatusOK},       // same host by name
+		{"localhost:" + port, "http://LOCALHOST:" + port + "/", http.StatusOK}, // normalized
+		{"", "http://localhost:6274", http.StatusOK},                           // AllowedOrigins (MCP Inspector)
+		{"", "https://app.example.com", http.StatusOK},                         // AllowedOrigins
+		{"", "https://APP.example.com:443/", http.StatusOK},                    // normalized
+		// Any other local port is another web server, maybe a hostile page.
+		{"", "http://localhost:3000", http.StatusForbidden},
+		{"", "http://localhost:6275", http.StatusForbidden},  // allowed host, other port
+		{"", "https://localhost:6274", http.StatusForbidden}, // allowed host and port, other scheme
+		{"", "https://localhost", http.StatusForbidden},
+		{"", "http://localhost", http.StatusForbidden},
+		{"", "http://127.0.0.1:3000", http.StatusForbidden},
+		{"", "http://[::1]:5173", http.StatusForbidden},
+		{"", "https://127.0.0.1:" + port, http.StatusForbidden},                 // own host and port, other scheme
+		{"localhost:" + port, "http://127.0.0.1:" + port, http.StatusForbidden}, // own port, other host name
+		{"", "https://evil.example", http.StatusForbidden},                      // foreign site
+		{"", "http://app.example.com", http.StatusForbidden},                    // scheme matters
+		{"", "https://app.example.com:8443", http.StatusForbidden},              // port matters
+		{"", "null", http.StatusForbidden},                                      // sandboxed frame
+		{"", "http://localhost.evil.example", http.StatusForbidden},             // not localhost
 		// DNS rebinding: evil.example resolved to 127.0.0.1; its page's
 		// requests are "same origin" but carry the foreign Host.
 		{"evil.example:" + port, "http://evil.example:" + port, http.StatusForbidden},
@@ -89,6 +98,7 @@ func TestOriginOffLoopback(t *testing.T) {
 		{"http://localhost:6274", http.StatusForbidden},
 		{"https://evil.example", http.StatusForbidden},
 		{"http://rag.example.com:8080", http.StatusForbidden}, // other port
+		{"https://rag.example.com", http.StatusForbidden},     // other scheme
 	} {
 		w := request(h, "GET", "/v1/stats", map[string]string{"Origin": tc.origin})
 		if w.Code != tc.want {

@@ -93,6 +93,9 @@ type HTTP struct {
 	Addr         string        `yaml:"addr"`
 	MaxBodyBytes int64         `yaml:"max_body_bytes"`
 	WaitTimeout  time.Duration `yaml:"wait_timeout"`
+	// MaxBatchCalls caps the calls of one JSON-RPC batch, at /mcp and at
+	// POST / alike: each call may search or ingest.
+	MaxBatchCalls int `yaml:"max_batch_calls"`
 }
 
 // Redis configures the queue broker and registry.
@@ -137,6 +140,14 @@ type Ingest struct {
 	ChunkTokens       int           `yaml:"chunk_tokens"`
 	ChunkOverlap      int           `yaml:"chunk_overlap"`
 	MaxDirectoryFiles int           `yaml:"max_directory_files"`
+	// MaxPages refuses a PDF with more pages, declared or found.
+	MaxPages int `yaml:"max_pages"`
+	// ParseTimeout bounds the parse of one document; a PDF parse that
+	// outlives it is killed and the document fails.
+	ParseTimeout time.Duration `yaml:"parse_timeout"`
+	// ParseMemoryBytes is the memory budget of the process that parses
+	// one PDF.
+	ParseMemoryBytes int64 `yaml:"parse_memory_bytes"`
 	// RelatedWords stores with each chunk the words WordNet
 	// (search.wordnet_dir) relates to its own, for search.related_weight.
 	RelatedWords bool `yaml:"related_words"`
@@ -252,13 +263,14 @@ type Log struct {
 // Default returns the built-in defaults; config.yaml documents each of them.
 func Default() Config {
 	return Config{
-		HTTP:     HTTP{Addr: "127.0.0.1:8000", MaxBodyBytes: 10 << 20, WaitTimeout: 50 * time.Second},
+		HTTP:     HTTP{Addr: "127.0.0.1:8000", MaxBodyBytes: 10 << 20, WaitTimeout: 50 * time.Second, MaxBatchCalls: 50},
 		Redis:    Redis{URL: "redis://127.0.0.1:6379/0", KeyPrefix: "ragd"},
 		Weaviate: Weaviate{URL: "http://127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", Collection: "RagdChunk", BatchSize: 200, Timeout: 30 * time.Second},
 		Data:     Data{Dir: "./data"},
 		Embed:    Embed{Provider: "glove", BatchSize: 64, Timeout: 30 * time.Second},
 		Ingest: Ingest{Roots: []string{"."}, MaxFileBytes: 50 << 20, URLTimeout: 30 * time.Second,
-			ChunkTokens: 256, ChunkOverlap: 32, MaxDirectoryFiles: 10000},
+			ChunkTokens: 256, ChunkOverlap: 32, MaxDirectoryFiles: 10000,
+			MaxPages: 5000, ParseTimeout: 2 * time.Minute, ParseMemoryBytes: 1 << 30},
 		Worker: Worker{Concurrency: 4, Queue: "ragd", MaxRetries: 3, TaskTimeout: 30 * time.Minute, JobRetention: 24 * time.Hour},
 		Search: Search{Alpha: 0.3, MMRLambda: 0.7, RRFK: 60, QueryCacheSize: 4096, Fusion: "relative", PathBoost: 1, StemExpansion: true, NeighbourMinSimilarity: 0.6, NeighbourTerms: 3,
 			SynonymExpansion: true, SynonymSenses: 1, WordNetDir: "/usr/share/wordnet", PRFDocs: 3, PRFTerms: 10},

@@ -108,3 +108,17 @@ func TestBadSettingsAreNamed(t *testing.T) {
 		t.Errorf("unknown key: want an error naming it, got %v", err)
 	}
 }
+
+// One setting caps JSON-RPC batches at /mcp and POST /; env overrides it.
+func TestMaxBatchCalls(t *testing.T) {
+	if got := Default().HTTP.MaxBatchCalls; got != 50 {
+		t.Fatalf("default http.max_batch_calls = %d, want 50", got)
+	}
+	cfg, err := Load("", []string{"RAGD_HTTP_MAX_BATCH_CALLS=7"})
+	if err != nil || cfg.HTTP.MaxBatchCalls != 7 {
+		t.Fatalf("RAGD_HTTP_MAX_BATCH_CALLS=7: %d, %v", cfg.HTTP.MaxBatchCalls, err)
+	}
+	if _, err := Load("", []string{"RAGD_HTTP_MAX_BATCH_CALLS=0"}); err == nil || !strings.Contains(err.Error(), "http.max_batch_calls") {
+		t.Fatalf("RAGD_HTTP_MAX_BATCH_CALLS=0: want an error naming http.max_batch_calls, got %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"image"
 	"image/gif"
@@ -73,7 +74,10 @@ func ExtractImages(data []byte, typ ragd.SourceType) (imgs []Image, err error) {
 	}()
 	switch typ {
 	case ragd.SourcePDF:
-		imgs, err = extractPDFImages(data)
+		var l *Loaded
+		if l, err = sandboxPDF(context.Background(), data, "", Limits{}.withDefaults(), false, true); l != nil {
+			imgs, err = l.Images, l.ImagesErr
+		}
 	case ragd.SourceDOCX:
 		imgs, err = extractDOCXImages(data)
 	}

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -61,21 +62,26 @@ type pdfPageImage struct {
 // takes caption and context from the page's text (ledongthuc/pdf). An image
 // used on several pages (a logo in the header) is returned once, for the
 // first page that draws it. Inline images (BI … EI) are not extracted.
-func extractPDFImages(data []byte) ([]Image, error) {
+func extractPDFImages(data []byte, maxPages int) ([]Image, error) {
 	ctx, err := readPDFCPU(data)
 	if err != nil {
 		return nil, &ParseError{Type: ragd.SourcePDF, Err: err}
+	}
+	if maxPages > 0 && ctx.PageCount > maxPages {
+		return nil, &ParseError{Type: ragd.SourcePDF, Err: fmt.Errorf("the document has %d pages, more than ingest.max_pages (%d)", ctx.PageCount, maxPages)}
 	}
 	if ctx.Optimize == nil {
 		return nil, nil
 	}
 	// The text side is optional: without it images still come out, with no
 	// caption or context.
-	var text *pdf.Reader
+	var text []pdf.Page
 	func() {
 		defer func() { _ = recover() }()
-		if r, err := pdf.NewReader(bytes.NewReader(data), int64(len(data))); err == nil && r.NumPage() == ctx.PageCount {
-			text = r
+		if r, err := pdf.NewReader(bytes.NewReader(data), int64(len(data))); err == nil {
+			if pages, err := pdfPages(r, maxPages); err == nil && len(pages) == ctx.PageCount {
+				text = pages
+			}
 		}
 	}()
 
@@ -92,7 +98,7 @@ func extractPDFImages(data []byte) ([]Image, error) {
 		}
 		pt := &pdfPageText{height: 792, down: -1}
 		if text != nil {
-			*pt = readPDFPageText(text, pageNr)
+			*pt = readPDFPageText(text[pageNr-1])
 		}
 		pages[pageNr] = pt
 		for _, objNr := range objNrs {
@@ -230,12 +236,8 @@ func (pt *pdfPageText) placement(name string) *pdfPlacement {
 
 // readPDFPageText reads a page's lines and image placements; whatever the
 // library cannot read stays empty.
-func readPDFPageText(r *pdf.Reader, pageNr int) (pt pdfPageText) {
+func readPDFPageText(p pdf.Page) (pt pdfPageText) {
 	pt.height, pt.down = 792, -1
-	p, ok := pdfPage(r, pageNr)
-	if !ok {
-		return pt
-	}
 	func() {
 		defer func() {
 			if recover() != nil {
@@ -277,16 +279,6 @@ func readPDFPageText(r *pdf.Reader, pageNr int) (pt pdfPageText) {
 		pt.down = 1
 	}
 	return pt
-}
-
-func pdfPage(r *pdf.Reader, pageNr int) (p pdf.Page, ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	p = r.Page(pageNr)
-	return p, !p.V.IsNull()
 }
 
 // pdfMatrix is a PDF transformation matrix [a b c d e f].

@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"fmt"
 	"net/url"
 	"path"
 	"path/filepath"
@@ -35,6 +34,11 @@ type Loaded struct {
 	Title      string
 	SourceType ragd.SourceType
 	Blocks     []Block
+	// Images are the document's pictures (PDF and DOCX), filled only when
+	// the parse was asked for them; ImagesErr says why they could not be
+	// read (the text is still the document).
+	Images    []Image
+	ImagesErr error
 }
 
 // NormalizedText joins the whitespace-normalized block texts with "\n\n".
@@ -76,45 +80,6 @@ func SupportedExtensions() []string {
 func TypeForExtension(ext string) (ragd.SourceType, bool) {
 	t, ok := extensionTypes[strings.ToLower(ext)]
 	return t, ok
-}
-
-// Parse loads data of type typ. name (a file name or URL) appears in errors
-// and gives the title when the document has none of its own.
-func Parse(data []byte, typ ragd.SourceType, name string) (*Loaded, error) {
-	var (
-		l   *Loaded
-		err error
-	)
-	switch typ {
-	case ragd.SourceText:
-		l, err = parseText(data, name)
-	case ragd.SourceMarkdown:
-		l, err = parseMarkdown(data, name)
-	case ragd.SourceHTML:
-		l, err = parseHTML(data, name)
-	case ragd.SourcePDF:
-		l, err = parsePDF(data, name)
-	case ragd.SourceDOCX:
-		l, err = parseDOCX(data, name)
-	default:
-		return nil, fmt.Errorf("%w: %q", ErrUnsupported, typ)
-	}
-	if err != nil {
-		return nil, err
-	}
-	l.SourceType = typ
-	l.Blocks = cleanBlocks(l.Blocks)
-	if len(l.Blocks) == 0 {
-		return nil, parseErr(name, typ, "no extractable text")
-	}
-	l.Title = normalizeSpace(l.Title)
-	if l.Title == "" {
-		l.Title = firstHeading(l.Blocks, 1)
-	}
-	if l.Title == "" {
-		l.Title = fallbackTitle(name)
-	}
-	return l, nil
 }
 
 // cleanBlocks normalizes block text and drops blocks left empty, so every

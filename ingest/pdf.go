@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -13,9 +14,11 @@ import (
 )
 
 // parsePDF extracts each page's text as paragraphs tagged with the page
-// number. The PDF library panics on some malformed files; the panic is
-// turned into a *ParseError so one bad file cannot take the worker down.
-func parsePDF(data []byte, name string) (l *Loaded, err error) {
+// number; a document of more than maxPages pages is refused. It runs inside
+// the parser sandbox (see sandbox.go): the PDF library can loop or balloon
+// on hostile files, which only a separate process bounds. Its panics are
+// turned into a *ParseError as well.
+func parsePDF(data []byte, name string, maxPages int) (l *Loaded, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			l, err = nil, parseErr(name, ragd.SourcePDF, "malformed PDF: %s", panicText(r))
@@ -25,19 +28,79 @@ func parsePDF(data []byte, name string) (l *Loaded, err error) {
 	if err != nil {
 		return nil, &ParseError{Source: name, Type: ragd.SourcePDF, Err: err}
 	}
+	pages, err := pdfPages(r, maxPages)
+	if err != nil {
+		return nil, &ParseError{Source: name, Type: ragd.SourcePDF, Err: err}
+	}
 	l = &Loaded{Title: pdfTitle(r)}
-	pages := r.NumPage()
-	for i := 1; i <= pages; i++ {
-		p := r.Page(i)
-		if p.V.IsNull() {
-			continue
-		}
-		l.Blocks = append(l.Blocks, pageParagraphs(pageLines(p.Content().Text), i)...)
+	for i, p := range pages {
+		l.Blocks = append(l.Blocks, pageParagraphs(pageLines(p.Content().Text), i+1)...)
 	}
 	if strings.TrimSpace(l.NormalizedText()) == "" {
 		return nil, parseErr(name, ragd.SourcePDF, "no extractable text (a scanned PDF needs OCR first)")
 	}
 	return l, nil
+}
+
+// Bounds of the page-tree walk. Real page trees are a few levels deep.
+const (
+	maxPageTreeDepth = 64
+	// pageTreeSlack is how many intermediate nodes beyond the page limit
+	// the walk visits before it gives up on a tree of shared subtrees.
+	pageTreeSlack = 4096
+)
+
+// pdfPages lists the pages in order by walking the page tree itself; the
+// library's Page(i) trusts each node's /Count and /Kids, so a /Pages node
+// that lists itself among its kids loops for ever and a huge declared
+// /Count costs time in proportion. The walk is bounded in depth (a cycle is
+// refused), in nodes visited (a tree of shared subtrees cannot fan out
+// exponentially) and in pages (maxPages, also checked against the declared
+// /Count before anything is read).
+func pdfPages(r *pdf.Reader, maxPages int) ([]pdf.Page, error) {
+	root := r.Trailer().Key("Root").Key("Pages")
+	if declared := root.Key("Count").Int64(); maxPages > 0 && declared > int64(maxPages) {
+		return nil, fmt.Errorf("the document declares %d pages, more than ingest.max_pages (%d)", declared, maxPages)
+	}
+	w := pageWalk{max: maxPages, budget: maxPages + pageTreeSlack}
+	if maxPages <= 0 {
+		w.budget = math.MaxInt
+	}
+	if err := w.visit(root, 0); err != nil {
+		return nil, err
+	}
+	return w.pages, nil
+}
+
+type pageWalk struct {
+	pages  []pdf.Page
+	max    int // pages, 0 for no limit
+	budget int // nodes left to visit
+}
+
+func (w *pageWalk) visit(node pdf.Value, depth int) error {
+	if w.budget--; w.budget < 0 {
+		return errors.New("the page tree has too many nodes (shared or repeated subtrees)")
+	}
+	switch node.Key("Type").Name() {
+	case "Page":
+		if w.max > 0 && len(w.pages) >= w.max {
+			return fmt.Errorf("the document has more than ingest.max_pages (%d) pages", w.max)
+		}
+		w.pages = append(w.pages, pdf.Page{V: node})
+		return nil
+	case "Pages":
+		if depth >= maxPageTreeDepth {
+			return fmt.Errorf("the page tree is deeper than %d levels (a /Kids cycle)", maxPageTreeDepth)
+		}
+		kids := node.Key("Kids")
+		for i := 0; i < kids.Len(); i++ {
+			if err := w.visit(kids.Index(i), depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil // neither: not a page, as the library's own walk treats it
 }
 
 // pdfTitle reads /Title from the document information dictionary.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"ragd"
+	"ragd/internal/testenv"
 )
 
 // storySentence is in every page of body text of the dslipak/pdf story
@@ -143,19 +144,5 @@ func minimalPDF(content string) []byte {
 	if content != "" {
 		objs = append(objs, "<< /Length "+itoa(len(content))+" >>\nstream\n"+content+"\nendstream")
 	}
-	var b strings.Builder
-	b.WriteString("%PDF-1.4\n")
-	offsets := make([]int, len(objs))
-	for i, o := range objs {
-		offsets[i] = b.Len()
-		b.WriteString(itoa(i+1) + " 0 obj\n" + o + "\nendobj\n")
-	}
-	xref := b.Len()
-	b.WriteString("xref\n0 " + itoa(len(objs)+1) + "\n0000000000 65535 f \n")
-	for _, off := range offsets {
-		s := itoa(off)
-		b.WriteString(strings.Repeat("0", 10-len(s)) + s + " 00000 n \n")
-	}
-	b.WriteString("trailer\n<< /Size " + itoa(len(objs)+1) + " /Root 1 0 R >>\nstartxref\n" + itoa(xref) + "\n%%EOF\n")
-	return []byte(b.String())
+	return testenv.PDFOf(objs)
 }

@@ -65,16 +65,25 @@ func within(roots []string, p string) bool {
 	return false
 }
 
+// maxSymlinkHops bounds the symlinks one Resolve follows, as the kernel's
+// ELOOP does, so a link cycle is an error rather than a hang.
+const maxSymlinkHops = 40
+
 // Resolve maps a requested path to the absolute, symlink-free path of an
 // existing file or directory inside the roots. A relative path is tried
 // against each root in order; ".." elements, absolute paths outside the
 // roots and symlinks leading out of them are refused (ragd.Forbidden); a
 // missing path is ragd.Invalid.
+//
+// Symlinks are followed one component at a time and nothing outside the
+// roots (but their ancestors) is ever looked at, so whether a path that
+// leads out exists, and where it leads, never shows in the answer: probing
+// the filesystem through ragd learns nothing.
 func (r *Roots) Resolve(p string) (string, error) {
 	if strings.TrimSpace(p) == "" {
 		return "", ragd.Invalid("file_path", "value_error", "file_path is empty")
 	}
-	for _, elem := range strings.FieldsFunc(p, func(c rune) bool { return c == '/' || c == filepath.Separator }) {
+	for _, elem := range splitPath(p) {
 		if elem == ".." {
 			return "", ragd.Forbidden("path %q contains '..'; files must lie inside the ingest roots: %s", p, r)
 		}
@@ -82,34 +91,135 @@ func (r *Roots) Resolve(p string) (string, error) {
 	if r == nil || len(r.resolved) == 0 {
 		return "", ragd.Forbidden("path %q refused: no ingest roots are configured", p)
 	}
-	var candidate string
 	if filepath.IsAbs(p) {
-		candidate = filepath.Clean(p)
-		if !within(r.given, candidate) && !within(r.resolved, candidate) {
-			return "", ragd.Forbidden("path %q is outside the ingest roots: %s", p, r)
+		root, rest, ok := r.split(filepath.Clean(p))
+		if !ok {
+			return "", r.outside(p)
 		}
-	} else {
-		for i, root := range r.resolved {
-			c := filepath.Join(root, p)
-			if _, err := os.Lstat(c); err == nil || i == len(r.resolved)-1 {
-				candidate = c
-				break
+		real, err := r.follow(p, root, rest)
+		return real, plain(err)
+	}
+	var missing missingErr
+	for _, root := range r.resolved {
+		real, err := r.follow(p, root, splitPath(p))
+		if err == nil || !errors.Is(err, errMissing) {
+			return real, err
+		}
+		if missing.e == nil {
+			missing = err.(missingErr)
+		}
+	}
+	return "", missing.e
+}
+
+func (r *Roots) outside(p string) error {
+	return ragd.Forbidden("path %q is outside the ingest roots: %s", p, r)
+}
+
+// split finds the root an absolute, clean path lies in, as configured or
+// as resolved, and returns the resolved root and the components below it.
+func (r *Roots) split(abs string) (root string, rest []string, ok bool) {
+	for _, roots := range [][]string{r.resolved, r.given} {
+		for i, base := range roots {
+			if rel, err := filepath.Rel(base, abs); err == nil && within([]string{base}, abs) {
+				return r.resolved[i], splitPath(rel), true
 			}
 		}
 	}
-	real, err := filepath.EvalSymlinks(candidate)
-	if errors.Is(err, fs.ErrNotExist) {
-		if _, lerr := os.Lstat(candidate); lerr == nil {
-			// the path exists but is a dangling symlink
-			return "", ragd.Invalid("file_path", "value_error", "no such file or directory: %s (broken symbolic link)", p)
+	return "", nil, false
+}
+
+// follow walks the components rest from the resolved root, expanding
+// symlinks as it goes. A step that would leave the roots is refused before
+// anything there is touched; only the roots and their ancestors (which a
+// link may pass through, as in "../root2/x") are ever looked at.
+func (r *Roots) follow(p, root string, rest []string) (string, error) {
+	cur, hops, viaLink := root, 0, false
+	for len(rest) > 0 {
+		elem := rest[0]
+		rest = rest[1:]
+		var next string
+		switch elem {
+		case "", ".":
+			continue
+		case "..":
+			next = filepath.Dir(cur)
+		default:
+			next = filepath.Join(cur, elem)
 		}
-		return "", ragd.Invalid("file_path", "value_error", "no such file or directory: %s", p)
+		if !r.Contains(next) && !r.ancestor(next) {
+			return "", r.outside(p)
+		}
+		if elem == ".." {
+			cur = next
+			continue
+		}
+		fi, err := os.Lstat(next)
+		if err != nil {
+			return "", r.lookupErr(p, err, viaLink)
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		if hops++; hops > maxSymlinkHops {
+			return "", ragd.Invalid("file_path", "value_error", "cannot resolve %s: too many levels of symbolic links", p)
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", r.lookupErr(p, err, true)
+		}
+		if filepath.IsAbs(target) {
+			cur = string(filepath.Separator)
+		}
+		rest, viaLink = append(splitPath(target), rest...), true
 	}
-	if err != nil {
-		return "", ragd.Invalid("file_path", "value_error", "cannot resolve %s: %v", p, err)
+	if !r.Contains(cur) {
+		return "", r.outside(p)
 	}
-	if !r.Contains(real) {
-		return "", ragd.Forbidden("path %q resolves to %s, outside the ingest roots: %s", p, real, r)
+	return cur, nil
+}
+
+// ancestor reports whether dir is a strict ancestor of a root, a place a
+// symlink inside one root may pass through on its way to another.
+func (r *Roots) ancestor(dir string) bool {
+	for _, root := range r.resolved {
+		if dir != root && within([]string{dir}, root) {
+			return true
+		}
 	}
-	return real, nil
+	return false
+}
+
+func (r *Roots) lookupErr(p string, err error, viaLink bool) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		msg := "no such file or directory: %s"
+		if viaLink {
+			msg += " (broken symbolic link)"
+		}
+		return missingErr{e: ragd.Invalid("file_path", "value_error", msg, p)}
+	}
+	return ragd.Invalid("file_path", "value_error", "cannot resolve %s: %v", p, unwrapPathErr(err))
+}
+
+// errMissing marks a lookup that found nothing, so Resolve tries the next
+// root; callers only ever see the *ragd.Error inside.
+var errMissing = errors.New("missing")
+
+type missingErr struct{ e *ragd.Error }
+
+func (m missingErr) Error() string        { return m.e.Error() }
+func (m missingErr) Is(target error) bool { return target == errMissing }
+
+// plain returns the *ragd.Error a missingErr carries, other errors as they are.
+func plain(err error) error {
+	if m, ok := err.(missingErr); ok {
+		return m.e
+	}
+	return err
+}
+
+// splitPath splits p at separators, dropping empty elements.
+func splitPath(p string) []string {
+	return strings.FieldsFunc(p, func(c rune) bool { return c == '/' || c == filepath.Separator })
 }

@@ -169,3 +169,92 @@ func TestWalkFiles(t *testing.T) {
 	_, err = WalkFiles(filepath.Join(r1, "a.txt"), true, roots, 0)
 	wantKind(t, err, ragd.KindInvalid, "not a directory")
 }
+
+// TestResolveOutsideRevealsNothing: a path that leads out of the roots is
+// refused with the same answer whether its target exists or not, and the
+// answer never names the target (probing the filesystem learns nothing).
+func TestResolveOutsideRevealsNothing(t *testing.T) {
+	base, roots := tree(t)
+	r1 := filepath.Join(base, "root1")
+	for link, target := range map[string]string{
+		"to-existing.txt": filepath.Join(base, "outside", "secret.txt"),
+		"to-missing.txt":  filepath.Join(base, "outside", "nothing.txt"),
+		"rel-existing":    "../outside/secret.txt",
+		"rel-missing":     "../outside/nothing.txt",
+		"dir-missing":     "../nowhere",
+	} {
+		if err := os.Symlink(target, filepath.Join(r1, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	answer := func(p string) string {
+		_, err := roots.Resolve(p)
+		var e *ragd.Error
+		if !errors.As(err, &e) || e.Kind != ragd.KindForbidden {
+			t.Fatalf("Resolve(%q): want Forbidden, got %v", p, err)
+		}
+		msg := strings.ReplaceAll(e.Error(), p, "<path>")
+		for _, leak := range []string{filepath.Join(base, "outside"), "secret", "nothing", "nowhere"} {
+			if strings.Contains(msg, leak) {
+				t.Errorf("Resolve(%q) names the target: %q", p, e.Error())
+			}
+		}
+		return msg
+	}
+	pairs := [][2]string{
+		{"to-existing.txt", "to-missing.txt"},
+		{"rel-existing", "rel-missing"},
+		{"linkdir/secret.txt", "linkdir/nothing.txt"},
+		{"linkdir/secret.txt", "dir-missing/x.txt"},
+		{filepath.Join(r1, "to-existing.txt"), filepath.Join(r1, "to-missing.txt")},
+	}
+	for _, pr := range pairs {
+		if a, b := answer(pr[0]), answer(pr[1]); a != b {
+			t.Errorf("answers differ by existence:\n %s: %s\n %s: %s", pr[0], a, pr[1], b)
+		}
+	}
+}
+
+// TestResolveLinkCycleAndDetours: a symlink cycle is an error, not a hang;
+// a link that passes through a root's ancestor into another root is fine.
+func TestResolveLinkCycleAndDetours(t *testing.T) {
+	base, roots := tree(t)
+	r1, r2 := filepath.Join(base, "root1"), filepath.Join(base, "root2")
+	for link, target := range map[string]string{"loop1": "loop2", "loop2": "loop1", "over.txt": "../root2/c.txt"} {
+		if err := os.Symlink(target, filepath.Join(r1, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := roots.Resolve("loop1")
+	wantKind(t, err, ragd.KindInvalid, "too many levels of symbolic links")
+	got, err := roots.Resolve("over.txt")
+	if err != nil || got != filepath.Join(r2, "c.txt") {
+		t.Errorf("over.txt = %q, %v", got, err)
+	}
+}
+
+func TestOpenRegularRefusesSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "p.txt")
+	if err := syscallMkfifo(fifo); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	f, _, err := OpenRegular(fifo) // must not block: no writer ever comes
+	if f != nil {
+		f.Close()
+	}
+	wantKind(t, err, ragd.KindInvalid, "named pipe (FIFO)", "not a regular file")
+	_, _, err = OpenRegular(dir)
+	wantKind(t, err, ragd.KindInvalid, "a directory")
+	_, _, err = OpenRegular("/dev/null")
+	wantKind(t, err, ragd.KindInvalid, "character device")
+	reg := filepath.Join(dir, "a.txt")
+	if err := os.WriteFile(reg, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, fi, err := OpenRegular(reg)
+	if err != nil || fi.Size() != 1 {
+		t.Fatalf("regular file: %v", err)
+	}
+	f.Close()
+}

@@ -28,6 +28,9 @@ type Config struct {
 	Stateless bool
 	// MaxBodyBytes bounds an HTTP request body.
 	MaxBodyBytes int64
+	// MaxBatchCalls bounds the messages of one JSON-RPC batch over HTTP;
+	// 0 means DefaultMaxBatchCalls.
+	MaxBatchCalls int
 	// DefaultNamespace selects whose profile tools are listed and callable.
 	DefaultNamespace string
 	// Profiles declare namespaced tools.
@@ -100,7 +103,7 @@ func (m *Server) HTTPHandler() http.Handler {
 	}
 	return protocolErrors(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return m.server },
 		&sdk.StreamableHTTPOptions{Stateless: m.cfg.Stateless, Logger: m.log, MaxRequestBodyBytes: limit,
-			PropagateRequestCancellation: true}), limit)
+			PropagateRequestCancellation: true}), limit, m.cfg.MaxBatchCalls)
 }
 
 // RunStdio serves one client on stdin/stdout until it disconnects or ctx ends.

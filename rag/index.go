@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"ragd"
 	"ragd/ingest"
@@ -54,6 +55,9 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 	if err := validTags(req.Tags); err != nil {
 		return Enqueued{}, err
 	}
+	if n := utf8.RuneCountInString(req.Title); n > maxTitleChars {
+		return Enqueued{}, ragd.Invalid("title", "value_error", "title has %d characters; at most %d are allowed", n, maxTitleChars)
+	}
 	pl := jobs.DocumentPayload{Namespace: ns, Title: req.Title, Tags: req.Tags, Force: req.Force, CreatedAt: time.Now().UTC()}
 	var rawHash string
 	switch n := countSet(req.FilePath, req.URL, req.Text); {
@@ -75,6 +79,8 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 		}
 		pl.FilePath, pl.Source = path, "file://"+path
 	case req.URL != "":
+		// Last of the checks: it resolves the host, which a refused
+		// request must not make ragd do.
 		u, err := s.Fetcher.CheckURL(ctx, req.URL)
 		if err != nil {
 			return Enqueued{}, err
@@ -175,19 +181,31 @@ func countSet(values ...string) int {
 	return n
 }
 
+// Bounds of the labels a request may store with a document.
+const (
+	maxTags       = 100
+	maxTagChars   = 100
+	maxTitleChars = 1000
+)
+
 func validTags(tags []string) error {
+	if len(tags) > maxTags {
+		return ragd.Invalid("tags", "value_error", "%d tags given; at most %d are allowed", len(tags), maxTags)
+	}
 	for _, t := range tags {
-		if strings.TrimSpace(t) == "" || len(t) > 100 {
-			return ragd.Invalid("tags", "value_error", "tags must be non-empty strings of at most 100 characters")
+		if strings.TrimSpace(t) == "" || utf8.RuneCountInString(t) > maxTagChars {
+			return ragd.Invalid("tags", "value_error", "tags must be non-empty strings of at most %d characters", maxTagChars)
 		}
 	}
 	return nil
 }
 
+// hashFile hashes a regular file's bytes; anything else (a FIFO would
+// block the request for ever) is refused by type.
 func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
+	f, _, err := ingest.OpenRegular(path)
 	if err != nil {
-		return "", ragd.Invalid("file_path", "value_error", "cannot open %s: %v", path, err)
+		return "", err
 	}
 	defer f.Close()
 	h := newHasher()

@@ -7,17 +7,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"sync"
 )
 
 const (
 	// maxBodyBytes caps a request body; a search call is a few hundred bytes.
 	maxBodyBytes = 1 << 20
-	// maxBatch caps the calls in one batch, each of which may hit the
-	// provider.
-	maxBatch = 50
 	// batchParallelism bounds the calls of one batch run at once.
 	batchParallelism = 4
 )
@@ -26,7 +25,10 @@ const (
 // Answers are HTTP 200 application/json, errors included, as JSON-RPC over
 // HTTP does; a lone notification or an all-notification batch gets 204 and
 // no body. Notifications are not run: every method is a pure query, and a
-// search nobody reads would only spend provider quota.
+// search nobody reads would only spend provider quota. A non-empty body
+// must be labelled application/json, else the answer is HTTP 415 with
+// {"detail": "…"}, as the REST API's JSON endpoints answer: a browser posts
+// text/plain cross-site without asking first.
 func (s *Server) ServeJSONRPC(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
@@ -42,6 +44,10 @@ func (s *Server) ServeJSONRPC(w http.ResponseWriter, r *http.Request) {
 		return // otherwise the client is gone
 	}
 	body = bytes.Trim(body, " \t\r\n")
+	if ct := r.Header.Get("Content-Type"); len(body) > 0 && !isJSON(ct) {
+		writeDetail(w, http.StatusUnsupportedMediaType, unsupportedType(ct))
+		return
+	}
 	if !json.Valid(body) {
 		writeJSON(w, errorResponse(nil, &rpcError{Code: CodeParseError, Message: "parse error: the body is not valid JSON"}))
 		return
@@ -59,8 +65,8 @@ func (s *Server) ServeJSONRPC(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case len(calls) == 0:
 		writeJSON(w, errorResponse(nil, invalidRequest("empty batch")))
-	case len(calls) > maxBatch:
-		writeJSON(w, errorResponse(nil, invalidRequest(fmt.Sprintf("batch of %d calls exceeds the limit of %d", len(calls), maxBatch))))
+	case len(calls) > s.maxBatch:
+		writeJSON(w, errorResponse(nil, invalidRequest(fmt.Sprintf("batch of %d calls exceeds the limit of %d", len(calls), s.maxBatch))))
 	default:
 		if out := s.batch(r.Context(), calls); len(out) > 0 {
 			writeJSON(w, out)
@@ -135,6 +141,31 @@ func (s *Server) call(ctx context.Context, name string, m method, params json.Ra
 		return nil, errInternal
 	}
 	return b, nil
+}
+
+// isJSON reports whether a Content-Type is application/json, parameters
+// such as charset allowed.
+func isJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "application/json"
+}
+
+// unsupportedType is the 415 detail for a body labelled contentType.
+func unsupportedType(contentType string) string {
+	got := "none"
+	if contentType != "" {
+		got = strconv.Quote(contentType)
+	}
+	return "unsupported Content-Type " + got + ": send the body as application/json"
+}
+
+// writeDetail answers status with {"detail": detail}, the REST API's error
+// shape, for failures outside JSON-RPC and SSE.
+func writeDetail(w http.ResponseWriter, status int, detail any) {
+	b, _ := json.Marshal(map[string]any{"detail": detail}) // strings and FieldErrors only
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

@@ -2,6 +2,7 @@ package searchrpc
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"reflect"
 	"strings"
@@ -294,14 +295,75 @@ func TestAllNotificationBatchGets204(t *testing.T) {
 	}
 }
 
-func TestBatchTooLarge(t *testing.T) {
-	srv := newTestServer(t, New(nil, Info{}, nil))
-	calls := make([]string, maxBatch+1)
+// batchOf is a batch of n initialize calls.
+func batchOf(n int) string {
+	calls := make([]string, n)
 	for i := range calls {
 		calls[i] = `{"jsonrpc":"2.0","id":1,"method":"initialize"}`
 	}
-	if r := call(t, srv, "["+strings.Join(calls, ",")+"]"); r.Error == nil || r.Error.Code != CodeInvalidRequest {
+	return "[" + strings.Join(calls, ",") + "]"
+}
+
+func TestBatchTooLarge(t *testing.T) {
+	srv := newTestServer(t, New(nil, Info{}, nil))
+	if r := call(t, srv, batchOf(DefaultMaxBatch+1)); r.Error == nil || r.Error.Code != CodeInvalidRequest ||
+		!strings.Contains(r.Error.Message, "limit of 50") {
 		t.Fatalf("got %+v", r.Error)
+	}
+}
+
+// WithMaxBatch sets the cap (ragd passes http.max_batch_calls); a batch at
+// the cap is answered call by call.
+func TestBatchLimitConfigurable(t *testing.T) {
+	srv := newTestServer(t, New(nil, Info{}, nil, WithMaxBatch(3)))
+	if r := call(t, srv, batchOf(4)); r.Error == nil || r.Error.Code != CodeInvalidRequest ||
+		!strings.Contains(r.Error.Message, "batch of 4 calls exceeds the limit of 3") {
+		t.Fatalf("batch of 4: %+v", r.Error)
+	}
+	resp, b := post(t, srv, batchOf(3))
+	var replies []rpcReply
+	if err := json.Unmarshal(b, &replies); err != nil || resp.StatusCode != 200 || len(replies) != 3 {
+		t.Fatalf("batch of 3: HTTP %d %s", resp.StatusCode, b)
+	}
+}
+
+// A body not labelled application/json is refused with 415 before it is
+// parsed: a web page can POST text/plain cross-site without a preflight.
+func TestJSONRPCRefusesOtherContentTypes(t *testing.T) {
+	fake := &fakeProvider{results: threeResults}
+	srv := newTestServer(t, New(fake, Info{}, nil))
+	body := `{"jsonrpc":"2.0","id":1,"method":"search","params":{"query":"planted"}}`
+	for _, ct := range []string{"text/plain", "text/plain; charset=utf-8", "application/x-www-form-urlencoded",
+		"multipart/form-data; boundary=x", "", "application/jsonp", "application/json-seq", "text/json", ";;"} {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/", strings.NewReader(body))
+		if ct != "" {
+			req.Header.Set("Content-Type", ct)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var out struct{ Detail string }
+		if resp.StatusCode != http.StatusUnsupportedMediaType || json.Unmarshal(b, &out) != nil ||
+			!strings.Contains(out.Detail, "application/json") {
+			t.Errorf("Content-Type %q: HTTP %d %s, want 415 naming application/json", ct, resp.StatusCode, b)
+		}
+	}
+	if n := len(fake.callLog()); n != 0 {
+		t.Fatalf("provider called %d times for refused bodies", n)
+	}
+	// Parameters are fine.
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/", strings.NewReader(body))
+	req.Header.Set("Content-Type", "Application/JSON; charset=utf-8")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("application/json; charset=utf-8: HTTP %d", resp.StatusCode)
 	}
 }
 

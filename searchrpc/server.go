@@ -26,6 +26,24 @@ type Server struct {
 	log       *slog.Logger
 	methods   map[string]method
 	keepAlive time.Duration
+	maxBatch  int
+}
+
+// DefaultMaxBatch is the most calls one batch may hold unless WithMaxBatch
+// says otherwise.
+const DefaultMaxBatch = 50
+
+// Option adjusts a Server.
+type Option func(*Server)
+
+// WithMaxBatch caps the calls of one batch at n (n > 0); a larger batch is
+// refused whole with -32600, since each call may hit the provider.
+func WithMaxBatch(n int) Option {
+	return func(s *Server) {
+		if n > 0 {
+			s.maxBatch = n
+		}
+	}
 }
 
 // keepAliveEvery is how often a waiting stream sends an SSE comment, so
@@ -35,7 +53,7 @@ const keepAliveEvery = 15 * time.Second
 // New returns a server over p; a nil p means web search is not configured,
 // which search calls and streams report with websearch.ErrNotConfigured's
 // message. A nil log discards.
-func New(p websearch.Provider, info Info, log *slog.Logger) *Server {
+func New(p websearch.Provider, info Info, log *slog.Logger, opts ...Option) *Server {
 	if info.Name == "" {
 		info.Name = "ragd"
 	}
@@ -45,7 +63,10 @@ func New(p websearch.Provider, info Info, log *slog.Logger) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{p: p, info: info, log: log, keepAlive: keepAliveEvery}
+	s := &Server{p: p, info: info, log: log, keepAlive: keepAliveEvery, maxBatch: DefaultMaxBatch}
+	for _, o := range opts {
+		o(s)
+	}
 	s.methods = map[string]method{
 		"initialize": s.initialize,
 		"list_tools": s.listTools,

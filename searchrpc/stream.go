@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"ragd"
 	"ragd/websearch"
 )
 
@@ -35,17 +36,28 @@ var errPanicked = errors.New("internal error")
 // ServeStream answers GET /stream?topic=…&max_results=… (query= is accepted
 // for topic; max_results defaults to 5, 1–20) as Server-Sent Events: one
 // default event per result, data {"index","title","link","snippet"}, then
-// "event: end" with data {"count": n}. Any failure, including invalid
-// parameters and an unconfigured provider, is a single "event: error" with
-// data {"message": "…"} in an HTTP 200 stream: a browser's EventSource
-// cannot read the body of a non-200 answer, so a 400 would reach it as a
-// bare, unexplained failure. Only a method other than GET gets 405.
-// Clients should close on end or error; EventSource would otherwise
-// reconnect and search again. A client that disconnects cancels the search.
+// "event: end" with data {"count": n}. What can be known before searching
+// is answered before the stream opens, as the REST API answers it: invalid
+// parameters are 422 {"detail":[{"loc":["query",…],"msg","type"}]}, an
+// unconfigured provider 503 {"detail":"…"}, a method other than GET 405.
+// A non-200 answer also keeps a browser's EventSource from reconnecting
+// and asking again. Only a search that fails after the stream opened is a
+// single "event: error" with data {"message": "…"}. Clients should close on
+// end or error; EventSource would otherwise reconnect and search again. A
+// client that disconnects cancels the search.
 func (s *Server) ServeStream(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet {
 		w.Header().Set("Allow", http.MethodGet)
 		http.Error(w, "GET /stream?topic=…", http.StatusMethodNotAllowed)
+		return
+	}
+	topic, maxResults, invalid := streamParams(r.URL.Query())
+	if invalid != nil {
+		writeDetail(w, http.StatusUnprocessableEntity, invalid)
+		return
+	}
+	if s.p == nil {
+		writeDetail(w, http.StatusServiceUnavailable, notConfigured().Message)
 		return
 	}
 	h := w.Header()
@@ -57,14 +69,6 @@ func (s *Server) ServeStream(w http.ResponseWriter, r *http.Request) {
 	// Commit the headers now: the client sees the stream open while the
 	// provider works.
 	if ev.comment("ragd web search") != nil {
-		return
-	}
-	topic, maxResults, rerr := streamParams(r.URL.Query())
-	if rerr == nil && s.p == nil {
-		rerr = notConfigured()
-	}
-	if rerr != nil {
-		_ = ev.event("error", streamError{Message: rerr.Message})
 		return
 	}
 	start := time.Now()
@@ -92,28 +96,49 @@ func (s *Server) ServeStream(w http.ResponseWriter, r *http.Request) {
 	s.log.Debug("web search streamed", "provider", s.providerName(), "count", len(res), "took", time.Since(start))
 }
 
-// streamParams reads topic (or query) and max_results from the URL,
-// reporting problems in the JSON-RPC words.
-func streamParams(q url.Values) (string, int, *rpcError) {
+// streamParams reads topic (or query) and max_results from the URL. A
+// problem comes back as the REST API's 422 detail, located in the query
+// string.
+func streamParams(q url.Values) (string, int, []ragd.FieldError) {
 	topic := q.Get("topic")
 	if strings.TrimSpace(topic) == "" {
 		topic = q.Get("query")
 	}
 	if strings.TrimSpace(topic) == "" {
-		return "", 0, invalidParams("topic", "missing topic: pass ?topic=…")
+		return "", 0, queryError("topic", "missing", "missing topic: pass ?topic=…")
 	}
 	maxResults := websearch.DefaultMaxResults
 	if v := strings.TrimSpace(q.Get("max_results")); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return "", 0, invalidParams("max_results", fmt.Sprintf("max_results must be an integer, got %q", v))
+			return "", 0, queryError("max_results", "type_error", fmt.Sprintf("max_results must be an integer, got %q", v))
 		}
 		maxResults = n
 	}
-	if rerr := checkArgs(topic, maxResults); rerr != nil {
-		return "", 0, rerr
+	if err := websearch.Validate(topic, maxResults); err != nil {
+		return "", 0, inQuery(err)
 	}
 	return topic, maxResults, nil
+}
+
+// queryError is one 422 detail entry for the query parameter name.
+func queryError(name, typ, msg string) []ragd.FieldError {
+	return []ragd.FieldError{{Loc: []string{"query", name}, Msg: msg, Type: typ}}
+}
+
+// inQuery relocates websearch.Validate's complaint to the query parameter
+// it concerns; its "query" argument is this endpoint's topic.
+func inQuery(err error) []ragd.FieldError {
+	var re *ragd.Error
+	if !errors.As(err, &re) || len(re.Fields) == 0 {
+		return queryError("topic", "value_error", err.Error())
+	}
+	f := re.Fields[0]
+	name := f.Loc[len(f.Loc)-1]
+	if name == "query" {
+		name = "topic"
+	}
+	return queryError(name, f.Type, f.Msg)
 }
 
 // searchKeepingAlive runs the search, sending a comment every s.keepAlive

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -87,21 +88,48 @@ func TestStreamNoResults(t *testing.T) {
 	}
 }
 
+// restError GETs /stream?query, which must be answered with status and a
+// JSON {"detail": …} body before any stream opens, and returns the detail.
+func restError(t *testing.T, srv *httptest.Server, query string, status int) json.RawMessage {
+	t.Helper()
+	resp, err := http.Get(srv.URL + "/stream?" + query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	var out struct{ Detail json.RawMessage }
+	if resp.StatusCode != status || resp.Header.Get("Content-Type") != "application/json" ||
+		json.Unmarshal(body, &out) != nil || out.Detail == nil {
+		t.Fatalf("%q: HTTP %d %q %s, want %d with a JSON detail", query, resp.StatusCode, resp.Header.Get("Content-Type"), body, status)
+	}
+	return out.Detail
+}
+
+// Invalid parameters are a 422 in the REST API's shape, before the stream
+// opens, not an SSE error event in a 200.
 func TestStreamValidationErrors(t *testing.T) {
 	fake := &fakeProvider{results: threeResults}
 	srv := newTestServer(t, New(fake, Info{}, nil))
-	for query, want := range map[string]string{
-		"":                         "missing topic",
-		"topic=+++":                "missing topic",
-		"topic=go&max_results=abc": "max_results must be an integer",
-		"topic=go&max_results=2.5": "max_results must be an integer",
-		"topic=go&max_results=0":   "max_results must be between 1 and 20",
-		"topic=go&max_results=21":  "max_results must be between 1 and 20",
+	for query, want := range map[string]struct{ param, typ, msg string }{
+		"":                         {"topic", "missing", "missing topic"},
+		"topic=+++":                {"topic", "missing", "missing topic"},
+		"max_results=3":            {"topic", "missing", "missing topic"},
+		"topic=go&max_results=abc": {"max_results", "type_error", "max_results must be an integer"},
+		"topic=go&max_results=2.5": {"max_results", "type_error", "max_results must be an integer"},
+		"topic=go&max_results=0":   {"max_results", "value_error", "max_results must be between 1 and 20"},
+		"topic=go&max_results=21":  {"max_results", "value_error", "max_results must be between 1 and 20"},
 	} {
-		resp, events := stream(t, srv, query)
-		checkSSEHeaders(t, resp)
-		if msg := onlyError(t, events); !strings.Contains(msg, want) {
-			t.Errorf("%q: message %q, want %q", query, msg, want)
+		var detail []struct {
+			Loc       []string
+			Msg, Type string
+		}
+		if err := json.Unmarshal(restError(t, srv, query, http.StatusUnprocessableEntity), &detail); err != nil || len(detail) != 1 {
+			t.Fatalf("%q: detail %+v (%v)", query, detail, err)
+		}
+		d := detail[0]
+		if !reflect.DeepEqual(d.Loc, []string{"query", want.param}) || d.Type != want.typ || !strings.Contains(d.Msg, want.msg) {
+			t.Errorf("%q: %+v, want loc [query %s] type %s msg ~%q", query, d, want.param, want.typ, want.msg)
 		}
 	}
 	if n := len(fake.callLog()); n != 0 {
@@ -109,13 +137,14 @@ func TestStreamValidationErrors(t *testing.T) {
 	}
 }
 
+// No provider is a 503 before the stream opens; invalid parameters still
+// come first.
 func TestStreamNotConfigured(t *testing.T) {
 	srv := newTestServer(t, New(nil, Info{}, nil))
-	resp, events := stream(t, srv, "topic=golang")
-	checkSSEHeaders(t, resp)
-	if msg := onlyError(t, events); msg != "web search is not configured (set SERPAPI_KEY or websearch.searxng_url)" {
-		t.Fatalf("message %q", msg)
+	if d := restError(t, srv, "topic=golang", http.StatusServiceUnavailable); string(d) != `"web search is not configured (set SERPAPI_KEY or websearch.searxng_url)"` {
+		t.Fatalf("detail %s", d)
 	}
+	restError(t, srv, "", http.StatusUnprocessableEntity)
 }
 
 func TestStreamProviderFailure(t *testing.T) {

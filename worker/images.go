@@ -10,20 +10,17 @@ import (
 	"ragd/store"
 )
 
-// indexImages extracts a PDF's or DOCX's images and writes them, embedded by
-// caption and nearby text, for core_retrieve_visual. Images are written with
+// indexImages writes the pictures the parse found in a PDF or DOCX,
+// embedded by caption and nearby text, for core_retrieve_visual. Images are written with
 // the version's content hash, before the version becomes current, so they
 // switch over with its chunks. An unreadable image container only loses the
 // images: the text is the document.
-func (p *Pipeline) indexImages(ctx context.Context, pl jobs.DocumentPayload, raw []byte, typ ragd.SourceType, hash string) (int, error) {
-	if typ != ragd.SourcePDF && typ != ragd.SourceDOCX {
+func (p *Pipeline) indexImages(ctx context.Context, pl jobs.DocumentPayload, loaded *ingest.Loaded, hash string) (int, error) {
+	if loaded.ImagesErr != nil {
+		p.Log.Warn("images not extracted", "document_id", pl.DocumentID, "source", pl.Source, "error", loaded.ImagesErr)
 		return 0, nil
 	}
-	extracted, err := ingest.ExtractImages(raw, typ)
-	if err != nil {
-		p.Log.Warn("images not extracted", "document_id", pl.DocumentID, "source", pl.Source, "error", err)
-		return 0, nil
-	}
+	extracted := loaded.Images
 	var images []store.Image
 	var texts []string
 	for _, im := range extracted {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"ragd"
@@ -12,27 +11,30 @@ import (
 	"ragd/jobs"
 )
 
-// load fetches the payload's bytes and parses them.
+// load fetches the payload's bytes and parses them, pictures included.
 func (p *Pipeline) load(ctx context.Context, pl jobs.DocumentPayload) ([]byte, *ingest.Loaded, error) {
+	parser := p.Parser
+	parser.Images = true
 	switch {
 	case pl.FilePath != "":
-		return p.loadFile(pl.FilePath)
+		return p.loadFile(ctx, parser, pl.FilePath)
 	case pl.URL != "":
 		body, typ, final, err := p.Fetcher.Fetch(ctx, pl.URL)
 		if err != nil {
 			return nil, nil, err
 		}
-		loaded, err := ingest.Parse(body, typ, final)
+		loaded, err := parser.Parse(ctx, body, typ, final)
 		return body, loaded, err
 	default:
-		loaded, err := ingest.Parse([]byte(pl.Text), ragd.SourceText, pl.Title)
+		loaded, err := parser.Parse(ctx, []byte(pl.Text), ragd.SourceText, pl.Title)
 		return []byte(pl.Text), loaded, err
 	}
 }
 
 // loadFile re-checks the path against the ingest roots (a symlink may have
-// changed since the API accepted it) and reads at most MaxFileBytes.
-func (p *Pipeline) loadFile(path string) ([]byte, *ingest.Loaded, error) {
+// changed since the API accepted it), opens it only if it is a regular file
+// and reads at most MaxFileBytes.
+func (p *Pipeline) loadFile(ctx context.Context, parser ingest.Parser, path string) ([]byte, *ingest.Loaded, error) {
 	resolved, err := p.Roots.Resolve(path)
 	if err != nil {
 		return nil, nil, &ingest.ParseError{Source: path, Err: err}
@@ -41,7 +43,7 @@ func (p *Pipeline) loadFile(path string) ([]byte, *ingest.Loaded, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("%s: %w", path, ingest.ErrUnsupported)
 	}
-	f, err := os.Open(resolved)
+	f, _, err := ingest.OpenRegular(resolved)
 	if err != nil {
 		return nil, nil, &ingest.ParseError{Source: path, Err: err}
 	}
@@ -53,6 +55,6 @@ func (p *Pipeline) loadFile(path string) ([]byte, *ingest.Loaded, error) {
 	if int64(len(data)) > p.MaxFileBytes {
 		return nil, nil, &ingest.ParseError{Source: path, Err: fmt.Errorf("file is larger than ingest.max_file_bytes (%d bytes)", p.MaxFileBytes)}
 	}
-	loaded, err := ingest.Parse(data, typ, filepath.Base(resolved))
+	loaded, err := parser.Parse(ctx, data, typ, filepath.Base(resolved))
 	return data, loaded, err
 }

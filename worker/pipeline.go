@@ -20,15 +20,17 @@ import (
 
 // Pipeline is the ingest work itself, independent of Asynq.
 type Pipeline struct {
-	Store             *store.Store
-	Embedder          ragd.Embedder
-	Registry          *registry.Registry
-	Generations       *cache.Generations
-	Queue             *jobs.Queue
-	Fetcher           *ingest.Fetcher
-	Roots             *ingest.Roots
-	Chunking          ingest.ChunkOptions
-	MaxFileBytes      int64
+	Store        *store.Store
+	Embedder     ragd.Embedder
+	Registry     *registry.Registry
+	Generations  *cache.Generations
+	Queue        *jobs.Queue
+	Fetcher      *ingest.Fetcher
+	Roots        *ingest.Roots
+	Chunking     ingest.ChunkOptions
+	MaxFileBytes int64
+	// Parser bounds each document's parse (pages, time, memory).
+	Parser            ingest.Parser
 	MaxDirectoryFiles int
 	// EmbedBatch is how many chunks are embedded and written per step; each
 	// step reports progress.
@@ -89,7 +91,7 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	if err := p.write(ctx, pl.Namespace, chunks, rep); err != nil {
 		return res, err
 	}
-	if res.ImagesIndexed, err = p.indexImages(ctx, pl, raw, loaded.SourceType, hash); err != nil {
+	if res.ImagesIndexed, err = p.indexImages(ctx, pl, loaded, hash); err != nil {
 		return res, err
 	}
 

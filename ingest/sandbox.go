@@ -73,6 +73,7 @@ func sandboxPDF(ctx context.Context, data []byte, name string, lim Limits, text,
 	pctx, cancel := context.WithTimeout(ctx, lim.Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(pctx, exe)
+	cmd.Args = []string{"ragd-pdf-parser"} // what ps shows for the child
 	cmd.Env = append(os.Environ(), sandboxEnv+"="+sandboxPDFMode, "GOMAXPROCS=1")
 	if raceEnabled {
 		// the race runtime sleeps a second at exit by default

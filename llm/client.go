@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"ragd"
 	"strings"
 	"time"
 )
@@ -77,7 +78,7 @@ func New(cfg Config) (*Client, error) {
 func (c *Client) Model() string { return c.cfg.Model }
 
 // Complete runs one non-streamed completion.
-func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
+func (c *Client) Complete(ctx context.Context, req ragd.ChatRequest) (ragd.ChatResponse, error) {
 	if c.cfg.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.cfg.Timeout)
@@ -85,42 +86,42 @@ func (c *Client) Complete(ctx context.Context, req Request) (Response, error) {
 	}
 	resp, err := c.post(ctx, req, false)
 	if err != nil {
-		return Response{}, err
+		return ragd.ChatResponse{}, err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	if err != nil {
-		return Response{}, fmt.Errorf("llm: reading response: %w", err)
+		return ragd.ChatResponse{}, fmt.Errorf("llm: reading response: %w", err)
 	}
 	return decodeCompletion(body)
 }
 
 // decodeCompletion reads a non-streamed completion body.
-func decodeCompletion(body []byte) (Response, error) {
+func decodeCompletion(body []byte) (ragd.ChatResponse, error) {
 	var w wireResponse
 	if err := json.Unmarshal(body, &w); err != nil {
-		return Response{}, fmt.Errorf("%w: %v", ErrMalformed, err)
+		return ragd.ChatResponse{}, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	if msg := errorMessage(w.Error); msg != "" && len(w.Choices) == 0 {
 		// some servers report failures in a 200 body
-		return Response{}, &APIError{Message: msg}
+		return ragd.ChatResponse{}, &APIError{Message: msg}
 	}
 	if len(w.Choices) == 0 {
-		return Response{}, fmt.Errorf("%w: no choices", ErrMalformed)
+		return ragd.ChatResponse{}, fmt.Errorf("%w: no choices", ErrMalformed)
 	}
 	ch := w.Choices[0]
 	if ch.Message.Role == "" {
-		ch.Message.Role = RoleAssistant
+		ch.Message.Role = ragd.RoleAssistant
 	}
-	return Response{Message: ch.Message, FinishReason: ch.FinishReason, Usage: w.Usage.usage()}, nil
+	return ragd.ChatResponse{Message: ch.Message, FinishReason: ch.FinishReason, Usage: w.Usage.usage()}, nil
 }
 
 // post sends the request and returns the response when its status is 2xx;
 // any other status becomes an *APIError.
-func (c *Client) post(ctx context.Context, req Request, stream bool) (*http.Response, error) {
+func (c *Client) post(ctx context.Context, req ragd.ChatRequest, stream bool) (*http.Response, error) {
 	w := wireRequest{Model: c.cfg.Model, Messages: req.Messages, Stream: stream, MaxTokens: c.cfg.MaxTokens}
 	if w.Messages == nil {
-		w.Messages = []Message{}
+		w.Messages = []ragd.ChatMessage{}
 	}
 	if c.cfg.Temperature >= 0 {
 		t := c.cfg.Temperature

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"ragd"
 	"strings"
 	"testing"
 )
@@ -17,17 +18,17 @@ func TestCompletePlain(t *testing.T) {
 	if c.Model() != "gpt-test" {
 		t.Fatalf("Model() = %q", c.Model())
 	}
-	resp, err := c.Complete(context.Background(), Request{Messages: []Message{
-		{Role: RoleSystem, Content: "Answer from the passages."},
-		{Role: RoleUser, Content: "What is the capital of France?"},
+	resp, err := c.Complete(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{
+		{Role: ragd.RoleSystem, Content: "Answer from the passages."},
+		{Role: ragd.RoleUser, Content: "What is the capital of France?"},
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp.Message.Content != "Paris is the capital of France [1]." || resp.Message.Role != RoleAssistant || resp.FinishReason != "stop" {
+	if resp.Message.Content != "Paris is the capital of France [1]." || resp.Message.Role != ragd.RoleAssistant || resp.FinishReason != "stop" {
 		t.Fatalf("got %+v", resp)
 	}
-	if resp.Usage != (Usage{PromptTokens: 12, CompletionTokens: 5}) {
+	if resp.Usage != (ragd.ChatUsage{PromptTokens: 12, CompletionTokens: 5}) {
 		t.Fatalf("usage %+v", resp.Usage)
 	}
 
@@ -59,7 +60,7 @@ func TestNoAuthorizationWithoutKeyAndDefaultsOmitted(t *testing.T) {
 		writeJSON(w, 200, completion(map[string]any{"role": "assistant", "content": "ok"}, "stop"))
 	})
 	c := newClient(t, srv, func(cfg *Config) { cfg.APIKey, cfg.Temperature, cfg.MaxTokens = "", -1, 0 })
-	if _, err := c.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}}); err != nil {
+	if _, err := c.Complete(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "hi"}}}); err != nil {
 		t.Fatal(err)
 	}
 	got := <-reqs
@@ -74,7 +75,7 @@ func TestNoAuthorizationWithoutKeyAndDefaultsOmitted(t *testing.T) {
 	}
 }
 
-var searchTool = Tool{Type: "function", Function: FunctionDef{
+var searchTool = ragd.ChatTool{Type: "function", Function: ragd.FunctionDef{
 	Name:        "search_documents",
 	Description: "Search the indexed documents.",
 	Parameters:  json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}`),
@@ -91,9 +92,9 @@ func TestCompleteReturnsToolCalls(t *testing.T) {
 		}, "tool_calls"))
 	})
 	c := newClient(t, srv)
-	resp, err := c.Complete(context.Background(), Request{
-		Messages:   []Message{{Role: RoleUser, Content: "What does the Go memory model say?"}},
-		Tools:      []Tool{searchTool},
+	resp, err := c.Complete(context.Background(), ragd.ChatRequest{
+		Messages:   []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "What does the Go memory model say?"}},
+		Tools:      []ragd.ChatTool{searchTool},
 		ToolChoice: "auto",
 	})
 	if err != nil {
@@ -122,12 +123,12 @@ func TestToolResultMessageIsSent(t *testing.T) {
 		writeJSON(w, 200, completion(map[string]any{"role": "assistant", "content": "done"}, "stop"))
 	})
 	c := newClient(t, srv)
-	call := ToolCall{ID: "call_abc", Type: "function", Function: FunctionCall{Name: "search_documents", Arguments: `{"query":"x"}`}}
-	_, err := c.Complete(context.Background(), Request{Messages: []Message{
-		{Role: RoleUser, Content: "q"},
-		{Role: RoleAssistant, ToolCalls: []ToolCall{call}},
-		{Role: RoleTool, ToolCallID: "call_abc", Name: "search_documents", Content: "[1] result"},
-	}, Tools: []Tool{searchTool}})
+	call := ragd.ToolCall{ID: "call_abc", Type: "function", Function: ragd.FunctionCall{Name: "search_documents", Arguments: `{"query":"x"}`}}
+	_, err := c.Complete(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{
+		{Role: ragd.RoleUser, Content: "q"},
+		{Role: ragd.RoleAssistant, ToolCalls: []ragd.ToolCall{call}},
+		{Role: ragd.RoleTool, ToolCallID: "call_abc", Name: "search_documents", Content: "[1] result"},
+	}, Tools: []ragd.ChatTool{searchTool}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func TestServerErrorIsTransient(t *testing.T) {
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
 		writeJSON(w, 500, map[string]any{"error": map[string]any{"message": "The server had an error while processing your request.", "type": "server_error"}})
 	})
-	_, err := newClient(t, srv).Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}})
+	_, err := newClient(t, srv).Complete(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "hi"}}})
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 500 {
 		t.Fatalf("want APIError 500, got %v", err)
@@ -177,7 +178,7 @@ func TestUnauthorizedIsNotTransientAndSurfacesMessage(t *testing.T) {
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
 		writeJSON(w, 401, map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error", "code": "invalid_api_key"}})
 	})
-	_, err := newClient(t, srv).Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}})
+	_, err := newClient(t, srv).Complete(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "hi"}}})
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 401 || apiErr.Message != msg {
 		t.Fatalf("want APIError 401 %q, got %#v", msg, err)
@@ -203,7 +204,7 @@ func TestPlainStringAndNonJSONErrorBodies(t *testing.T) {
 			w.WriteHeader(tc.status)
 			_, _ = w.Write([]byte(tc.body))
 		})
-		_, err := newClient(t, srv).Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}})
+		_, err := newClient(t, srv).Complete(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "hi"}}})
 		var apiErr *APIError
 		if !errors.As(err, &apiErr) || apiErr.StatusCode != tc.status || apiErr.Message != tc.want {
 			t.Errorf("status %d: got %#v, want message %q", tc.status, err, tc.want)
@@ -220,7 +221,7 @@ func TestMalformedBodyIsNotTransient(t *testing.T) {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write([]byte(body))
 		})
-		_, err := newClient(t, srv).Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}})
+		_, err := newClient(t, srv).Complete(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "hi"}}})
 		if !errors.Is(err, ErrMalformed) || IsTransient(err) {
 			t.Errorf("body %q: got %v (transient %v), want ErrMalformed, not transient", body, err, IsTransient(err))
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"ragd"
 	"testing"
 	"time"
 )
@@ -19,7 +20,7 @@ func TestCompleteTimeoutIsTransient(t *testing.T) {
 		writeJSON(w, 200, completion(map[string]any{"role": "assistant", "content": "late"}, "stop"))
 	})
 	c := newClient(t, srv, func(cfg *Config) { cfg.Timeout = 100 * time.Millisecond })
-	_, err := c.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}})
+	_, err := c.Complete(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "hi"}}})
 	if err == nil || !IsTransient(err) {
 		t.Fatalf("err %v, want transient", err)
 	}
@@ -36,7 +37,7 @@ func TestConnectionRefusedIsTransient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}})
+	_, err = c.Complete(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "hi"}}})
 	if err == nil || !IsTransient(err) {
 		t.Fatalf("err %v, want transient", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"ragd"
 	"strings"
 )
 
@@ -18,7 +19,7 @@ const maxSSELine = 1 << 20
 // returns an error, the stream stops and Stream returns that error along
 // with what was assembled so far. Config.Timeout bounds the wait for each
 // chunk rather than the whole answer.
-func (c *Client) Stream(ctx context.Context, req Request, onDelta func(text string) error) (Response, error) {
+func (c *Client) Stream(ctx context.Context, req ragd.ChatRequest, onDelta func(text string) error) (ragd.ChatResponse, error) {
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -39,7 +40,7 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(text stri
 
 	resp, err := c.post(ctx, req, true)
 	if err != nil {
-		return Response{}, explain(err)
+		return ragd.ChatResponse{}, explain(err)
 	}
 	defer resp.Body.Close()
 
@@ -47,7 +48,7 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(text stri
 		// the server ignored stream:true and answered in one piece
 		body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 		if err != nil {
-			return Response{}, explain(fmt.Errorf("llm: reading response: %w", err))
+			return ragd.ChatResponse{}, explain(fmt.Errorf("llm: reading response: %w", err))
 		}
 		r, err := decodeCompletion(body)
 		if err == nil && onDelta != nil && r.Message.Content != "" {
@@ -92,10 +93,10 @@ func (c *Client) Stream(ctx context.Context, req Request, onDelta func(text stri
 // assembler accumulates streamed chunks into one message.
 type assembler struct {
 	text   strings.Builder
-	calls  []ToolCall
+	calls  []ragd.ToolCall
 	byIdx  map[int]int // stream index → position in calls
 	finish string
-	usage  Usage
+	usage  ragd.ChatUsage
 }
 
 // add applies one chunk's JSON and returns its text delta.
@@ -140,7 +141,7 @@ func (a *assembler) addToolDelta(d wireToolDelta) {
 	if !ok {
 		pos = len(a.calls)
 		a.byIdx[idx] = pos
-		a.calls = append(a.calls, ToolCall{Type: "function"})
+		a.calls = append(a.calls, ragd.ToolCall{Type: "function"})
 	}
 	tc := &a.calls[pos]
 	if d.ID != "" {
@@ -155,9 +156,9 @@ func (a *assembler) addToolDelta(d wireToolDelta) {
 	tc.Function.Arguments += d.Function.Arguments
 }
 
-func (a *assembler) response() Response {
-	return Response{
-		Message:      Message{Role: RoleAssistant, Content: a.text.String(), ToolCalls: a.calls},
+func (a *assembler) response() ragd.ChatResponse {
+	return ragd.ChatResponse{
+		Message:      ragd.ChatMessage{Role: ragd.RoleAssistant, Content: a.text.String(), ToolCalls: a.calls},
 		FinishReason: a.finish,
 		Usage:        a.usage,
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"ragd"
 	"reflect"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func TestStreamAssemblesDeltasUntilDone(t *testing.T) {
 		s.done()
 	})
 	var deltas []string
-	resp, err := newClient(t, srv).Stream(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "What is a data race?"}}},
+	resp, err := newClient(t, srv).Stream(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "What is a data race?"}}},
 		func(text string) error { deltas = append(deltas, text); return nil })
 	if err != nil {
 		t.Fatal(err)
@@ -33,10 +34,10 @@ func TestStreamAssemblesDeltasUntilDone(t *testing.T) {
 	if !reflect.DeepEqual(deltas, want) {
 		t.Fatalf("deltas %q, want %q", deltas, want)
 	}
-	if resp.Message.Content != strings.Join(want, "") || resp.Message.Role != RoleAssistant || resp.FinishReason != "stop" {
+	if resp.Message.Content != strings.Join(want, "") || resp.Message.Role != ragd.RoleAssistant || resp.FinishReason != "stop" {
 		t.Fatalf("response %+v", resp)
 	}
-	if resp.Usage != (Usage{PromptTokens: 40, CompletionTokens: 11}) {
+	if resp.Usage != (ragd.ChatUsage{PromptTokens: 40, CompletionTokens: 11}) {
 		t.Fatalf("usage %+v", resp.Usage)
 	}
 	got := <-reqs
@@ -58,13 +59,13 @@ func TestStreamAssemblesToolCalls(t *testing.T) {
 		s.data(chunk(map[string]any{}, "tool_calls"))
 		s.done()
 	})
-	resp, err := newClient(t, srv).Stream(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "q"}}, Tools: []Tool{searchTool}}, nil)
+	resp, err := newClient(t, srv).Stream(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "q"}}, Tools: []ragd.ChatTool{searchTool}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []ToolCall{
-		{ID: "call_1", Type: "function", Function: FunctionCall{Name: "search_documents", Arguments: `{"query":"go memory"}`}},
-		{ID: "call_2", Type: "function", Function: FunctionCall{Name: "web_search", Arguments: `{"query":"x"}`}},
+	want := []ragd.ToolCall{
+		{ID: "call_1", Type: "function", Function: ragd.FunctionCall{Name: "search_documents", Arguments: `{"query":"go memory"}`}},
+		{ID: "call_2", Type: "function", Function: ragd.FunctionCall{Name: "web_search", Arguments: `{"query":"x"}`}},
 	}
 	if !reflect.DeepEqual(resp.Message.ToolCalls, want) || resp.FinishReason != "tool_calls" {
 		t.Fatalf("got %+v", resp)
@@ -85,7 +86,7 @@ func TestStreamStopsWhenOnDeltaFails(t *testing.T) {
 	defer close(released)
 	errClientGone := errors.New("client went away")
 	var deltas []string
-	resp, err := newClient(t, srv).Stream(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "q"}}},
+	resp, err := newClient(t, srv).Stream(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "q"}}},
 		func(text string) error {
 			deltas = append(deltas, text)
 			if len(deltas) == 2 {
@@ -109,7 +110,7 @@ func TestStreamCancelledMidStream(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	resp, err := newClient(t, srv).Stream(ctx, Request{Messages: []Message{{Role: RoleUser, Content: "q"}}},
+	resp, err := newClient(t, srv).Stream(ctx, ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "q"}}},
 		func(text string) error { cancel(); return nil })
 	if !errors.Is(err, context.Canceled) || IsTransient(err) {
 		t.Fatalf("err %v (transient %v), want context.Canceled, not transient", err, IsTransient(err))
@@ -129,7 +130,7 @@ func TestStreamIdleTimeoutIsTransient(t *testing.T) {
 		}
 	})
 	c := newClient(t, srv, func(cfg *Config) { cfg.Timeout = 150 * time.Millisecond })
-	resp, err := c.Stream(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "q"}}}, nil)
+	resp, err := c.Stream(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "q"}}}, nil)
 	if !errors.Is(err, context.DeadlineExceeded) || !IsTransient(err) {
 		t.Fatalf("err %v, want a transient deadline error", err)
 	}
@@ -148,7 +149,7 @@ func TestStreamTimeoutIsPerChunk(t *testing.T) {
 		s.done()
 	})
 	c := newClient(t, srv, func(cfg *Config) { cfg.Timeout = 200 * time.Millisecond })
-	resp, err := c.Stream(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "q"}}}, nil)
+	resp, err := c.Stream(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "q"}}}, nil)
 	if err != nil || resp.Message.Content != "xxxxxx" {
 		t.Fatalf("got %q, %v", resp.Message.Content, err)
 	}
@@ -165,7 +166,7 @@ func TestStreamErrors(t *testing.T) {
 		"cut off":         {func(s sse) { s.data(chunk(map[string]any{"content": "Hel"}, nil)) }, false, true},
 	} {
 		srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) { tc.write(startSSE(w)) })
-		_, err := newClient(t, srv).Stream(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "q"}}}, nil)
+		_, err := newClient(t, srv).Stream(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "q"}}}, nil)
 		if err == nil || errors.Is(err, ErrMalformed) != tc.malformed || IsTransient(err) != tc.transient {
 			t.Errorf("%s: err %v (malformed %v, transient %v)", name, err, errors.Is(err, ErrMalformed), IsTransient(err))
 		}
@@ -176,7 +177,7 @@ func TestStreamHTTPErrorAndJSONFallback(t *testing.T) {
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request, body map[string]any) {
 		writeJSON(w, 429, map[string]any{"error": map[string]any{"message": "Rate limit reached"}})
 	})
-	_, err := newClient(t, srv).Stream(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "q"}}}, nil)
+	_, err := newClient(t, srv).Stream(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "q"}}}, nil)
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 429 || !IsTransient(err) {
 		t.Fatalf("want transient APIError 429, got %v", err)
@@ -187,7 +188,7 @@ func TestStreamHTTPErrorAndJSONFallback(t *testing.T) {
 		writeJSON(w, 200, completion(map[string]any{"role": "assistant", "content": "whole answer"}, "stop"))
 	})
 	var deltas []string
-	resp, err := newClient(t, srv).Stream(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "q"}}},
+	resp, err := newClient(t, srv).Stream(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "q"}}},
 		func(s string) error { deltas = append(deltas, s); return nil })
 	if err != nil || resp.Message.Content != "whole answer" || len(deltas) != 1 {
 		t.Fatalf("fallback: %+v %q %v", resp, deltas, err)

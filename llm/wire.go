@@ -1,17 +1,21 @@
 package llm
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"ragd"
+)
 
 // wireRequest is the body POSTed to /chat/completions.
 type wireRequest struct {
-	Model         string         `json:"model"`
-	Messages      []Message      `json:"messages"`
-	Stream        bool           `json:"stream"`
-	StreamOptions *streamOptions `json:"stream_options,omitempty"`
-	Temperature   *float64       `json:"temperature,omitempty"`
-	MaxTokens     int            `json:"max_tokens,omitempty"`
-	Tools         []Tool         `json:"tools,omitempty"`
-	ToolChoice    string         `json:"tool_choice,omitempty"`
+	Model         string             `json:"model"`
+	Messages      []ragd.ChatMessage `json:"messages"`
+	Stream        bool               `json:"stream"`
+	StreamOptions *streamOptions     `json:"stream_options,omitempty"`
+	Temperature   *float64           `json:"temperature,omitempty"`
+	MaxTokens     int                `json:"max_tokens,omitempty"`
+	Tools         []ragd.ChatTool    `json:"tools,omitempty"`
+	ToolChoice    string             `json:"tool_choice,omitempty"`
 }
 
 // streamOptions asks for a final usage chunk in a stream.
@@ -24,18 +28,18 @@ type wireUsage struct {
 	CompletionTokens int `json:"completion_tokens"`
 }
 
-func (u *wireUsage) usage() Usage {
+func (u *wireUsage) usage() ragd.ChatUsage {
 	if u == nil {
-		return Usage{}
+		return ragd.ChatUsage{}
 	}
-	return Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
+	return ragd.ChatUsage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
 }
 
 // wireResponse is a non-streamed completion.
 type wireResponse struct {
 	Choices []struct {
-		Message      Message `json:"message"`
-		FinishReason string  `json:"finish_reason"`
+		Message      ragd.ChatMessage `json:"message"`
+		FinishReason string           `json:"finish_reason"`
 	} `json:"choices"`
 	Usage *wireUsage      `json:"usage"`
 	Error json.RawMessage `json:"error"`

@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"ragd"
 	"regexp"
 	"strings"
 	"time"
 
-	"ragd/llm"
 	"ragd/resilience"
 	"ragd/websearch"
 )
@@ -34,12 +34,12 @@ const agentSystemPrompt = `You are a research assistant with tools.
 Tool results number their passages [1], [2], …; cite them the same way after each sentence that uses them.
 If the tools find nothing relevant, say so instead of guessing. Answer concisely.`
 
-var searchDocumentsTool = llm.Tool{Type: "function", Function: llm.FunctionDef{Name: "search_documents",
+var searchDocumentsTool = ragd.ChatTool{Type: "function", Function: ragd.FunctionDef{Name: "search_documents",
 	Description: "Search the user's indexed documents. Returns numbered passages with their source.",
 	Parameters: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"what to look for"},` +
 		`"top_k":{"type":"integer","minimum":1,"maximum":20,"description":"passages to return (default 5)"}},"required":["query"]}`)}}
 
-var searchWebTool = llm.Tool{Type: "function", Function: llm.FunctionDef{Name: "search_web",
+var searchWebTool = ragd.ChatTool{Type: "function", Function: ragd.FunctionDef{Name: "search_web",
 	Description: "Search the public web. Returns numbered results with title, link and snippet.",
 	Parameters: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"the web search query"},` +
 		`"max_results":{"type":"integer","minimum":1,"maximum":20,"description":"results to return (default 5)"}},"required":["query"]}`)}}
@@ -76,21 +76,21 @@ func (s *Service) agentic(ctx context.Context, p plan) (QueryResponse, error) {
 }
 
 func (a *agent) loop(ctx context.Context) (string, error) {
-	tools := []llm.Tool{searchDocumentsTool}
+	tools := []ragd.ChatTool{searchDocumentsTool}
 	if a.s.Web != nil {
 		tools = append(tools, searchWebTool)
 	}
-	messages := []llm.Message{{Role: llm.RoleSystem, Content: agentSystemPrompt}, {Role: llm.RoleUser, Content: a.plan.Query}}
+	messages := []ragd.ChatMessage{{Role: ragd.RoleSystem, Content: agentSystemPrompt}, {Role: ragd.RoleUser, Content: a.plan.Query}}
 	for step := 0; ; step++ {
-		req := llm.Request{Messages: messages, Tools: tools, ToolChoice: "auto"}
+		req := ragd.ChatRequest{Messages: messages, Tools: tools, ToolChoice: "auto"}
 		if step >= a.s.AgentMaxSteps {
 			// The step budget is spent: the model must answer with what it has.
 			req.Tools, req.ToolChoice = nil, ""
-			messages = append(messages, llm.Message{Role: llm.RoleUser,
+			messages = append(messages, ragd.ChatMessage{Role: ragd.RoleUser,
 				Content: "You have used all your tool calls. Answer now from the results above."})
 			req.Messages = messages
 		}
-		resp, err := resilience.Do(ctx, a.s.Guards.LLM, func(ctx context.Context) (llm.Response, error) {
+		resp, err := resilience.Do(ctx, a.s.Guards.LLM, func(ctx context.Context) (ragd.ChatResponse, error) {
 			return a.s.LLM.Complete(ctx, req)
 		})
 		if err != nil {
@@ -102,7 +102,7 @@ func (a *agent) loop(ctx context.Context) (string, error) {
 		}
 		messages = append(messages, resp.Message)
 		for _, call := range calls {
-			messages = append(messages, llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, Name: call.Function.Name,
+			messages = append(messages, ragd.ChatMessage{Role: ragd.RoleTool, ToolCallID: call.ID, Name: call.Function.Name,
 				Content: a.run(ctx, call)})
 		}
 	}
@@ -111,7 +111,7 @@ func (a *agent) loop(ctx context.Context) (string, error) {
 // run executes one tool call and returns what the model reads back. Bad
 // arguments or a failing tool become a message to the model, not an error:
 // it can retry or answer without.
-func (a *agent) run(ctx context.Context, call llm.ToolCall) string {
+func (a *agent) run(ctx context.Context, call ragd.ToolCall) string {
 	start := time.Now()
 	step := Step{Tool: call.Function.Name}
 	var args struct {

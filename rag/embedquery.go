@@ -2,11 +2,11 @@ package rag
 
 import (
 	"context"
+	"ragd"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"ragd/resilience"
-	"ragd/store"
 )
 
 // queryVectors caches query embeddings in memory: agents repeat and refine
@@ -24,7 +24,7 @@ func NewQueryVectorCache(size int) *queryVectors {
 
 // queryVector embeds the plan's query, unless the search is keyword-only.
 func (s *Service) queryVector(ctx context.Context, p plan) ([]float32, error) {
-	if p.Mode == string(store.ModeKeyword) {
+	if p.Mode == string(ragd.ModeKeyword) {
 		return nil, nil
 	}
 	return s.embedQuery(ctx, p.Query)

@@ -2,11 +2,10 @@ package rag
 
 import (
 	"context"
+	"ragd"
 	"sort"
 
 	"golang.org/x/sync/errgroup"
-
-	"ragd/store"
 )
 
 // withRelated runs a namespace's search (main) and, alongside it, a BM25
@@ -20,9 +19,9 @@ import (
 // accepts only integer property boosts and shares one length normalisation
 // across the properties searched, so a long list of related words in the
 // same query would reorder plain matches too.
-func (s *Service) withRelated(ctx context.Context, ns string, q store.Query, weight float64,
-	main func(context.Context) ([]store.Hit, error)) ([]store.Hit, error) {
-	var hits, related []store.Hit
+func (s *Service) withRelated(ctx context.Context, ns string, q ragd.ChunkQuery, weight float64,
+	main func(context.Context) ([]ragd.Hit, error)) ([]ragd.Hit, error) {
+	var hits, related []ragd.Hit
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() (err error) {
 		hits, err = main(gctx)
@@ -30,7 +29,7 @@ func (s *Service) withRelated(ctx context.Context, ns string, q store.Query, wei
 	})
 	g.Go(func() (err error) {
 		rq := q
-		rq.Mode, rq.Related, rq.Vector = store.ModeKeyword, true, nil
+		rq.Mode, rq.Related, rq.Vector = ragd.ModeKeyword, true, nil
 		related, err = s.currentHits(gctx, ns, rq)
 		return err
 	})
@@ -44,12 +43,12 @@ func (s *Service) withRelated(ctx context.Context, ns string, q store.Query, wei
 // its score in secondary, each list's scores scaled so its best is 1, and
 // returns the best limit. Hits keep primary's data when in both. Without
 // secondary hits primary is returned as it came (cut to limit).
-func fuseWeighted(primary, secondary []store.Hit, weight float64, limit int) []store.Hit {
+func fuseWeighted(primary, secondary []ragd.Hit, weight float64, limit int) []ragd.Hit {
 	if len(secondary) == 0 {
 		return primary[:min(len(primary), limit)]
 	}
 	byID := map[string]int{}
-	out := make([]store.Hit, 0, len(primary)+len(secondary))
+	out := make([]ragd.Hit, 0, len(primary)+len(secondary))
 	top := maxScore(primary)
 	for _, h := range primary {
 		h.Score = scaled(h.Score, top)
@@ -71,7 +70,7 @@ func fuseWeighted(primary, secondary []store.Hit, weight float64, limit int) []s
 	return out[:min(len(out), limit)]
 }
 
-func maxScore(hits []store.Hit) float64 {
+func maxScore(hits []ragd.Hit) float64 {
 	top := 0.0
 	for _, h := range hits {
 		top = max(top, h.Score)

@@ -2,19 +2,18 @@ package rag
 
 import (
 	"math"
+	"ragd"
 	"slices"
 	"testing"
-
-	"ragd/store"
 )
 
-func scoredHit(id string, score float64, text string) store.Hit {
-	var h store.Hit
+func scoredHit(id string, score float64, text string) ragd.Hit {
+	var h ragd.Hit
 	h.ID, h.Score, h.Text = id, score, text
 	return h
 }
 
-func hitIDs(hits []store.Hit) []string {
+func hitIDs(hits []ragd.Hit) []string {
 	ids := make([]string, len(hits))
 	for i, h := range hits {
 		ids[i] = h.ID
@@ -29,10 +28,10 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 // weight, a hit in both keeps the primary's data, and the result is
 // sorted best first.
 func TestFuseWeighted(t *testing.T) {
-	primary := []store.Hit{scoredHit("a", 8, "a"), scoredHit("b", 4, "b from the body search")}
+	primary := []ragd.Hit{scoredHit("a", 8, "a"), scoredHit("b", 4, "b from the body search")}
 	// The secondary's raw scores are far larger than the primary's:
 	// scaling keeps them from swamping it.
-	secondary := []store.Hit{scoredHit("b", 200, "b from the related search"), scoredHit("c", 400, "c")}
+	secondary := []ragd.Hit{scoredHit("b", 200, "b from the related search"), scoredHit("c", 400, "c")}
 	got := fuseWeighted(primary, secondary, 0.5, 10)
 	want := []struct {
 		id    string
@@ -61,8 +60,8 @@ func TestFuseWeighted(t *testing.T) {
 // The secondary's score can lift a hit over one the primary ranked
 // higher: the output is sorted by the fused score, not the primary order.
 func TestFuseWeightedReorders(t *testing.T) {
-	primary := []store.Hit{scoredHit("a", 10, ""), scoredHit("b", 9, "")}
-	secondary := []store.Hit{scoredHit("b", 3, "")}
+	primary := []ragd.Hit{scoredHit("a", 10, ""), scoredHit("b", 9, "")}
+	secondary := []ragd.Hit{scoredHit("b", 3, "")}
 	got := fuseWeighted(primary, secondary, 0.5, 10)
 	if !slices.Equal(hitIDs(got), []string{"b", "a"}) || !near(got[0].Score, 1.4) {
 		t.Errorf("got %v (%.2f first), want b (0.9 + 0.5) before a (1)", hitIDs(got), got[0].Score)
@@ -72,8 +71,8 @@ func TestFuseWeightedReorders(t *testing.T) {
 // Only the best limit hits are returned, cut after sorting so a
 // secondary-only hit can displace a weak primary one.
 func TestFuseWeightedLimit(t *testing.T) {
-	primary := []store.Hit{scoredHit("a", 10, ""), scoredHit("b", 1, "")}
-	secondary := []store.Hit{scoredHit("c", 5, "")}
+	primary := []ragd.Hit{scoredHit("a", 10, ""), scoredHit("b", 1, "")}
+	secondary := []ragd.Hit{scoredHit("c", 5, "")}
 	got := fuseWeighted(primary, secondary, 0.5, 2)
 	if !slices.Equal(hitIDs(got), []string{"a", "c"}) {
 		t.Errorf("got %v, want [a c]: b (0.1) is below c (0.5)", hitIDs(got))
@@ -82,8 +81,8 @@ func TestFuseWeightedLimit(t *testing.T) {
 
 // Without secondary hits the primary comes back as it was, cut to limit.
 func TestFuseWeightedEmptySecondary(t *testing.T) {
-	primary := []store.Hit{scoredHit("a", 3, ""), scoredHit("b", 2, ""), scoredHit("c", 1, "")}
-	for _, secondary := range [][]store.Hit{nil, {}} {
+	primary := []ragd.Hit{scoredHit("a", 3, ""), scoredHit("b", 2, ""), scoredHit("c", 1, "")}
+	for _, secondary := range [][]ragd.Hit{nil, {}} {
 		got := fuseWeighted(primary, secondary, 0.5, 2)
 		if !slices.Equal(hitIDs(got), []string{"a", "b"}) || got[0].Score != 3 || got[1].Score != 2 {
 			t.Errorf("got %+v, want a (3) and b (2) unchanged", got)
@@ -97,7 +96,7 @@ func TestFuseWeightedEmptySecondary(t *testing.T) {
 // Without primary hits the secondary's alone rank, at weight: a question
 // answered only by related words still finds its chunks.
 func TestFuseWeightedEmptyPrimary(t *testing.T) {
-	got := fuseWeighted(nil, []store.Hit{scoredHit("x", 2, ""), scoredHit("y", 4, "")}, 0.5, 5)
+	got := fuseWeighted(nil, []ragd.Hit{scoredHit("x", 2, ""), scoredHit("y", 4, "")}, 0.5, 5)
 	if !slices.Equal(hitIDs(got), []string{"y", "x"}) || !near(got[0].Score, 0.5) || !near(got[1].Score, 0.25) {
 		t.Errorf("got %+v, want y (0.5) then x (0.25)", got)
 	}
@@ -106,8 +105,8 @@ func TestFuseWeightedEmptyPrimary(t *testing.T) {
 // Lists whose scores are all zero (BM25 can score 0) are not divided by
 // their best: every fused score is a number.
 func TestFuseWeightedZeroScores(t *testing.T) {
-	primary := []store.Hit{scoredHit("a", 0, ""), scoredHit("b", 0, "")}
-	secondary := []store.Hit{scoredHit("b", 0, ""), scoredHit("c", 0, "")}
+	primary := []ragd.Hit{scoredHit("a", 0, ""), scoredHit("b", 0, "")}
+	secondary := []ragd.Hit{scoredHit("b", 0, ""), scoredHit("c", 0, "")}
 	got := fuseWeighted(primary, secondary, 0.5, 10)
 	if len(got) != 3 {
 		t.Fatalf("got %v, want a, b and c", hitIDs(got))

@@ -2,11 +2,11 @@ package rag
 
 import (
 	"context"
+	"ragd"
 	"sync"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
-	"ragd/llm"
 	"ragd/resilience"
 	"ragd/vocab"
 )
@@ -37,10 +37,10 @@ func (s *Service) expandRewrite(ctx context.Context, e *expansion, query string)
 	key := s.LLM.Model() + "\x00" + query
 	passage, ok := rewrites.Get(key)
 	if !ok {
-		resp, err := resilience.Do(ctx, s.Guards.LLM, func(ctx context.Context) (llm.Response, error) {
-			return s.LLM.Complete(ctx, llm.Request{Messages: []llm.Message{
-				{Role: llm.RoleSystem, Content: rewritePrompt},
-				{Role: llm.RoleUser, Content: query},
+		resp, err := resilience.Do(ctx, s.Guards.LLM, func(ctx context.Context) (ragd.ChatResponse, error) {
+			return s.LLM.Complete(ctx, ragd.ChatRequest{Messages: []ragd.ChatMessage{
+				{Role: ragd.RoleSystem, Content: rewritePrompt},
+				{Role: ragd.RoleUser, Content: query},
 			}})
 		})
 		if err != nil {

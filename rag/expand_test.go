@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"ragd"
 	"slices"
 	"strings"
 	"sync"
@@ -15,7 +16,6 @@ import (
 
 	"ragd/llm"
 	"ragd/resilience"
-	"ragd/store"
 	"ragd/vocab"
 )
 
@@ -124,7 +124,7 @@ func TestNeighbourExpansionAddsOnlyNamespaceWords(t *testing.T) {
 
 func TestFeedbackTerms(t *testing.T) {
 	stats := vocab.NewStats(100, map[string]int{"heap": 2, "priority": 3, "queue": 5, "tree": 40, "go": 90, "slice": 2})
-	hits := []store.Hit{
+	hits := []ragd.Hit{
 		chunkText("Package container/heap", "A heap is a common way to implement a priority queue, a tree in 2024."),
 		chunkText("Package sort", "Sort a slice of go values."),
 		chunkText("Package other", "zebra zebra zebra"), // beyond docs: never read
@@ -153,8 +153,8 @@ func TestFeedbackTerms(t *testing.T) {
 	}
 }
 
-func chunkText(path, text string) store.Hit {
-	var h store.Hit
+func chunkText(path, text string) ragd.Hit {
+	var h ragd.Hit
 	h.Path, h.Text = path, text
 	return h
 }
@@ -166,7 +166,7 @@ func chatStandIn(t *testing.T, passage string, status int) (*llm.Client, *[]stri
 	var asked []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
-			Messages []llm.Message `json:"messages"`
+			Messages []ragd.ChatMessage `json:"messages"`
 		}
 		_ = json.NewDecoder(r.Body).Decode(&req)
 		mu.Lock()

@@ -2,18 +2,17 @@ package rag
 
 import (
 	"math"
+	"ragd"
 	"sort"
-
-	"ragd/store"
 )
 
 // fuseRRF merges ranked lists from several namespaces by reciprocal rank
 // fusion: a hit scores sum(1/(k+rank)) over the lists it appears in. Scores
 // from different namespaces are not comparable (each is normalised within
 // its own result set); ranks are.
-func fuseRRF(lists [][]store.Hit, k int) []store.Hit {
+func fuseRRF(lists [][]ragd.Hit, k int) []ragd.Hit {
 	type acc struct {
-		hit   store.Hit
+		hit   ragd.Hit
 		score float64
 		first int // position of first appearance, for a stable tie-break
 	}
@@ -33,7 +32,7 @@ func fuseRRF(lists [][]store.Hit, k int) []store.Hit {
 			pos++
 		}
 	}
-	out := make([]store.Hit, 0, len(order))
+	out := make([]ragd.Hit, 0, len(order))
 	for _, key := range order {
 		a := byID[key]
 		a.hit.Score = a.score
@@ -46,12 +45,12 @@ func fuseRRF(lists [][]store.Hit, k int) []store.Hit {
 // mmr picks k hits balancing relevance (their order and score) against
 // similarity to hits already picked: maximal marginal relevance, with lambda
 // 1 meaning relevance only. Hits without vectors are taken in order.
-func mmr(hits []store.Hit, k int, lambda float64) []store.Hit {
+func mmr(hits []ragd.Hit, k int, lambda float64) []ragd.Hit {
 	if len(hits) <= k {
 		return hits
 	}
 	rel := relevanceScale(hits)
-	picked := make([]store.Hit, 0, k)
+	picked := make([]ragd.Hit, 0, k)
 	used := make([]bool, len(hits))
 	for len(picked) < k {
 		best, bestScore := -1, math.Inf(-1)
@@ -76,7 +75,7 @@ func mmr(hits []store.Hit, k int, lambda float64) []store.Hit {
 
 // relevanceScale maps scores to [0,1] within the list, so lambda weighs
 // like against like whatever the search mode's score range.
-func relevanceScale(hits []store.Hit) []float64 {
+func relevanceScale(hits []ragd.Hit) []float64 {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, h := range hits {
 		lo, hi = math.Min(lo, h.Score), math.Max(hi, h.Score)

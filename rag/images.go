@@ -2,12 +2,12 @@ package rag
 
 import (
 	"context"
+	"ragd"
 	"sort"
 
 	"golang.org/x/sync/errgroup"
 
 	"ragd/resilience"
-	"ragd/store"
 )
 
 // ImageResult is one image found by RetrieveImages.
@@ -38,12 +38,12 @@ func (s *Service) RetrieveImages(ctx context.Context, req RetrieveRequest) ([]Im
 	if err != nil {
 		return nil, err
 	}
-	q := store.Query{Text: p.Query, Vector: vector, Alpha: p.Alpha, Limit: p.TopK, DocumentIDs: p.DocumentIDs}
+	q := ragd.ChunkQuery{Text: p.Query, Vector: vector, Alpha: p.Alpha, Limit: p.TopK, DocumentIDs: p.DocumentIDs}
 	lists := make([][]ImageResult, len(p.Namespaces))
 	g, gctx := errgroup.WithContext(ctx)
 	for i, ns := range p.Namespaces {
 		g.Go(func() error {
-			hits, err := resilience.Do(gctx, s.Guards.Weaviate, func(ctx context.Context) ([]store.ImageHit, error) {
+			hits, err := resilience.Do(gctx, s.Guards.Weaviate, func(ctx context.Context) ([]ragd.ImageHit, error) {
 				return s.Store.SearchImages(ctx, ns, q)
 			})
 			if err != nil {

@@ -2,9 +2,9 @@ package rag
 
 import (
 	"context"
+	"ragd"
 	"sort"
 
-	"ragd/store"
 	"ragd/vocab"
 )
 
@@ -13,8 +13,8 @@ import (
 // result lists by reciprocal rank: the first search keeps its say, so a
 // feedback word that pulled the wrong way cannot bury a good first hit.
 // Both searches run in namespace ns only.
-func (s *Service) feedbackSearch(ctx context.Context, ns string, q store.Query, e *expansion, query string,
-	stats *vocab.Stats, r Retrieval) ([]store.Hit, error) {
+func (s *Service) feedbackSearch(ctx context.Context, ns string, q ragd.ChunkQuery, e *expansion, query string,
+	stats *vocab.Stats, r Retrieval) ([]ragd.Hit, error) {
 	first := q
 	first.Limit = max(q.Limit, r.PRFDocs)
 	hits, err := s.currentHits(ctx, ns, first)
@@ -32,7 +32,7 @@ func (s *Service) feedbackSearch(ctx context.Context, ns string, q store.Query, 
 	if err != nil {
 		return nil, err
 	}
-	fused := fuseRRF([][]store.Hit{hits, second}, s.RRFK)
+	fused := fuseRRF([][]ragd.Hit{hits, second}, s.RRFK)
 	return fused[:min(len(fused), q.Limit)], nil
 }
 
@@ -42,7 +42,7 @@ func (s *Service) feedbackSearch(ctx context.Context, ns string, q store.Query, 
 // come from one namespace's search and the statistics are that namespace's,
 // so the second search, run in the same namespace, can never draw chunks
 // from another. The weights sum to 1.
-func feedbackTerms(hits []store.Hit, docs, n int, stats *vocab.Stats, query map[string]bool) []term {
+func feedbackTerms(hits []ragd.Hit, docs, n int, stats *vocab.Stats, query map[string]bool) []term {
 	score := map[string]float64{}
 	for _, h := range hits[:min(docs, len(hits))] {
 		words := vocab.Terms(h.Path + "\n" + h.Text)

@@ -1,12 +1,11 @@
 package rag
 
 import (
+	"ragd"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"ragd/llm"
 )
 
 // MaxPromptPassageChars bounds the passage text GroundedMessages puts in a
@@ -24,7 +23,7 @@ const notFoundPrefix = "The indexed documents do not contain an answer"
 // to reply exactly with NotFoundAnswer(query) when they don't contain the
 // answer (IsNotFound recognizes that reply). Passage text is truncated
 // fairly to MaxPromptPassageChars in all.
-func GroundedMessages(query string, passages []Passage) []llm.Message {
+func GroundedMessages(query string, passages []Passage) []ragd.ChatMessage {
 	system := `You answer questions using only the numbered passages the user provides.
 Rules:
 - Base every statement on the passages. Do not add facts from anywhere else.
@@ -55,9 +54,9 @@ Rules:
 		b.WriteString("\n\n")
 	}
 	b.WriteString("Question: " + strings.TrimSpace(query))
-	return []llm.Message{
-		{Role: llm.RoleSystem, Content: system},
-		{Role: llm.RoleUser, Content: b.String()},
+	return []ragd.ChatMessage{
+		{Role: ragd.RoleSystem, Content: system},
+		{Role: ragd.RoleUser, Content: b.String()},
 	}
 }
 

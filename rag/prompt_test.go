@@ -1,12 +1,11 @@
 package rag
 
 import (
+	"ragd"
 	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"ragd/llm"
 )
 
 func TestGroundedMessagesNumbersPassagesWithSourceAndPath(t *testing.T) {
@@ -16,7 +15,7 @@ func TestGroundedMessagesNumbersPassagesWithSourceAndPath(t *testing.T) {
 		{Text: "Orphan text with no source."},
 	}
 	msgs := GroundedMessages("What is a data race?", passages)
-	if len(msgs) != 2 || msgs[0].Role != llm.RoleSystem || msgs[1].Role != llm.RoleUser {
+	if len(msgs) != 2 || msgs[0].Role != ragd.RoleSystem || msgs[1].Role != ragd.RoleUser {
 		t.Fatalf("messages %+v", msgs)
 	}
 	sys, user := msgs[0].Content, msgs[1].Content

@@ -2,12 +2,11 @@ package rag
 
 import (
 	"context"
+	"ragd"
 	"strings"
 
 	"ragd/cache"
-	"ragd/llm"
 	"ragd/resilience"
-	"ragd/store"
 )
 
 // QueryRequest is a rag_query call.
@@ -129,7 +128,7 @@ func (s *Service) Query(ctx context.Context, req QueryRequest, onDelta func(stri
 // A chat model failing before it wrote anything is replaced by an extractive
 // answer; failing mid-stream, the error is returned (the client has part of
 // an answer that a different one must not silently follow).
-func (s *Service) answer(ctx context.Context, query string, vector []float32, hits []store.Hit, onDelta func(string) error) (QueryResponse, error) {
+func (s *Service) answer(ctx context.Context, query string, vector []float32, hits []ragd.Hit, onDelta func(string) error) (QueryResponse, error) {
 	passages := make([]Passage, len(hits))
 	resp := QueryResponse{Sources: make([]Source, len(hits)), Steps: []Step{}}
 	best := 0.0
@@ -201,14 +200,14 @@ func (s *Service) answer(ctx context.Context, query string, vector []float32, hi
 // generate asks the chat model for a grounded answer, streaming when asked.
 // Streaming is not retried: part of the answer may already be with the client.
 func (s *Service) generate(ctx context.Context, query string, passages []Passage, onDelta func(string) error) (string, error) {
-	req := llm.Request{Messages: GroundedMessages(query, passages)}
+	req := ragd.ChatRequest{Messages: GroundedMessages(query, passages)}
 	if onDelta != nil {
-		resp, err := resilience.DoOnce(ctx, s.Guards.LLM, func(ctx context.Context) (llm.Response, error) {
+		resp, err := resilience.DoOnce(ctx, s.Guards.LLM, func(ctx context.Context) (ragd.ChatResponse, error) {
 			return s.LLM.Stream(ctx, req, onDelta)
 		})
 		return resp.Message.Content, err
 	}
-	resp, err := resilience.Do(ctx, s.Guards.LLM, func(ctx context.Context) (llm.Response, error) {
+	resp, err := resilience.Do(ctx, s.Guards.LLM, func(ctx context.Context) (ragd.ChatResponse, error) {
 		return s.LLM.Complete(ctx, req)
 	})
 	if err != nil {
@@ -227,7 +226,7 @@ func (s *Service) markCited(resp *QueryResponse, citations []int) {
 }
 
 // citable is a hit as a passage to answer from and the source citing it.
-func citable(h store.Hit) (Passage, Source) {
+func citable(h ragd.Hit) (Passage, Source) {
 	return Passage{ChunkID: h.ID, DocumentID: h.DocumentID, Source: h.Source, Path: h.Path, Text: h.Text, Page: h.Page, Score: h.Score},
 		Source{Source: h.Source, Score: h.Score, ChunkID: h.ID, DocumentID: h.DocumentID, Path: h.Path, Page: h.Page}
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"ragd"
 	"regexp"
 	"strconv"
 	"strings"
 
-	"ragd/llm"
 	"ragd/resilience"
 )
 
@@ -90,10 +90,10 @@ func (s *Service) scoreCandidates(ctx context.Context, query string, passages []
 		fmt.Fprintf(&b, "Candidate %d: %s\n", i+1, c)
 	}
 	b.WriteString(`\nScore each candidate from 0 to 10: 10 means every statement is supported by the passages it cites and the question is fully answered. Reply with JSON only: {"scores": [s1, s2, ...]}`)
-	req := llm.Request{Messages: []llm.Message{
-		{Role: llm.RoleSystem, Content: "You grade answers for faithfulness to sources and completeness. Reply with JSON only."},
-		{Role: llm.RoleUser, Content: b.String()}}}
-	resp, err := resilience.Do(ctx, s.Guards.LLM, func(ctx context.Context) (llm.Response, error) { return s.LLM.Complete(ctx, req) })
+	req := ragd.ChatRequest{Messages: []ragd.ChatMessage{
+		{Role: ragd.RoleSystem, Content: "You grade answers for faithfulness to sources and completeness. Reply with JSON only."},
+		{Role: ragd.RoleUser, Content: b.String()}}}
+	resp, err := resilience.Do(ctx, s.Guards.LLM, func(ctx context.Context) (ragd.ChatResponse, error) { return s.LLM.Complete(ctx, req) })
 	if err != nil {
 		return nil, err
 	}

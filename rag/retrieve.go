@@ -11,7 +11,6 @@ import (
 	"ragd"
 	"ragd/auth"
 	"ragd/resilience"
-	"ragd/store"
 )
 
 // ScopeFilter narrows a retrieval; each non-empty list must match.
@@ -85,9 +84,9 @@ func (s *Service) plan(ctx context.Context, req RetrieveRequest) (plan, error) {
 		return p, err
 	}
 	switch req.Mode {
-	case "", string(store.ModeHybrid):
-		p.Mode = string(store.ModeHybrid)
-	case string(store.ModeVector), string(store.ModeKeyword):
+	case "", string(ragd.ModeHybrid):
+		p.Mode = string(ragd.ModeHybrid)
+	case string(ragd.ModeVector), string(ragd.ModeKeyword):
 		p.Mode = req.Mode
 	default:
 		return p, ragd.Invalid("mode", "value_error", "mode must be hybrid, vector or keyword, not %q", req.Mode)
@@ -149,7 +148,7 @@ func (s *Service) plan(ctx context.Context, req RetrieveRequest) (plan, error) {
 // reciprocal rank fusion when there are several, then diversified by MMR
 // when configured. withVectors keeps the hits' vectors (answers use them to
 // judge relevance).
-func (s *Service) retrieve(ctx context.Context, p plan, queryVector []float32, withVectors bool) ([]store.Hit, error) {
+func (s *Service) retrieve(ctx context.Context, p plan, queryVector []float32, withVectors bool) ([]ragd.Hit, error) {
 	if p.NoDocuments {
 		return nil, nil
 	}
@@ -157,7 +156,7 @@ func (s *Service) retrieve(ctx context.Context, p plan, queryVector []float32, w
 	if p.MMR {
 		pool = min(p.TopK*4, 100)
 	}
-	q := store.Query{Text: p.Query, Vector: queryVector, Mode: store.Mode(p.Mode), Alpha: p.Alpha, Limit: pool,
+	q := ragd.ChunkQuery{Text: p.Query, Vector: queryVector, Mode: ragd.SearchMode(p.Mode), Alpha: p.Alpha, Limit: pool,
 		DocumentIDs: p.DocumentIDs, Tags: p.Tags, SourceTypes: p.SourceTypes, WithVectors: withVectors || p.MMR,
 		RankedFusion: p.Retrieval.RankedFusion, PathBoost: p.Retrieval.PathBoost}
 	lists, err := s.namespacesHits(ctx, p.Namespaces, q, p.Retrieval)
@@ -176,8 +175,8 @@ func (s *Service) retrieve(ctx context.Context, p plan, queryVector []float32, w
 
 // namespacesHits searches each namespace, concurrently when there are
 // several: one, the common case, needs no goroutine.
-func (s *Service) namespacesHits(ctx context.Context, namespaces []string, q store.Query, r Retrieval) ([][]store.Hit, error) {
-	lists := make([][]store.Hit, len(namespaces))
+func (s *Service) namespacesHits(ctx context.Context, namespaces []string, q ragd.ChunkQuery, r Retrieval) ([][]ragd.Hit, error) {
+	lists := make([][]ragd.Hit, len(namespaces))
 	if len(namespaces) == 1 {
 		hits, err := s.namespaceHits(ctx, namespaces[0], q, r)
 		lists[0] = hits
@@ -202,8 +201,8 @@ func (s *Service) namespacesHits(ctx context.Context, namespaces []string, q sto
 // searched, a BM25 search over the words WordNet related to each chunk at
 // ingest runs alongside and adds to the scores. The vector side always
 // embeds the query as the user wrote it.
-func (s *Service) namespaceHits(ctx context.Context, ns string, q store.Query, r Retrieval) ([]store.Hit, error) {
-	if q.Mode == store.ModeVector || !(r.expands() || r.Rewrite || r.RelatedWeight > 0) {
+func (s *Service) namespaceHits(ctx context.Context, ns string, q ragd.ChunkQuery, r Retrieval) ([]ragd.Hit, error) {
+	if q.Mode == ragd.ModeVector || !(r.expands() || r.Rewrite || r.RelatedWeight > 0) {
 		return s.currentHits(ctx, ns, q)
 	}
 	query := q.Text
@@ -222,7 +221,7 @@ func (s *Service) namespaceHits(ctx context.Context, ns string, q store.Query, r
 		expandSynonyms(e, query, v.stats, s.Thesaurus, r)
 	}
 	q.Text = e.text(query)
-	main := func(ctx context.Context) ([]store.Hit, error) {
+	main := func(ctx context.Context) ([]ragd.Hit, error) {
 		if v == nil || !r.PRF {
 			return s.currentHits(ctx, ns, q)
 		}
@@ -235,13 +234,13 @@ func (s *Service) namespaceHits(ctx context.Context, ns string, q store.Query, r
 }
 
 // search runs one namespace's query through Weaviate's guard.
-func (s *Service) search(ctx context.Context, ns string, q store.Query) ([]store.Hit, error) {
-	return resilience.Do(ctx, s.Guards.Weaviate, func(ctx context.Context) ([]store.Hit, error) {
+func (s *Service) search(ctx context.Context, ns string, q ragd.ChunkQuery) ([]ragd.Hit, error) {
+	return resilience.Do(ctx, s.Guards.Weaviate, func(ctx context.Context) ([]ragd.Hit, error) {
 		return s.Store.Search(ctx, ns, q)
 	})
 }
 
-func toResult(h store.Hit) Result {
+func toResult(h ragd.Hit) Result {
 	r := Result{ID: h.ID, Text: h.Text, Score: h.Score, DocumentID: h.DocumentID, Source: h.Source,
 		SourceType: h.SourceType, Path: h.Path, Level: h.Level, Summary: h.Summary, Page: h.Page, KBName: h.Namespace}
 	if !h.Timestamp.IsZero() {

@@ -5,7 +5,6 @@ import (
 
 	"ragd"
 	"ragd/cache"
-	"ragd/store"
 )
 
 // SearchRequest is a rag_search call.
@@ -73,7 +72,7 @@ func topKOf(k *int) (int, error) {
 // with room for them, so the caller still gets up to Limit hits. The
 // namespace's registry epoch is read while the first search runs, so the
 // versions can most often come from memory instead of a round trip after it.
-func (s *Service) currentHits(ctx context.Context, ns string, q store.Query) ([]store.Hit, error) {
+func (s *Service) currentHits(ctx context.Context, ns string, q ragd.ChunkQuery) ([]ragd.Hit, error) {
 	epoch := make(chan epochRead, 1)
 	go func() {
 		e, err := s.Registry.Epoch(ctx, ns)

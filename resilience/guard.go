@@ -105,6 +105,12 @@ func Do[T any](ctx context.Context, g *Guard, fn func(context.Context) (T, error
 	return do(ctx, g, uint(g.policy.MaxRetries)+1, fn)
 }
 
+// Run is Do for calls that return only an error.
+func Run(ctx context.Context, g *Guard, fn func(context.Context) error) error {
+	_, err := Do(ctx, g, func(ctx context.Context) (struct{}, error) { return struct{}{}, fn(ctx) })
+	return err
+}
+
 // DoOnce is Do without retries, for calls whose effects a retry would repeat
 // (a streamed answer part of which the client already has).
 func DoOnce[T any](ctx context.Context, g *Guard, fn func(context.Context) (T, error)) (T, error) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make test: install what is missing, start a fresh Redis and Weaviate on the
 # test ports with data in a throwaway dir, then go vet and the whole test suite.
+# It first fails if `go mod tidy` would change go.mod or go.sum.
 #
 #   RAGD_TEST_PKGS   packages to test (default ./...)
 #   RAGD_TEST_FLAGS  extra `go test` flags, e.g. "-run TestSearch -v"
@@ -9,6 +10,12 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 MODEL_DIR="${RAGD_DATA_DIR:-$ROOT/data}" # the model is shared with `make run`
+
+# Checked first, so an untidy go.mod fails before any service is installed.
+log "go mod tidy -diff"
+if ! (cd "$ROOT" && go mod tidy -diff); then
+	die "go.mod/go.sum are not tidy (diff or error above): run \`go mod tidy\` and commit both files"
+fi
 
 install_redis
 install_wordnet

@@ -3,37 +3,12 @@ package store
 import (
 	"context"
 	"fmt"
+	"ragd"
 
 	"github.com/go-openapi/strfmt"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 	"github.com/weaviate/weaviate/entities/models"
 )
-
-// Image is a picture extracted from a document, kept in a second collection
-// (the chunk collection's name + "Image") so image search never mixes with
-// text search. Its vector embeds the caption and the text around it.
-type Image struct {
-	ID          string
-	Namespace   string
-	DocumentID  string
-	ContentHash string
-	Source      string
-	Index       int
-	Page        int
-	Position    int
-	Caption     string
-	Nearby      string
-	Format      string
-	Width       int
-	Height      int
-	Vector      []float32
-}
-
-// ImageHit is an image found by a query.
-type ImageHit struct {
-	Image
-	Score float64
-}
 
 const (
 	propImageIndex = "image_index"
@@ -63,7 +38,7 @@ func (s *Store) ensureImageCollection(ctx context.Context, embedder string, dim 
 }
 
 // UpsertImages writes a document's images into the namespace's tenant.
-func (s *Store) UpsertImages(ctx context.Context, namespace string, images []Image) error {
+func (s *Store) UpsertImages(ctx context.Context, namespace string, images []ragd.Image) error {
 	if len(images) == 0 {
 		return nil
 	}
@@ -88,7 +63,7 @@ func (s *Store) UpsertImages(ctx context.Context, namespace string, images []Ima
 
 // SearchImages finds images by caption and nearby text (hybrid, the caption
 // weighted double), within q's document filter.
-func (s *Store) SearchImages(ctx context.Context, namespace string, q Query) ([]ImageHit, error) {
+func (s *Store) SearchImages(ctx context.Context, namespace string, q ragd.ChunkQuery) ([]ragd.ImageHit, error) {
 	req := s.client.Experimental().Search().WithCollection(s.imageClass()).WithTenant(namespace).WithLimit(q.Limit).
 		WithProperties(propCaption, propNearby, propDocumentID, propContentHash, propSource, propFormat,
 			propImageIndex, propPage, propPosition, propWidth, propHeight).
@@ -96,7 +71,7 @@ func (s *Store) SearchImages(ctx context.Context, namespace string, q Query) ([]
 		WithHybrid((&graphql.HybridArgumentBuilder{}).WithQuery(q.Text).WithVector(q.Vector).WithAlpha(float32(q.Alpha)).
 			WithProperties([]string{propCaption + "^2", propNearby}).WithFusionType(graphql.RelativeScore))
 	if len(q.DocumentIDs) > 0 {
-		req = req.WithWhere(Query{DocumentIDs: q.DocumentIDs}.where())
+		req = req.WithWhere(where(ragd.ChunkQuery{DocumentIDs: q.DocumentIDs}))
 	}
 	results, err := req.Do(ctx)
 	if err != nil {
@@ -105,10 +80,10 @@ func (s *Store) SearchImages(ctx context.Context, namespace string, q Query) ([]
 		}
 		return nil, fmt.Errorf("weaviate image search: %w", err)
 	}
-	hits := make([]ImageHit, 0, len(results))
+	hits := make([]ragd.ImageHit, 0, len(results))
 	for _, r := range results {
 		p := r.Properties
-		hits = append(hits, ImageHit{Score: float64(r.Metadata.Score), Image: Image{ID: r.ID, Namespace: namespace,
+		hits = append(hits, ragd.ImageHit{Score: float64(r.Metadata.Score), Image: ragd.Image{ID: r.ID, Namespace: namespace,
 			DocumentID: str(p[propDocumentID]), ContentHash: str(p[propContentHash]), Source: str(p[propSource]),
 			Caption: str(p[propCaption]), Nearby: str(p[propNearby]), Format: str(p[propFormat]), Index: num(p[propImageIndex]),
 			Page: num(p[propPage]), Position: num(p[propPosition]), Width: num(p[propWidth]), Height: num(p[propHeight])}})

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"net/url"
+	"ragd"
 	"testing"
 	"time"
 
@@ -30,7 +31,7 @@ func TestRelatedQuerySearchesOnlyRelatedWords(t *testing.T) {
 		related bool
 		want    string
 	}{{true, "doc1"}, {false, "doc2"}} {
-		hits, err := s.Search(ctx, "ns", Query{Text: "precedence", Mode: ModeKeyword, Related: tc.related, Limit: 10})
+		hits, err := s.Search(ctx, "ns", ragd.ChunkQuery{Text: "precedence", Mode: ragd.ModeKeyword, Related: tc.related, Limit: 10})
 		if err != nil {
 			t.Fatalf("related=%v: %v", tc.related, err)
 		}
@@ -97,14 +98,14 @@ func TestOpenAddsRelatedPropertyToOlderCollection(t *testing.T) {
 	if err := s.Upsert(ctx, "ns", after); err != nil {
 		t.Fatal(err)
 	}
-	hits, err := s.Search(ctx, "ns", Query{Text: "precedence", Mode: ModeKeyword, Related: true, Limit: 10})
+	hits, err := s.Search(ctx, "ns", ragd.ChunkQuery{Text: "precedence", Mode: ragd.ModeKeyword, Related: true, Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(hits) != 1 || hits[0].DocumentID != "doc1" {
 		t.Errorf("related search: hits %v, want only doc1", hitDocs(hits))
 	}
-	hits, err = s.Search(ctx, "ns", Query{Text: "precedence", Mode: ModeKeyword, Limit: 10})
+	hits, err = s.Search(ctx, "ns", ragd.ChunkQuery{Text: "precedence", Mode: ragd.ModeKeyword, Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func hasRelated(t *testing.T, client *weaviate.Client, class string) int {
 	return n
 }
 
-func hitDocs(hits []Hit) []string {
+func hitDocs(hits []ragd.Hit) []string {
 	docs := make([]string, len(hits))
 	for i, h := range hits {
 		docs[i] = h.DocumentID

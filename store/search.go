@@ -12,43 +12,8 @@ import (
 	"ragd"
 )
 
-// Mode selects how a query is scored.
-type Mode string
-
-// The search modes.
-const (
-	ModeHybrid  Mode = "hybrid"  // BM25 and vector scores fused, weighted by Alpha
-	ModeVector  Mode = "vector"  // nearest vectors only
-	ModeKeyword Mode = "keyword" // BM25 only
-)
-
-// Query is one search in one namespace.
-type Query struct {
-	Text   string
-	Vector []float32
-	Mode   Mode
-	// Alpha weights the vector side of a hybrid query: 0 is pure BM25, 1 pure vector.
-	Alpha float64
-	Limit int
-	// Optional filters; empty means no restriction.
-	DocumentIDs []string
-	Tags        []string
-	SourceTypes []string
-	// WithVectors returns each hit's vector (for diversity re-ranking).
-	WithVectors bool
-	// RankedFusion fuses a hybrid query's BM25 and vector results by rank
-	// instead of by min-max normalised score.
-	RankedFusion bool
-	// PathBoost weighs matches in the heading trail against matches in the
-	// body (BM25 property boost); 0 means 1.
-	PathBoost float64
-	// Related searches, by BM25 only, the words a thesaurus related to each
-	// chunk (ragd.Chunk.Related) instead of its body and heading trail.
-	Related bool
-}
-
 // fusion is the hybrid query's fusion type.
-func (q Query) fusion() graphql.FusionType {
+func fusion(q ragd.ChunkQuery) graphql.FusionType {
 	if q.RankedFusion {
 		return graphql.Ranked
 	}
@@ -57,7 +22,7 @@ func (q Query) fusion() graphql.FusionType {
 
 // properties are the BM25-searched properties, the heading trail boosted
 // by PathBoost ("path^2"); or the related words alone.
-func (q Query) properties() []string {
+func properties(q ragd.ChunkQuery) []string {
 	if q.Related {
 		return []string{propRelated}
 	}
@@ -67,32 +32,26 @@ func (q Query) properties() []string {
 	return []string{propText, fmt.Sprintf("%s^%g", propPath, q.PathBoost)}
 }
 
-// Hit is a chunk found by a query with its score (higher is better).
-type Hit struct {
-	ragd.Chunk
-	Score float64
-}
-
 // Search runs q in the namespace's tenant. A namespace that holds nothing yet
 // answers with no hits, not an error.
-func (s *Store) Search(ctx context.Context, namespace string, q Query) ([]Hit, error) {
+func (s *Store) Search(ctx context.Context, namespace string, q ragd.ChunkQuery) ([]ragd.Hit, error) {
 	if q.Related {
-		q.Mode = ModeKeyword // related words have no vectors of their own
+		q.Mode = ragd.ModeKeyword // related words have no vectors of their own
 	}
 	req := s.client.Experimental().Search().WithCollection(s.class).WithTenant(namespace).
 		WithLimit(q.Limit).WithProperties(chunkProperties...).
-		WithMetadata(&graphql.Metadata{ID: true, Score: q.Mode != ModeVector, Distance: q.Mode == ModeVector, Vector: q.WithVectors})
+		WithMetadata(&graphql.Metadata{ID: true, Score: q.Mode != ragd.ModeVector, Distance: q.Mode == ragd.ModeVector, Vector: q.WithVectors})
 	switch q.Mode {
-	case ModeKeyword:
-		req = req.WithBM25((&graphql.BM25ArgumentBuilder{}).WithQuery(q.Text).WithProperties(q.properties()...))
-	case ModeVector:
+	case ragd.ModeKeyword:
+		req = req.WithBM25((&graphql.BM25ArgumentBuilder{}).WithQuery(q.Text).WithProperties(properties(q)...))
+	case ragd.ModeVector:
 		req = req.WithNearVector((&graphql.NearVectorArgumentBuilder{}).WithVector(q.Vector))
 	default:
 		req = req.WithHybrid((&graphql.HybridArgumentBuilder{}).WithQuery(q.Text).WithVector(q.Vector).
-			WithAlpha(float32(q.Alpha)).WithProperties(q.properties()).WithFusionType(q.fusion()))
+			WithAlpha(float32(q.Alpha)).WithProperties(properties(q)).WithFusionType(fusion(q)))
 	}
-	if where := q.where(); where != nil {
-		req = req.WithWhere(where)
+	if w := where(q); w != nil {
+		req = req.WithWhere(w)
 	}
 	results, err := req.Do(ctx)
 	if err != nil {
@@ -101,11 +60,11 @@ func (s *Store) Search(ctx context.Context, namespace string, q Query) ([]Hit, e
 		}
 		return nil, fmt.Errorf("weaviate search: %w", err)
 	}
-	hits := make([]Hit, 0, len(results))
+	hits := make([]ragd.Hit, 0, len(results))
 	for _, r := range results {
-		h := Hit{Chunk: chunkFrom(r.ID, namespace, r.Properties)}
+		h := ragd.Hit{Chunk: chunkFrom(r.ID, namespace, r.Properties)}
 		h.Vector = r.Vector
-		if q.Mode == ModeVector {
+		if q.Mode == ragd.ModeVector {
 			h.Score = 1 - float64(r.Metadata.Distance)
 		} else {
 			h.Score = float64(r.Metadata.Score)
@@ -115,7 +74,7 @@ func (s *Store) Search(ctx context.Context, namespace string, q Query) ([]Hit, e
 	return hits, nil
 }
 
-func (q Query) where() *filters.WhereBuilder {
+func where(q ragd.ChunkQuery) *filters.WhereBuilder {
 	var operands []*filters.WhereBuilder
 	anyOf := func(prop string, values []string) {
 		if len(values) > 0 {

@@ -88,8 +88,8 @@ func TestUpsertSearchDeleteIsolatedByNamespace(t *testing.T) {
 		t.Fatalf("count ns-a = %d, %v; want 3", n, err)
 	}
 
-	for _, mode := range []Mode{ModeHybrid, ModeKeyword, ModeVector} {
-		hits, err := s.Search(ctx, "ns-a", Query{Text: "fox", Vector: vec(8, 0), Mode: mode, Alpha: 0.3, Limit: 5})
+	for _, mode := range []ragd.SearchMode{ragd.ModeHybrid, ragd.ModeKeyword, ragd.ModeVector} {
+		hits, err := s.Search(ctx, "ns-a", ragd.ChunkQuery{Text: "fox", Vector: vec(8, 0), Mode: mode, Alpha: 0.3, Limit: 5})
 		if err != nil {
 			t.Fatalf("%s: %v", mode, err)
 		}
@@ -101,7 +101,7 @@ func TestUpsertSearchDeleteIsolatedByNamespace(t *testing.T) {
 				t.Fatalf("%s: hit from another namespace: %+v", mode, h)
 			}
 		}
-		if mode != ModeKeyword && hits[0].Index != 0 {
+		if mode != ragd.ModeKeyword && hits[0].Index != 0 {
 			t.Errorf("%s: top hit chunk %d, want 0", mode, hits[0].Index)
 		}
 		if hits[0].Path != "Doc > Part" || hits[0].Level != 1 || hits[0].Timestamp.IsZero() || len(hits[0].Tags) != 1 {
@@ -126,13 +126,13 @@ func TestUpsertSearchDeleteIsolatedByNamespace(t *testing.T) {
 	}
 
 	// Filters.
-	hits, err := s.Search(ctx, "ns-a", Query{Text: "fox", Vector: vec(8, 0), Mode: ModeHybrid, Alpha: 0.3, Limit: 5, DocumentIDs: []string{"nope"}})
+	hits, err := s.Search(ctx, "ns-a", ragd.ChunkQuery{Text: "fox", Vector: vec(8, 0), Mode: ragd.ModeHybrid, Alpha: 0.3, Limit: 5, DocumentIDs: []string{"nope"}})
 	if err != nil || len(hits) != 0 {
 		t.Fatalf("document filter: %d hits, %v", len(hits), err)
 	}
 
 	// Empty and unknown namespaces answer with nothing, not an error.
-	if hits, err := s.Search(ctx, "never-used", Query{Text: "fox", Vector: vec(8, 0), Limit: 5, Alpha: 0.3}); err != nil || len(hits) != 0 {
+	if hits, err := s.Search(ctx, "never-used", ragd.ChunkQuery{Text: "fox", Vector: vec(8, 0), Limit: 5, Alpha: 0.3}); err != nil || len(hits) != 0 {
 		t.Fatalf("unknown namespace: %v, %v", hits, err)
 	}
 	if n, err := s.Count(ctx, "never-used", ""); err != nil || n != 0 {

@@ -7,7 +7,6 @@ import (
 	"ragd/ingest"
 	"ragd/jobs"
 	"ragd/resilience"
-	"ragd/store"
 )
 
 // indexImages writes the pictures the parse found in a PDF or DOCX,
@@ -21,14 +20,14 @@ func (p *Pipeline) indexImages(ctx context.Context, pl jobs.DocumentPayload, loa
 		return 0, nil
 	}
 	extracted := loaded.Images
-	var images []store.Image
+	var images []ragd.Image
 	var texts []string
 	for _, im := range extracted {
 		text := im.Caption + "\n" + im.Nearby
 		if im.Caption == "" && im.Nearby == "" {
 			continue // nothing to find it by
 		}
-		images = append(images, store.Image{ID: ragd.ChunkID(pl.DocumentID, hash+"/image", im.Index), Namespace: pl.Namespace,
+		images = append(images, ragd.Image{ID: ragd.ChunkID(pl.DocumentID, hash+"/image", im.Index), Namespace: pl.Namespace,
 			DocumentID: pl.DocumentID, ContentHash: hash, Source: pl.Source, Index: im.Index, Page: im.Page, Position: im.Position,
 			Caption: im.Caption, Nearby: im.Nearby, Format: im.Format, Width: im.Width, Height: im.Height})
 		texts = append(texts, text)

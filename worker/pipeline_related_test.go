@@ -9,7 +9,6 @@ import (
 	"ragd"
 	"ragd/internal/stack"
 	"ragd/jobs"
-	"ragd/store"
 )
 
 // mapThesaurus relates each word to a fixed list.
@@ -62,7 +61,7 @@ func TestPipelineStoresRelatedWordsOnlyWithThesaurus(t *testing.T) {
 			t.Errorf("%s: stored related = %q, want %q", tc.ns, got, tc.related)
 		}
 
-		hits, err := s.Service.Store.Search(ctx, tc.ns, store.Query{Text: "precedence", Mode: store.ModeKeyword, Related: true, Limit: 5})
+		hits, err := s.Service.Store.Search(ctx, tc.ns, ragd.ChunkQuery{Text: "precedence", Mode: ragd.ModeKeyword, Related: true, Limit: 5})
 		if err != nil {
 			t.Fatalf("%s: related search: %v", tc.ns, err)
 		}

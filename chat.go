@@ -1,6 +1,22 @@
-package llm
+package ragd
 
-import "encoding/json"
+import (
+	"context"
+	"encoding/json"
+)
+
+// ChatModel is a chat-completions model (OpenAI, Ollama, vLLM, llama.cpp
+// server): it writes answers, calls tools for agentic answers and rewrites
+// queries. Services receive it already guarded (breaker, timeout, retries).
+type ChatModel interface {
+	// Model names the model, for cache keys and logs.
+	Model() string
+	// Complete runs one completion.
+	Complete(ctx context.Context, req ChatRequest) (ChatResponse, error)
+	// Stream runs one completion, passing the answer's text to onDelta as
+	// it is written; it is never retried once text went out.
+	Stream(ctx context.Context, req ChatRequest, onDelta func(text string) error) (ChatResponse, error)
+}
 
 // The message roles of the chat-completions format.
 const (
@@ -10,8 +26,8 @@ const (
 	RoleTool      = "tool"
 )
 
-// Message is one turn of a conversation, in the wire format.
-type Message struct {
+// ChatMessage is one turn of a conversation, in the wire format.
+type ChatMessage struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
 	// ToolCalls are the functions an assistant message asks to call.
@@ -21,8 +37,8 @@ type Message struct {
 	Name       string `json:"name,omitempty"`
 }
 
-// Tool is a function the model may call.
-type Tool struct {
+// ChatTool is a function the model may call.
+type ChatTool struct {
 	Type     string      `json:"type"` // always "function"
 	Function FunctionDef `json:"function"`
 }
@@ -49,23 +65,23 @@ type FunctionCall struct {
 	Arguments string `json:"arguments"`
 }
 
-// Request is one chat completion to run.
-type Request struct {
-	Messages []Message
-	Tools    []Tool
+// ChatRequest is one chat completion to run.
+type ChatRequest struct {
+	Messages []ChatMessage
+	Tools    []ChatTool
 	// ToolChoice is "", "auto" or "none" ("" leaves the server's default).
 	ToolChoice string
 }
 
-// Response is the model's reply.
-type Response struct {
-	Message      Message
+// ChatResponse is the model's reply.
+type ChatResponse struct {
+	Message      ChatMessage
 	FinishReason string // "stop", "length", "tool_calls", …
-	Usage        Usage
+	Usage        ChatUsage
 }
 
-// Usage counts tokens, when the server reports them.
-type Usage struct {
+// ChatUsage counts tokens, when the server reports them.
+type ChatUsage struct {
 	PromptTokens     int
 	CompletionTokens int
 }

@@ -1,0 +1,101 @@
+package ragd
+
+import "context"
+
+// ChunkStore keeps the chunks and pictures of every namespace (Weaviate,
+// one tenant per namespace) and searches them. Services receive it already
+// guarded (breaker, timeout, retries).
+type ChunkStore interface {
+	// Search runs q in the namespace; a namespace that holds nothing yet
+	// answers with no hits.
+	Search(ctx context.Context, namespace string, q ChunkQuery) ([]Hit, error)
+	// Upsert writes chunks; an existing id is replaced.
+	Upsert(ctx context.Context, namespace string, chunks []Chunk) error
+	// DeleteStale deletes a document's chunks and images of every version
+	// but keepHash's and reports how many chunks went.
+	DeleteStale(ctx context.Context, namespace, documentID, keepHash string) (int, error)
+	// DeleteDocument deletes all of a document's chunks and images.
+	DeleteDocument(ctx context.Context, namespace, documentID string) (int, error)
+	// ClearNamespace deletes everything of the namespace.
+	ClearNamespace(ctx context.Context, namespace string) error
+	// Count counts a namespace's chunks, or one document's when
+	// documentID is set.
+	Count(ctx context.Context, namespace, documentID string) (int, error)
+	// Namespaces lists the namespaces that hold chunks.
+	Namespaces(ctx context.Context) ([]string, error)
+	// UpsertImages writes pictures (a collection of their own).
+	UpsertImages(ctx context.Context, namespace string, images []Image) error
+	// SearchImages finds pictures by their caption and nearby text.
+	SearchImages(ctx context.Context, namespace string, q ChunkQuery) ([]ImageHit, error)
+	// Ping checks the store answers.
+	Ping(ctx context.Context) error
+	// Collection names the collection, for statistics.
+	Collection() string
+}
+
+// SearchMode selects how a query is scored.
+type SearchMode string
+
+// The search modes.
+const (
+	ModeHybrid  SearchMode = "hybrid"  // BM25 and vector scores fused, weighted by Alpha
+	ModeVector  SearchMode = "vector"  // nearest vectors only
+	ModeKeyword SearchMode = "keyword" // BM25 only
+)
+
+// ChunkQuery is one search in one namespace.
+type ChunkQuery struct {
+	Text   string
+	Vector []float32
+	Mode   SearchMode
+	// Alpha weights the vector side of a hybrid query: 0 is pure BM25, 1 pure vector.
+	Alpha float64
+	Limit int
+	// Optional filters; empty means no restriction.
+	DocumentIDs []string
+	Tags        []string
+	SourceTypes []string
+	// WithVectors returns each hit's vector (for diversity re-ranking).
+	WithVectors bool
+	// RankedFusion fuses a hybrid query's BM25 and vector results by rank
+	// instead of by min-max normalised score.
+	RankedFusion bool
+	// PathBoost weighs matches in the heading trail against matches in the
+	// body (BM25 property boost); 0 means 1.
+	PathBoost float64
+	// Related searches, by BM25 only, the words a thesaurus related to each
+	// chunk (Chunk.Related) instead of its body and heading trail.
+	Related bool
+}
+
+// Hit is a chunk found by a query with its score (higher is better).
+type Hit struct {
+	Chunk
+	Score float64
+}
+
+// Image is a picture extracted from a document, kept apart from the chunks
+// so image search never mixes with text search. Its vector embeds the
+// caption and the text around it.
+type Image struct {
+	ID          string
+	Namespace   string
+	DocumentID  string
+	ContentHash string
+	Source      string
+	Index       int
+	Page        int
+	Position    int
+	Caption     string
+	Nearby      string
+	Format      string
+	Width       int
+	Height      int
+	Vector      []float32
+}
+
+// ImageHit is a picture found by a query.
+type ImageHit struct {
+	Image
+	Score float64
+}

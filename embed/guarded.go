@@ -1,0 +1,30 @@
+package embed
+
+import (
+	"context"
+
+	"ragd"
+	"ragd/resilience"
+)
+
+// Guarded wraps e with g — a circuit breaker, a per-call timeout and
+// retries of transient failures. Build g with IsTransient. A nil g returns
+// e unwrapped.
+func Guarded(e ragd.Embedder, g *resilience.Guard) ragd.Embedder {
+	if g == nil {
+		return e
+	}
+	return &guarded{e: e, g: g}
+}
+
+type guarded struct {
+	e ragd.Embedder
+	g *resilience.Guard
+}
+
+func (x *guarded) Name() string   { return x.e.Name() }
+func (x *guarded) Dimension() int { return x.e.Dimension() }
+
+func (x *guarded) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	return resilience.Do(ctx, x.g, func(ctx context.Context) ([][]float32, error) { return x.e.Embed(ctx, texts) })
+}

@@ -28,6 +28,18 @@ func ValidNamespace(name string) bool { return namespacePattern.MatchString(name
 // NamespaceRule describes ValidNamespace for error messages.
 const NamespaceRule = "lowercase letters, digits, '_' or '-', starting with a letter or digit, at most 63 characters"
 
+// ResolveNamespace validates kb_name, defaulting to DefaultNamespace; a bad
+// name is an Invalid error on the kb_name field.
+func ResolveNamespace(kb string) (string, error) {
+	if kb == "" {
+		return DefaultNamespace, nil
+	}
+	if !ValidNamespace(kb) {
+		return "", Invalid("kb_name", "value_error", "kb_name %q is not a valid namespace: %s", kb, NamespaceRule)
+	}
+	return kb, nil
+}
+
 // SourceType is the kind of source a document was loaded from.
 type SourceType string
 

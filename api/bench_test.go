@@ -108,7 +108,7 @@ func BenchmarkSearchLatency(b *testing.B) {
 	ctx := context.Background()
 	vectors := map[string][]float32{}
 	for _, q := range benchQueries {
-		v, err := s.Service.Embedder.Embed(ctx, []string{q})
+		v, err := s.Search.Embedder.Embed(ctx, []string{q})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"ragd/cache"
-	"ragd/rag"
+	ragdsearch "ragd/search"
 )
 
 func deadCache(t *testing.T) *cache.Results {
@@ -19,4 +19,4 @@ func deadCache(t *testing.T) *cache.Results {
 	return cache.NewResults(dead, "x", time.Minute, cache.NewGenerations(dead, "x"), log, nil)
 }
 
-func searchReq(q string) rag.SearchRequest { return rag.SearchRequest{Query: q} }
+func searchReq(q string) ragdsearch.RetrieveRequest { return ragdsearch.RetrieveRequest{Query: q} }

@@ -103,7 +103,7 @@ func TestSearchAnswersWhenCacheRedisIsDown(t *testing.T) {
 	t.Parallel()
 	s := stack.Start(t, stack.Config(t), true)
 	indexText(t, s, "default", "Obsidian is volcanic glass formed by rapid cooling.")
-	svc := *s.Service
+	svc := *s.Search
 	svc.Cache = deadCache(t)
 	r, err := svc.Search(t.Context(), searchReq("obsidian glass"))
 	if err != nil || r.Count != 1 {

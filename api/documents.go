@@ -7,7 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"ragd"
-	"ragd/rag"
+	"ragd/library"
 )
 
 func (h *handlers) listDocuments(c echo.Context) error {
@@ -19,7 +19,7 @@ func (h *handlers) listDocuments(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	list, err := h.svc.ListDocuments(c.Request().Context(), rag.ListRequest{KBName: c.QueryParam("kb_name"), Limit: limit, Offset: offset})
+	list, err := h.svc.Library.ListDocuments(c.Request().Context(), library.ListRequest{KBName: c.QueryParam("kb_name"), Limit: limit, Offset: offset})
 	if err != nil {
 		return err
 	}
@@ -27,7 +27,7 @@ func (h *handlers) listDocuments(c echo.Context) error {
 }
 
 func (h *handlers) getDocument(c echo.Context) error {
-	doc, err := h.svc.Document(c.Request().Context(), c.QueryParam("kb_name"), c.Param("id"))
+	doc, err := h.svc.Library.Document(c.Request().Context(), c.QueryParam("kb_name"), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -35,7 +35,7 @@ func (h *handlers) getDocument(c echo.Context) error {
 }
 
 func (h *handlers) deleteDocument(c echo.Context) error {
-	res, err := h.svc.DeleteDocument(c.Request().Context(), c.QueryParam("kb_name"), c.Param("id"))
+	res, err := h.svc.Library.DeleteDocument(c.Request().Context(), c.QueryParam("kb_name"), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func (h *handlers) deleteDocument(c echo.Context) error {
 }
 
 func (h *handlers) stats(c echo.Context) error {
-	res, err := h.svc.Stats(c.Request().Context())
+	res, err := h.svc.Library.Stats(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ func (h *handlers) clear(c echo.Context) error {
 		return &ragd.Error{Kind: ragd.KindInvalid, Message: "confirm required", Fields: []ragd.FieldError{{
 			Loc: []string{"query", "confirm"}, Type: "missing", Msg: "clearing every namespace needs confirm=true"}}}
 	}
-	res, err := h.svc.Clear(c.Request().Context(), c.QueryParam("kb_name"), all)
+	res, err := h.svc.Library.Clear(c.Request().Context(), c.QueryParam("kb_name"), all)
 	if err != nil {
 		return err
 	}

@@ -143,7 +143,7 @@ func TestToolsMetricsAndOpenAPI(t *testing.T) {
 	if err := json.Unmarshal(spec.Body, &doc); err != nil || !strings.HasPrefix(doc.OpenAPI, "3.") {
 		t.Fatalf("openapi.json: %v %s", err, spec.Body[:min(200, len(spec.Body))])
 	}
-	e := api.New(s.Service, api.Options{MaxBodyBytes: 1 << 20, Log: stack.Logger(t)})
+	e := api.New(s.APIServices(), api.Options{MaxBodyBytes: 1 << 20, Log: stack.Logger(t)})
 	served := map[string]bool{}
 	for _, r := range e.Routes() {
 		if strings.HasPrefix(r.Path, "/docs") || strings.HasPrefix(r.Path, "/monitoring") || r.Path == "/mcp" ||

@@ -27,7 +27,7 @@ type healthBody struct {
 }
 
 func (h *handlers) health(c echo.Context) error {
-	report := h.svc.Health(c.Request().Context())
+	report := h.svc.Health.Health(c.Request().Context())
 	if !report.Healthy {
 		return c.JSON(http.StatusServiceUnavailable, healthBody{Status: "unhealthy", Components: report.Components, Breakers: report.Breakers})
 	}

@@ -62,9 +62,11 @@ func TestHealthReportsFailingComponent(t *testing.T) {
 	s := stack.Start(t, stack.Config(t), false)
 	dead := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1})
 	t.Cleanup(func() { _ = dead.Close() })
-	svc := *s.Service
-	svc.Redis = dead
-	srv := httptest.NewServer(api.New(&svc, api.Options{MaxBodyBytes: 1 << 20, Log: stack.Logger(t)}))
+	probe := *s.Probe
+	probe.Redis = dead
+	services := s.APIServices()
+	services.Health = &probe
+	srv := httptest.NewServer(api.New(services, api.Options{MaxBodyBytes: 1 << 20, Log: stack.Logger(t)}))
 	t.Cleanup(srv.Close)
 	resp, err := http.Get(srv.URL + "/health")
 	if err != nil {

@@ -8,18 +8,12 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"ragd"
-	"ragd/rag"
+	"ragd/library"
 )
 
 // indexBody is POST /tools/rag_index.
 type indexBody struct {
-	rag.IndexRequest
-	Wait bool `json:"wait"`
-}
-
-// directoryBody is POST /tools/rag_index_directory.
-type directoryBody struct {
-	rag.DirectoryRequest
+	library.IndexRequest
 	Wait bool `json:"wait"`
 }
 
@@ -43,7 +37,7 @@ func (h *handlers) index(c echo.Context) error {
 	if err := bind(c, &body); err != nil {
 		return err
 	}
-	enq, err := h.svc.Index(c.Request().Context(), body.IndexRequest)
+	enq, err := h.svc.Library.Index(c.Request().Context(), body.IndexRequest)
 	if err != nil {
 		return err
 	}
@@ -70,11 +64,11 @@ func (h *handlers) index(c echo.Context) error {
 }
 
 func (h *handlers) indexDirectory(c echo.Context) error {
-	var body directoryBody
+	var body library.DirectoryRequest
 	if err := bind(c, &body); err != nil {
 		return err
 	}
-	enq, err := h.svc.IndexDirectory(c.Request().Context(), body.DirectoryRequest)
+	enq, err := h.svc.Library.IndexDirectory(c.Request().Context(), body)
 	if err != nil {
 		return err
 	}
@@ -94,11 +88,11 @@ func (h *handlers) indexDirectory(c echo.Context) error {
 // waits for the job and returns it completed, or answers 202 with its current
 // status when the wait limit passes, or the failure. A nil job means the
 // response is written.
-func (h *handlers) await(c echo.Context, enq rag.Enqueued, wait bool) (*ragd.Job, error) {
+func (h *handlers) await(c echo.Context, enq library.Enqueued, wait bool) (*ragd.Job, error) {
 	if !wait {
 		return nil, c.JSON(http.StatusAccepted, enq)
 	}
-	job, err := h.svc.WaitJob(c.Request().Context(), *enq.JobID)
+	job, err := h.svc.Library.WaitJob(c.Request().Context(), *enq.JobID, 0, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +114,7 @@ func failed(job *ragd.Job) error {
 }
 
 func (h *handlers) job(c echo.Context) error {
-	job, err := h.svc.Job(c.Request().Context(), c.Param("id"))
+	job, err := h.svc.Library.Job(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}

@@ -8,23 +8,23 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"ragd"
-	"ragd/rag"
+	"ragd/answer"
 )
 
 func (h *handlers) query(c echo.Context) error {
-	var req rag.QueryRequest
+	var req answer.QueryRequest
 	if err := bind(c, &req); err != nil {
 		return err
 	}
 	if !req.Stream {
-		resp, err := h.svc.Query(c.Request().Context(), req, nil)
+		resp, err := h.svc.Answer.Query(c.Request().Context(), req, nil)
 		if err != nil {
 			return err
 		}
 		return c.JSON(http.StatusOK, resp)
 	}
 	sse := &eventStream{c: c}
-	resp, err := h.svc.Query(c.Request().Context(), req, func(text string) error {
+	resp, err := h.svc.Answer.Query(c.Request().Context(), req, func(text string) error {
 		return sse.send("delta", map[string]string{"text": text})
 	})
 	if err != nil {

@@ -6,8 +6,10 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"ragd"
+	"ragd/answer"
+	"ragd/library"
 	"ragd/openapi"
-	"ragd/rag"
+	"ragd/search"
 )
 
 // route is one endpoint: the handler Echo serves and the operation the
@@ -65,30 +67,30 @@ func routes() []route {
 		{tool: true, handler: (*handlers).query, op: openapi.Operation{Method: "POST", Path: "/tools/rag_query", Tags: []string{"tools"},
 			Summary:     "Answer a question from the documents, with citations",
 			Description: "Retrieves the best passages and answers from them: with the configured chat model (numbered citations [n] that map to sources[n-1]), or extractively. stream:true answers as server-sent events: delta events carry text, a done event the full response.",
-			Request:     rag.QueryRequest{},
-			Responses: with(errs(400, 413, 415, 422, 503), 200, openapi.Response{Body: rag.QueryResponse{},
+			Request:     answer.QueryRequest{},
+			Responses: with(errs(400, 413, 415, 422, 503), 200, openapi.Response{Body: answer.QueryResponse{},
 				Description: "The answer; with stream:true a text/event-stream of event: delta {text}, event: done {response}, event: error {detail}"})}},
 		{tool: true, handler: (*handlers).search, op: openapi.Operation{Method: "POST", Path: "/tools/rag_search", Tags: []string{"tools"},
-			Summary: "Find the chunks that best match a query (hybrid, vector or keyword)", Request: rag.SearchRequest{},
-			Responses: with(errs(400, 413, 415, 422, 503), 200, openapi.Response{Body: rag.SearchResponse{}})}},
+			Summary: "Find the chunks that best match a query (hybrid, vector or keyword)", Request: search.RetrieveRequest{},
+			Responses: with(errs(400, 413, 415, 422, 503), 200, openapi.Response{Body: search.SearchResponse{}})}},
 		{tool: true, handler: (*handlers).index, op: openapi.Operation{Method: "POST", Path: "/tools/rag_index", Tags: []string{"tools"},
 			Summary:     "Index a file, URL or text (asynchronous)",
 			Description: "Answers 202 with a job_id to poll at /jobs/{id}; unchanged content is a dedup hit (200, no job) unless force. wait:true waits for the job and answers 200 in the seed API's shape, or 202 when the wait limit passes.",
 			Request:     indexBody{},
-			Responses: with(with(errs(400, 403, 413, 415, 422, 503), 202, openapi.Response{Description: "Job enqueued", Body: rag.Enqueued{}}),
+			Responses: with(with(errs(400, 403, 413, 415, 422, 503), 202, openapi.Response{Description: "Job enqueued", Body: library.Enqueued{}}),
 				200, openapi.Response{Description: "Dedup hit, or the finished job with wait:true", Body: indexed{}})}},
 		{tool: true, handler: (*handlers).indexDirectory, op: openapi.Operation{Method: "POST", Path: "/tools/rag_index_directory", Tags: []string{"tools"},
-			Summary: "Index every supported file of a directory (asynchronous, one job per file)", Request: directoryBody{},
-			Responses: with(with(errs(400, 403, 413, 415, 422, 503), 202, openapi.Response{Description: "Job enqueued", Body: rag.Enqueued{}}),
+			Summary: "Index every supported file of a directory (asynchronous, one job per file)", Request: library.DirectoryRequest{},
+			Responses: with(with(errs(400, 403, 413, 415, 422, 503), 202, openapi.Response{Description: "Job enqueued", Body: library.Enqueued{}}),
 				200, openapi.Response{Description: "The finished job with wait:true", Body: indexed{}})}},
 		{tool: true, handler: (*handlers).stats, op: openapi.Operation{Method: "GET", Path: "/tools/rag_stats", Tags: []string{"tools"},
 			Summary:   "Documents and chunks per namespace, and the queue",
-			Responses: with(errs(503), 200, openapi.Response{Body: rag.Stats{}})}},
+			Responses: with(errs(503), 200, openapi.Response{Body: library.Stats{}})}},
 		{tool: true, handler: (*handlers).clear, op: openapi.Operation{Method: "DELETE", Path: "/tools/rag_clear", Tags: []string{"tools"},
 			Summary: "Delete a namespace's documents, or every namespace's with all=true&confirm=true",
 			Query: []openapi.Param{kbParam, {Name: "all", Type: "boolean", Description: "clear every namespace (needs confirm=true)"},
 				{Name: "confirm", Type: "boolean", Description: "confirms all=true"}},
-			Responses: with(errs(422, 503), 200, openapi.Response{Body: rag.Cleared{}})}},
+			Responses: with(errs(422, 503), 200, openapi.Response{Body: library.Cleared{}})}},
 		{handler: (*handlers).mcpTools, op: openapi.Operation{Method: "GET", Path: "/mcp/tools", Summary: "The MCP tools, as MCP clients list them", Tags: []string{"tools"},
 			Description: "MCP itself is served at /mcp (streamable HTTP).", Responses: with(errs(404), 200, openapi.Response{Body: mcpToolList{}})}},
 		{handler: (*handlers).job, op: openapi.Operation{Method: "GET", Path: "/jobs/:id", Summary: "State of an ingest job", Tags: []string{"jobs"},
@@ -96,11 +98,11 @@ func routes() []route {
 		{handler: (*handlers).listDocuments, op: openapi.Operation{Method: "GET", Path: "/documents", Summary: "Documents of a namespace, one page at a time", Tags: []string{"documents"},
 			Description: "Ordered by source, then id. Page on with offset=next_offset until next_offset is absent; total counts the whole namespace.",
 			Query: []openapi.Param{kbParam, {Name: "limit", Type: "integer", Description: "documents per page, 1-1000, default 100"},
-				{Name: "offset", Type: "integer", Description: "documents to skip, 0 or more, default 0"}}, Responses: with(errs(422, 503), 200, openapi.Response{Body: rag.DocumentList{}})}},
+				{Name: "offset", Type: "integer", Description: "documents to skip, 0 or more, default 0"}}, Responses: with(errs(422, 503), 200, openapi.Response{Body: library.DocumentList{}})}},
 		{handler: (*handlers).getDocument, op: openapi.Operation{Method: "GET", Path: "/documents/:id", Summary: "One document", Tags: []string{"documents"},
 			Query: []openapi.Param{{Name: "kb_name", Description: "namespace (default: search all)"}}, Responses: with(errs(404, 422, 503), 200, openapi.Response{Body: ragd.Document{}})}},
 		{handler: (*handlers).deleteDocument, op: openapi.Operation{Method: "DELETE", Path: "/documents/:id", Summary: "Delete a document and its chunks", Tags: []string{"documents"},
-			Query: []openapi.Param{{Name: "kb_name", Description: "namespace (default: search all)"}}, Responses: with(errs(404, 422, 503), 200, openapi.Response{Body: rag.Deleted{}})}},
+			Query: []openapi.Param{{Name: "kb_name", Description: "namespace (default: search all)"}}, Responses: with(errs(404, 422, 503), 200, openapi.Response{Body: library.Deleted{}})}},
 		{handler: (*handlers).serveMetrics, op: openapi.Operation{Method: "GET", Path: "/metrics", Summary: "Prometheus metrics", Tags: []string{"server"},
 			Responses: map[int]openapi.Response{200: {ContentType: "text/plain"}}}},
 		{handler: (*handlers).openAPI, op: openapi.Operation{Method: "GET", Path: "/openapi.json", Summary: "This document", Tags: []string{"server"},

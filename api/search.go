@@ -5,15 +5,15 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"ragd/rag"
+	"ragd/search"
 )
 
 func (h *handlers) search(c echo.Context) error {
-	var req rag.SearchRequest
+	var req search.RetrieveRequest
 	if err := bind(c, &req); err != nil {
 		return err
 	}
-	resp, err := h.svc.Search(c.Request().Context(), req)
+	resp, err := h.svc.Search.Search(c.Request().Context(), req)
 	if err != nil {
 		return err
 	}

@@ -1,5 +1,6 @@
 // Package api is ragd's REST API on Echo: thin handlers that decode a request,
-// call the rag service and encode its answer or its typed error.
+// call a service (search, answer, library) and encode its answer or its
+// typed error.
 package api
 
 import (
@@ -13,7 +14,6 @@ import (
 	"ragd/mcp"
 	"ragd/metrics"
 	"ragd/openapi"
-	"ragd/rag"
 	"ragd/searchrpc"
 )
 
@@ -36,7 +36,7 @@ type Options struct {
 }
 
 // New returns the Echo server with every route registered.
-func New(svc *rag.Service, opts Options) *echo.Echo {
+func New(svc Services, opts Options) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	h := &handlers{svc: svc, log: opts.Log, metrics: opts.Metrics, mcp: opts.MCP, web: opts.WebSearch}
@@ -68,7 +68,7 @@ func New(svc *rag.Service, opts Options) *echo.Echo {
 }
 
 type handlers struct {
-	svc     *rag.Service
+	svc     Services
 	log     *slog.Logger
 	metrics *metrics.Metrics
 	mcp     *mcp.Server

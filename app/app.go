@@ -19,6 +19,7 @@ import (
 	"github.com/sony/gobreaker/v2"
 
 	"ragd"
+	"ragd/answer"
 	"ragd/api"
 	"ragd/auth"
 	"ragd/cache"
@@ -26,15 +27,15 @@ import (
 	"ragd/embed"
 	"ragd/ingest"
 	"ragd/jobs"
+	"ragd/library"
 	"ragd/llm"
 	"ragd/mcp"
 	"ragd/metrics"
-	"ragd/rag"
 	"ragd/registry"
 	"ragd/resilience"
+	"ragd/search"
 	"ragd/searchrpc"
 	"ragd/store"
-	"ragd/vocab"
 	"ragd/websearch"
 	"ragd/wordnet"
 	"ragd/worker"
@@ -42,10 +43,14 @@ import (
 
 // App is one assembled ragd process.
 type App struct {
-	Config   config.Config
-	Log      *slog.Logger
-	Redis    redis.UniversalClient
-	Service  *rag.Service
+	Config config.Config
+	Log    *slog.Logger
+	Redis  redis.UniversalClient
+	// The services, which REST, MCP and the worker adapt.
+	Search   *search.Service
+	Answer   *answer.Service
+	Library  *library.Service
+	Probe    *library.Probe
 	Pipeline *worker.Pipeline
 	Queue    *jobs.Queue
 	Metrics  *metrics.Metrics
@@ -101,47 +106,33 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		Timeout: cfg.Worker.TaskTimeout, Retention: cfg.Worker.JobRetention})
 	a := &App{Config: cfg, Log: log, Redis: rdb, Queue: queue, Metrics: metrics.New(queue.Inspector())}
 	guards := a.guards()
-	var chat *llm.Client
+	var model ragd.ChatModel
 	if cfg.LLM.BaseURL != "" {
-		if chat, err = llm.New(llm.Config{BaseURL: cfg.LLM.BaseURL, Model: cfg.LLM.Model, APIKey: cfg.LLM.APIKey,
-			Timeout: cfg.LLM.Timeout, Temperature: cfg.LLM.Temperature, MaxTokens: cfg.LLM.MaxTokens}); err != nil {
+		c, err := llm.New(llm.Config{BaseURL: cfg.LLM.BaseURL, Model: cfg.LLM.Model, APIKey: cfg.LLM.APIKey,
+			Timeout: cfg.LLM.Timeout, Temperature: cfg.LLM.Temperature, MaxTokens: cfg.LLM.MaxTokens})
+		if err != nil {
 			return nil, fmt.Errorf("llm: %w", err)
 		}
+		model = c
 	}
 	web, err := websearch.New(cfg.WebSearch.SerpAPIKey, cfg.WebSearch.SearXNGURL, websearch.Options{Timeout: cfg.WebSearch.Timeout})
 	if err != nil {
 		return nil, fmt.Errorf("websearch: %w", err)
 	}
-	if web != nil {
-		web = websearch.Guarded(web, guards.WebSearch)
-	}
-	a.Web = web
-	var results *cache.Results
-	if cfg.Cache.Enabled {
-		results = cache.NewResults(rdb, cfg.Redis.KeyPrefix, cfg.Cache.TTL, gens, log, a.Metrics.ObserveCache)
-	}
-	th := thesaurus(cfg, log)
-	a.Service = &rag.Service{Thesaurus: th, Store: st, Embedder: embedder, Registry: reg, Generations: gens, Queue: queue, Redis: rdb,
-		Roots: roots, Fetcher: fetcher, Guards: guards, Cache: results, QueryVectors: rag.NewQueryVectorCache(cfg.Search.QueryCacheSize),
-		LLM: chat, Web: web, AgentMaxSteps: cfg.Answer.AgentMaxSteps, Alpha: cfg.Search.Alpha, MMR: cfg.Search.MMR, MMRLambda: cfg.Search.MMRLambda, RRFK: cfg.Search.RRFK,
-		Retrieval: retrieval(cfg.Search), Vocab: vocab.New(rdb, cfg.Redis.KeyPrefix),
-		MinScore: cfg.Answer.MinScore, MaxSentences: cfg.Answer.MaxSentences, Candidates: cfg.Answer.Candidates, WaitTimeout: cfg.HTTP.WaitTimeout, Log: log}
-	mcfg := mcpConfig(cfg)
-	mcfg.Web = web
-	if a.MCP, err = mcp.New(a.Service, mcfg, log); err != nil {
+	// Each dependency is guarded once, here; nothing downstream mentions a
+	// breaker.
+	a.Web = websearch.Guarded(web, guards.WebSearch)
+	chunks := store.Guarded(st, guards.Weaviate)
+	vectors := embed.Guarded(embedder, guards.Embedder)
+	chat := llm.Guarded(model, guards.LLM)
+	a.Probe = &library.Probe{Redis: rdb, Store: st, Embedder: embedder, Breakers: usedBreakers(guards, model != nil, web != nil)}
+	a.assemble(services{cfg: cfg, store: chunks, embedder: vectors, chat: chat, registry: reg, generations: gens,
+		roots: roots, fetcher: fetcher})
+	if a.MCP, err = mcp.New(mcp.Services{Search: a.Search, Answer: a.Answer, Library: a.Library}, a.mcpConfig(), log); err != nil {
 		return nil, err
 	}
 	if a.Auth, err = auth.New(authConfig(cfg.Auth), log); err != nil {
 		return nil, fmt.Errorf("auth: %w", err)
-	}
-	a.Pipeline = &worker.Pipeline{Store: st, Embedder: embedder, Registry: reg, Generations: gens, Queue: queue,
-		Fetcher: fetcher, Roots: roots, Chunking: ingest.ChunkOptions{Tokens: cfg.Ingest.ChunkTokens, Overlap: cfg.Ingest.ChunkOverlap},
-		MaxFileBytes: cfg.Ingest.MaxFileBytes, MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize,
-		Parser: ingest.Parser{Limits: ingest.Limits{MaxPages: cfg.Ingest.MaxPages, Timeout: cfg.Ingest.ParseTimeout,
-			MemoryBytes: cfg.Ingest.ParseMemoryBytes}},
-		Vocab: vocab.New(rdb, cfg.Redis.KeyPrefix), Guards: guards, Log: log}
-	if cfg.Ingest.RelatedWords {
-		a.Pipeline.Thesaurus = th
 	}
 	log.Info("ragd ready", "redis", ropts.Addr, "weaviate", cfg.Weaviate.URL, "collection", cfg.Weaviate.Collection,
 		"embedder", embedder.Name(), "dimension", embedder.Dimension(), "ingest_roots", roots.String())
@@ -167,8 +158,8 @@ func thesaurus(cfg config.Config, log *slog.Logger) ragd.Thesaurus {
 }
 
 // retrieval maps the search settings onto the service's retrieval techniques.
-func retrieval(c config.Search) rag.Retrieval {
-	return rag.Retrieval{RankedFusion: c.Fusion == "ranked", PathBoost: c.PathBoost, StemExpansion: c.StemExpansion,
+func retrieval(c config.Search) search.Retrieval {
+	return search.Retrieval{RankedFusion: c.Fusion == "ranked", PathBoost: c.PathBoost, StemExpansion: c.StemExpansion,
 		NeighbourExpansion: c.NeighbourExpansion, NeighbourMinSimilarity: c.NeighbourMinSimilarity, NeighbourTerms: c.NeighbourTerms,
 		SynonymExpansion: c.SynonymExpansion, SynonymSenses: c.SynonymSenses, RelatedWeight: c.RelatedWeight,
 		PRF: c.PRF, PRFDocs: c.PRFDocs, PRFTerms: c.PRFTerms, Rewrite: c.Rewrite}
@@ -186,13 +177,14 @@ func authConfig(c config.Auth) auth.Config {
 	return ac
 }
 
-func mcpConfig(cfg config.Config) mcp.Config {
-	c := mcp.Config{WaitTimeout: cfg.MCP.WaitTimeout, Stateless: cfg.MCP.Stateless, MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
+func (a *App) mcpConfig() mcp.Config {
+	cfg := a.Config
+	c := mcp.Config{Web: a.Web, WaitTimeout: cfg.MCP.WaitTimeout, Stateless: cfg.MCP.Stateless, MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
 		MaxBatchCalls: cfg.HTTP.MaxBatchCalls, DefaultNamespace: cfg.Plugins.DefaultNamespace}
 	for _, t := range cfg.Plugins.Tools {
 		p := mcp.Profile{Namespace: t.Namespace, Name: t.Name, Base: t.Base, Description: t.Description, KBName: t.KBName}
 		if len(t.Tags)+len(t.SourceTypes)+len(t.DocumentIDs) > 0 {
-			p.Filter = &mcp.ScopeFilter{Tags: t.Tags, SourceTypes: t.SourceTypes, DocumentIDs: t.DocumentIDs}
+			p.Filter = &search.ScopeFilter{Tags: t.Tags, SourceTypes: t.SourceTypes, DocumentIDs: t.DocumentIDs}
 		}
 		c.Profiles = append(c.Profiles, p)
 	}
@@ -265,7 +257,7 @@ func (a *App) NewWorker() *worker.Server {
 // LoadSearch reads what searches need but a worker does not (WordNet),
 // unless read already.
 func (a *App) LoadSearch() {
-	if l, ok := a.Service.Thesaurus.(*wordnet.Lazy); ok {
+	if l, ok := a.Search.Thesaurus.(*wordnet.Lazy); ok {
 		l.Load()
 	}
 }
@@ -283,9 +275,14 @@ func (a *App) Handler() (http.Handler, func(), error) {
 	}
 	a.PreloadSearch()
 	monitoring := asynqmon.New(asynqmon.Options{RootPath: "/monitoring", RedisConnOpt: redisOpt})
-	e := api.New(a.Service, api.Options{MaxBodyBytes: a.Config.HTTP.MaxBodyBytes, Monitoring: monitoring,
+	e := api.New(a.APIServices(), api.Options{MaxBodyBytes: a.Config.HTTP.MaxBodyBytes, Monitoring: monitoring,
 		Metrics: a.Metrics, MCP: a.MCP, Auth: a.Auth, Log: a.Log,
 		WebSearch: searchrpc.New(a.Web, searchrpc.Info{Name: "ragd", Version: ragd.Version}, a.Log,
 			searchrpc.WithMaxBatch(a.Config.HTTP.MaxBatchCalls))})
 	return e, func() { _ = monitoring.Close() }, nil
+}
+
+// APIServices are the services the REST API adapts.
+func (a *App) APIServices() api.Services {
+	return api.Services{Search: a.Search, Answer: a.Answer, Library: a.Library, Health: a.Probe}
 }

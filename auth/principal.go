@@ -55,6 +55,16 @@ func FromTokenInfo(ti *sdkauth.TokenInfo) *Principal {
 	return p
 }
 
+// Namespace validates kb_name (defaulting to the default namespace) and
+// checks that ctx's principal may use it.
+func Namespace(ctx context.Context, kb string) (string, error) {
+	ns, err := ragd.ResolveNamespace(kb)
+	if err != nil {
+		return "", err
+	}
+	return ns, CheckNamespace(ctx, ns)
+}
+
 // CheckNamespace returns nil if ctx's principal may use namespace, else a
 // KindForbidden *ragd.Error.
 func CheckNamespace(ctx context.Context, namespace string) error {

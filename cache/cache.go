@@ -40,8 +40,13 @@ func NewResults(rdb redis.UniversalClient, prefix string, ttl time.Duration, gen
 }
 
 // Key returns the cache key of tool called with args over namespaces, or ""
-// when the generations cannot be read (then nothing is cached).
+// when the generations cannot be read (then nothing is cached). A nil
+// *Results is caching switched off: every key is "", Get misses and Put
+// stores nothing.
 func (c *Results) Key(ctx context.Context, namespaces []string, tool string, args any) string {
+	if c == nil {
+		return ""
+	}
 	gens := make([]string, len(namespaces))
 	for i, ns := range namespaces {
 		g, err := c.gens.Get(ctx, ns)

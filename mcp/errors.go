@@ -1,9 +1,13 @@
 package mcp
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"ragd"
 )
@@ -37,4 +41,22 @@ func toolError(err error) error {
 	default:
 		return errors.New("internal error: the server logged the details")
 	}
+}
+
+// logToolError records a failed tool call: the tool, the principal's key
+// name (never its token) and the error, at a level by kind, internal
+// failures as errors.
+func logToolError(log *slog.Logger, req *sdk.CallToolRequest, err error) {
+	tool := ""
+	if req != nil && req.Params != nil {
+		tool = req.Params.Name
+	}
+	level := slog.LevelInfo
+	switch ragd.KindOf(err) {
+	case ragd.KindInternal:
+		level = slog.LevelError
+	case ragd.KindUnavailable:
+		level = slog.LevelWarn
+	}
+	log.Log(context.Background(), level, "tool call failed", "tool", tool, "error", err)
 }

@@ -2,22 +2,15 @@ package mcp
 
 import (
 	"ragd"
-	"ragd/rag"
+	"ragd/answer"
 	"ragd/websearch"
 )
 
-// The tools' inputs and outputs. Their JSON schemas, which the agent sees,
-// are derived from these structs; the jsonschema tags are the descriptions.
-
-// IngestInput is core_ingest's input.
-type IngestInput struct {
-	SourceURI  string   `json:"source_uri" jsonschema:"what to index: a file path inside the server's ingest roots, an http(s) URL, or (with source_type text) the text itself"`
-	SourceType string   `json:"source_type,omitempty" jsonschema:"file, url or text; inferred from source_uri when omitted"`
-	KBName     string   `json:"kb_name,omitempty" jsonschema:"namespace to index into (default: default)"`
-	Wait       bool     `json:"wait,omitempty" jsonschema:"wait for the job to finish (up to the server's wait limit, with progress notifications) instead of returning at once"`
-	Force      bool     `json:"force,omitempty" jsonschema:"re-index even if the same content is already indexed"`
-	Tags       []string `json:"tags,omitempty" jsonschema:"labels to filter searches by later"`
-}
+// The tools' own inputs and outputs: where DESIGN gives MCP a shape of its
+// own (core_ingest's wait result, core_retrieve_text's nodes, …). Every
+// other tool takes and returns the service layer's types, as REST does.
+// The JSON schemas agents see are derived from the structs; the jsonschema
+// tags are the descriptions.
 
 // IngestOutput is core_ingest's and core_ingest_directory's result.
 type IngestOutput struct {
@@ -41,55 +34,17 @@ type JobOutput struct {
 	Children []ragd.ChildJob `json:"children,omitempty" jsonschema:"a directory job's per-file jobs"`
 }
 
-// DirectoryInput is core_ingest_directory's input.
-type DirectoryInput struct {
-	DirectoryPath string   `json:"directory_path" jsonschema:"a directory inside the server's ingest roots"`
-	Recursive     *bool    `json:"recursive,omitempty" jsonschema:"include subdirectories (default true)"`
-	KBName        string   `json:"kb_name,omitempty" jsonschema:"namespace to index into (default: default)"`
-	Wait          bool     `json:"wait,omitempty" jsonschema:"wait for all files (up to the server's wait limit, with progress notifications)"`
-	Force         bool     `json:"force,omitempty"`
-	Tags          []string `json:"tags,omitempty"`
-}
-
 // JobInput is core_job_status's input.
 type JobInput struct {
 	JobID string `json:"job_id" jsonschema:"the job_id core_ingest or core_ingest_directory returned"`
 }
 
-// ScopeFilter narrows retrieval.
-type ScopeFilter struct {
-	KBNames     []string `json:"kb_names,omitempty" jsonschema:"namespaces to search together"`
-	Tags        []string `json:"tags,omitempty" jsonschema:"only chunks with any of these tags"`
-	DocumentIDs []string `json:"document_ids,omitempty" jsonschema:"only these documents"`
-	SourceTypes []string `json:"source_types,omitempty" jsonschema:"only these source types: pdf, docx, html, md, txt, url"`
-}
-
-// QueryInput is core_query's input.
-type QueryInput struct {
-	Query       string       `json:"query" jsonschema:"the question, in natural language"`
-	Mode        string       `json:"mode,omitempty" jsonschema:"hybrid (default), vector or keyword retrieval; agentic lets the server's chat model choose between the documents, the web and a direct answer; auto is agentic when a chat model is configured"`
-	Scope       []string     `json:"scope,omitempty" jsonschema:"document ids to answer from"`
-	KBName      string       `json:"kb_name,omitempty" jsonschema:"namespace (default: default)"`
-	ScopeFilter *ScopeFilter `json:"scope_filter,omitempty"`
-	TopK        int          `json:"top_k,omitempty" jsonschema:"passages to answer from, 1-20 (default 5)"`
-}
-
 // QueryOutput is core_query's result.
 type QueryOutput struct {
-	Answer  string       `json:"answer" jsonschema:"the answer; [n] cites sources[n-1]"`
-	Sources []rag.Source `json:"sources"`
-	Route   string       `json:"route" jsonschema:"llm, extractive or not_found; agentic: documents, web, direct or mixed"`
-	Steps   []rag.Step   `json:"steps"`
-}
-
-// RetrieveInput is core_retrieve_text's and core_retrieve_visual's input.
-type RetrieveInput struct {
-	Query       string       `json:"query" jsonschema:"what to look for"`
-	Scope       []string     `json:"scope,omitempty" jsonschema:"document ids to search within"`
-	TopK        int          `json:"top_k,omitempty" jsonschema:"how many results, 1-20 (default 5)"`
-	KBName      string       `json:"kb_name,omitempty" jsonschema:"namespace (default: default)"`
-	Mode        string       `json:"mode,omitempty" jsonschema:"hybrid (default), vector or keyword"`
-	ScopeFilter *ScopeFilter `json:"scope_filter,omitempty"`
+	Answer  string          `json:"answer" jsonschema:"the answer; [n] cites sources[n-1]"`
+	Sources []answer.Source `json:"sources"`
+	Route   string          `json:"route" jsonschema:"llm, extractive or not_found; agentic: documents, web, direct or mixed"`
+	Steps   []answer.Step   `json:"steps"`
 }
 
 // NodeMetadata describes where a retrieved chunk comes from.
@@ -135,23 +90,6 @@ type RetrieveVisualOutput struct {
 	Results []VisualNode `json:"results"`
 	Count   int          `json:"count"`
 	Note    string       `json:"note,omitempty"`
-}
-
-// ListInput is core_list_documents's input. Limit and Offset are pointers
-// so that an explicit 0 is refused rather than taken for the default.
-type ListInput struct {
-	KBName string `json:"kb_name,omitempty" jsonschema:"namespace (default: default)"`
-	Limit  *int   `json:"limit,omitempty" jsonschema:"documents per page, 1-1000 (default 100)"`
-	Offset *int   `json:"offset,omitempty" jsonschema:"documents to skip (default 0); pass the previous page's next_offset"`
-}
-
-// ListOutput is core_list_documents's result: one page of documents.
-type ListOutput struct {
-	KBName     string          `json:"kb_name"`
-	Documents  []ragd.Document `json:"documents" jsonschema:"ordered by source, then document_id"`
-	Count      int             `json:"count" jsonschema:"documents on this page"`
-	Total      int             `json:"total" jsonschema:"documents in the namespace"`
-	NextOffset *int            `json:"next_offset,omitempty" jsonschema:"offset of the next page; absent on the last page"`
 }
 
 // DeleteInput is core_delete_document's input.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"ragd"
+	"ragd/search"
 )
 
 // Profile declares a namespaced tool: Base (a core tool) bound to a
@@ -18,7 +19,7 @@ type Profile struct {
 	Description string
 	// KBName is the namespace the tool searches or fills (default Namespace).
 	KBName string
-	Filter *ScopeFilter
+	Filter *search.ScopeFilter
 }
 
 // sideEffects are name fragments of tools that act on the world. ragd is for

@@ -1,6 +1,7 @@
 // Package mcp serves ragd's tools over the Model Context Protocol, with the
 // official Go SDK: streamable HTTP (stateless by default, so replicas need no
-// sticky sessions) and stdio. Tools are thin adapters over the rag service.
+// sticky sessions) and stdio. Tools are thin adapters over the search, answer
+// and library services.
 package mcp
 
 import (
@@ -14,7 +15,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"ragd"
-	"ragd/rag"
 	"ragd/websearch"
 )
 
@@ -22,8 +22,6 @@ import (
 type Config struct {
 	// WaitTimeout bounds a wait:true ingest; keep it under clients' 60 s.
 	WaitTimeout time.Duration
-	// PollInterval is how often a waiting ingest checks its job.
-	PollInterval time.Duration
 	// Stateless serves each HTTP request without a session.
 	Stateless bool
 	// MaxBodyBytes bounds an HTTP request body.
@@ -41,7 +39,7 @@ type Config struct {
 
 // Server is ragd's MCP server.
 type Server struct {
-	svc    *rag.Service
+	svc    Services
 	cfg    Config
 	log    *slog.Logger
 	server *sdk.Server
@@ -53,10 +51,7 @@ type Server struct {
 
 // New registers the core tools and the default namespace's profile tools.
 // A profile with a bad or side-effecting name is a start-up error.
-func New(svc *rag.Service, cfg Config, log *slog.Logger) (*Server, error) {
-	if cfg.PollInterval <= 0 {
-		cfg.PollInterval = 100 * time.Millisecond
-	}
+func New(svc Services, cfg Config, log *slog.Logger) (*Server, error) {
 	if cfg.WaitTimeout <= 0 {
 		cfg.WaitTimeout = 45 * time.Second
 	}

@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -16,38 +15,29 @@ import (
 // timeouts, so a long job never hangs an agent: it gets the job_id back.
 func (m *Server) waitInto(ctx context.Context, req *sdk.CallToolRequest, out *IngestOutput) {
 	token := req.Params.GetProgressToken()
-	ctx, cancel := context.WithTimeout(ctx, m.cfg.WaitTimeout)
-	defer cancel()
-	var last ragd.Progress
-	var lastStatus ragd.JobStatus
-	for {
-		job, err := m.svc.Job(ctx, out.JobID)
-		if err == nil {
-			out.Status = string(job.Status)
-			p := job.Progress
-			out.Progress = &p
-			if token != nil && req.Session != nil && (p != last || job.Status != lastStatus) && p.Total > 0 {
-				last, lastStatus = p, job.Status
-				_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token,
-					Progress: float64(p.Done), Total: float64(p.Total), Message: string(job.Status) + ": " + p.Unit})
-			}
-			if job.Status.Terminal() {
-				out.Error = job.Error
-				if len(job.Result) > 0 {
-					_ = json.Unmarshal(job.Result, &out.Result)
-				}
-				if out.DocumentID == "" && job.Type == "ingest:document" {
-					var r ragd.DocumentResult
-					_ = json.Unmarshal(job.Result, &r)
-					out.DocumentID = r.DocumentID
-				}
-				return
-			}
+	notify := func(job *ragd.Job) {
+		if token != nil && req.Session != nil && job.Progress.Total > 0 {
+			_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token,
+				Progress: float64(job.Progress.Done), Total: float64(job.Progress.Total), Message: string(job.Status) + ": " + job.Progress.Unit})
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(m.cfg.PollInterval):
-		}
+	}
+	job, err := m.svc.Library.WaitJob(ctx, out.JobID, m.cfg.WaitTimeout, notify)
+	if err != nil || job == nil {
+		return // the answer keeps the job_id to poll
+	}
+	out.Status = string(job.Status)
+	p := job.Progress
+	out.Progress = &p
+	if !job.Status.Terminal() {
+		return
+	}
+	out.Error = job.Error
+	if len(job.Result) > 0 {
+		_ = json.Unmarshal(job.Result, &out.Result)
+	}
+	if out.DocumentID == "" && job.Type == "ingest:document" {
+		var r ragd.DocumentResult
+		_ = json.Unmarshal(job.Result, &r)
+		out.DocumentID = r.DocumentID
 	}
 }

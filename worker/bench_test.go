@@ -36,7 +36,7 @@ func specChunks(b *testing.B, s *stack.Stack) []ragd.Chunk {
 	for i, p := range pieces {
 		texts[i] = p.Path + "\n" + p.Text
 	}
-	vectors, err := s.Service.Embedder.Embed(context.Background(), texts)
+	vectors, err := s.Search.Embedder.Embed(context.Background(), texts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -80,10 +80,10 @@ func BenchmarkWritePath(b *testing.B) {
 		}
 	}
 	ragdWrite := func(tenant string) {
-		if err := s.Service.Store.Upsert(ctx, tenant, chunks); err != nil {
+		if err := s.Library.Store.Upsert(ctx, tenant, chunks); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := s.Service.Store.DeleteStale(ctx, tenant, "spec", "h"); err != nil {
+		if _, err := s.Library.Store.DeleteStale(ctx, tenant, "spec", "h"); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -15,14 +15,14 @@ import (
 // parent re-enqueues the same children and Asynq drops the repeats.
 func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.DirectoryPayload, rep *jobs.Reporter) (ragd.DirectoryResult, error) {
 	res := ragd.DirectoryResult{DirectoryPath: pl.DirectoryPath}
-	dir, err := p.Roots.Resolve(pl.DirectoryPath)
+	dir, err := p.Reader.Roots.Resolve(pl.DirectoryPath)
 	if err != nil {
 		return res, &ingest.ParseError{Source: pl.DirectoryPath, Err: err}
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return res, &ingest.ParseError{Source: pl.DirectoryPath, Err: fmt.Errorf("not a directory")}
 	}
-	files, err := ingest.WalkFiles(dir, pl.Recursive, p.Roots, p.MaxDirectoryFiles)
+	files, err := ingest.WalkFiles(dir, pl.Recursive, p.Reader.Roots, p.MaxDirectoryFiles)
 	if err != nil {
 		return res, &ingest.ParseError{Source: pl.DirectoryPath, Err: err}
 	}

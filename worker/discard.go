@@ -7,7 +7,6 @@ import (
 
 	"ragd"
 	"ragd/jobs"
-	"ragd/resilience"
 )
 
 // discardTimeout bounds the cleanup after a job's last failure, which may
@@ -28,9 +27,7 @@ func (p *Pipeline) DiscardUncommitted(ctx context.Context, ns, docID string) (in
 	doc, err := p.Registry.Get(ctx, ns, docID)
 	switch {
 	case ragd.KindOf(err) == ragd.KindNotFound:
-		return resilience.Do(ctx, p.Guards.Weaviate, func(ctx context.Context) (int, error) {
-			return p.Store.DeleteDocument(ctx, ns, docID)
-		})
+		return p.Store.DeleteDocument(ctx, ns, docID)
 	case err != nil:
 		return 0, err
 	}

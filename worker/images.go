@@ -6,7 +6,6 @@ import (
 	"ragd"
 	"ragd/ingest"
 	"ragd/jobs"
-	"ragd/resilience"
 )
 
 // indexImages writes the pictures the parse found in a PDF or DOCX,
@@ -35,17 +34,12 @@ func (p *Pipeline) indexImages(ctx context.Context, pl jobs.DocumentPayload, loa
 	if len(images) == 0 {
 		return 0, nil
 	}
-	vectors, err := resilience.Do(ctx, p.Guards.Embedder, func(ctx context.Context) ([][]float32, error) {
-		return p.Embedder.Embed(ctx, texts)
-	})
+	vectors, err := p.Embedder.Embed(ctx, texts)
 	if err != nil {
 		return 0, err
 	}
 	for i := range images {
 		images[i].Vector = vectors[i]
 	}
-	_, err = resilience.Do(ctx, p.Guards.Weaviate, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, p.Store.UpsertImages(ctx, pl.Namespace, images)
-	})
-	return len(images), err
+	return len(images), p.Store.UpsertImages(ctx, pl.Namespace, images)
 }

@@ -13,24 +13,20 @@ import (
 	"ragd/ingest"
 	"ragd/jobs"
 	"ragd/registry"
-	"ragd/resilience"
-	"ragd/store"
 	"ragd/vocab"
 )
 
 // Pipeline is the ingest work itself, independent of Asynq.
 type Pipeline struct {
-	Store        *store.Store
-	Embedder     ragd.Embedder
-	Registry     *registry.Registry
-	Generations  *cache.Generations
-	Queue        *jobs.Queue
-	Fetcher      *ingest.Fetcher
-	Roots        *ingest.Roots
-	Chunking     ingest.ChunkOptions
-	MaxFileBytes int64
-	// Parser bounds each document's parse (pages, time, memory).
-	Parser            ingest.Parser
+	// Store and Embedder come guarded (breaker, timeout, retries).
+	Store       ragd.ChunkStore
+	Embedder    ragd.Embedder
+	Registry    *registry.Registry
+	Generations *cache.Generations
+	Queue       *jobs.Queue
+	// Reader reads and parses each job's source within the ingest limits.
+	Reader            *ingest.Reader
+	Chunking          ingest.ChunkOptions
 	MaxDirectoryFiles int
 	// EmbedBatch is how many chunks are embedded and written per step; each
 	// step reports progress.
@@ -41,9 +37,7 @@ type Pipeline struct {
 	// Thesaurus, when set, gives each chunk the words it relates to the
 	// chunk's own (ragd.Chunk.Related).
 	Thesaurus ragd.Thesaurus
-	// Guards protect the pipeline's calls like the service's.
-	Guards resilience.Guards
-	Log    *slog.Logger
+	Log       *slog.Logger
 }
 
 // lockWait is how long a job waits for another job writing the same document.
@@ -55,7 +49,7 @@ const lockWait = 20 * time.Second
 // version or the new one, never a mix.
 func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, rep *jobs.Reporter) (ragd.DocumentResult, error) {
 	res := ragd.DocumentResult{DocumentID: pl.DocumentID, Source: pl.Source}
-	raw, loaded, err := p.load(ctx, pl)
+	raw, loaded, err := p.Reader.Read(ctx, ingest.Source{FilePath: pl.FilePath, URL: pl.URL, Text: pl.Text, Title: pl.Title})
 	if err != nil {
 		return res, err
 	}
@@ -183,9 +177,7 @@ func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Ch
 		for i, c := range batch {
 			texts[i] = embeddingText(c)
 		}
-		vectors, err := resilience.Do(ctx, p.Guards.Embedder, func(ctx context.Context) ([][]float32, error) {
-			return p.Embedder.Embed(ctx, texts)
-		})
+		vectors, err := p.Embedder.Embed(ctx, texts)
 		if err != nil {
 			return fmt.Errorf("embed: %w", err)
 		}
@@ -195,10 +187,7 @@ func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Ch
 		for i := range batch {
 			batch[i].Vector = vectors[i]
 		}
-		_, err = resilience.Do(ctx, p.Guards.Weaviate, func(ctx context.Context) (struct{}, error) {
-			return struct{}{}, p.Store.Upsert(ctx, namespace, batch)
-		})
-		if err != nil {
+		if err := p.Store.Upsert(ctx, namespace, batch); err != nil {
 			return err
 		}
 		rep.Progress(start+len(batch), len(chunks), "chunks")
@@ -226,9 +215,7 @@ func (p *Pipeline) learnVocabulary(ctx context.Context, ns, docID, hash string, 
 }
 
 func (p *Pipeline) deleteStale(ctx context.Context, ns, docID, hash string) (int, error) {
-	return resilience.Do(ctx, p.Guards.Weaviate, func(ctx context.Context) (int, error) {
-		return p.Store.DeleteStale(ctx, ns, docID, hash)
-	})
+	return p.Store.DeleteStale(ctx, ns, docID, hash)
 }
 
 // embeddingText puts the heading trail in front of the body: a chunk's

@@ -78,7 +78,7 @@ func (s *Stack) WaitJob(t testing.TB, id string, timeout time.Duration) ragd.Job
 // empty, a whole namespace).
 func (s *Stack) ChunkCount(t testing.TB, ns, docID string) int {
 	t.Helper()
-	n, err := s.Service.Store.Count(context.Background(), ns, docID)
+	n, err := s.Library.Store.Count(context.Background(), ns, docID)
 	if err != nil {
 		t.Fatal(err)
 	}

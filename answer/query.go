@@ -1,0 +1,229 @@
+package answer
+
+import (
+	"context"
+	"strings"
+
+	"ragd"
+
+	"ragd/cache"
+	"ragd/search"
+)
+
+// QueryRequest is a rag_query call.
+type QueryRequest struct {
+	search.RetrieveRequest
+	IncludeSources *bool `json:"include_sources,omitempty" default:"true" doc:"list the passages the answer may cite"`
+	Stream         bool  `json:"stream,omitempty" doc:"stream the answer as server-sent events"`
+}
+
+// Source is a passage an answer can cite: citation [n] is Sources[n-1].
+type Source struct {
+	Source     string  `json:"source"`
+	Score      float64 `json:"score"`
+	ChunkID    string  `json:"chunk_id"`
+	DocumentID string  `json:"document_id"`
+	Path       string  `json:"path"`
+	Page       int     `json:"page,omitempty"`
+	Cited      bool    `json:"cited"`
+}
+
+// Step records one tool call of an agentic answer.
+type Step struct {
+	Tool        string         `json:"tool"`
+	Args        map[string]any `json:"args,omitempty"`
+	TookMS      int64          `json:"took_ms"`
+	ResultCount int            `json:"result_count"`
+	Error       string         `json:"error,omitempty"`
+}
+
+// Routes an answer can take.
+const (
+	RouteLLM        = "llm"        // the chat model answered from the passages
+	RouteExtractive = "extractive" // best-matching sentences, no model
+	RouteNotFound   = "not_found"  // the documents do not hold the answer
+)
+
+// QueryResponse is the answer to rag_query.
+type QueryResponse struct {
+	Answer  string          `json:"answer"`
+	Context []search.Result `json:"context"`
+	Sources []Source        `json:"sources"`
+	Route   string          `json:"route"`
+	Steps   []Step          `json:"steps"`
+	// Fallback says why the chat model was not used although configured.
+	Fallback string `json:"fallback,omitempty"`
+}
+
+// Query answers a question from the documents: with the chat model when one
+// is configured (falling back to an extractive answer if it fails), else
+// extractively. onDelta, when not nil, receives the answer as it is written.
+func (s *Service) Query(ctx context.Context, req QueryRequest, onDelta func(string) error) (QueryResponse, error) {
+	ctx = cache.WithGenerationMemo(ctx)
+	agentic := req.Mode == ModeAgentic || (req.Mode == ModeAuto && s.LLM != nil)
+	if req.Mode == ModeAgentic || req.Mode == ModeAuto {
+		req.Mode = "" // retrieval itself is hybrid
+	}
+	p, err := s.Search.Plan(ctx, req.RetrieveRequest)
+	if err != nil {
+		return QueryResponse{}, err
+	}
+	includeSources := req.IncludeSources == nil || *req.IncludeSources
+	if agentic {
+		// Not cached: web results age on their own clock, not the namespace's.
+		resp, err := s.agentic(ctx, p)
+		if err != nil {
+			return resp, err
+		}
+		if !includeSources {
+			resp.Sources = []Source{}
+		}
+		if onDelta != nil {
+			_ = onDelta(resp.Answer)
+		}
+		return resp, nil
+	}
+	type cacheArgs struct {
+		search.Plan
+		Sources bool   `json:"src"`
+		Model   string `json:"model,omitempty"`
+	}
+	args := cacheArgs{Plan: p, Sources: includeSources}
+	if s.LLM != nil {
+		args.Model = s.LLM.Model()
+	}
+	key := ""
+	if onDelta == nil {
+		key = s.Cache.Key(ctx, p.Namespaces, "rag_query", args)
+		var cached QueryResponse
+		if s.Cache.Get(ctx, "rag_query", key, &cached) {
+			return cached, nil
+		}
+	}
+	vector, err := s.Search.EmbedQuery(ctx, p.Query)
+	if err != nil {
+		return QueryResponse{}, err
+	}
+	hits, err := s.Search.Retrieve(ctx, p, vector, true)
+	if err != nil {
+		return QueryResponse{}, err
+	}
+	resp, err := s.answer(ctx, p.Query, vector, hits, onDelta)
+	if err != nil {
+		return resp, err
+	}
+	resp.Context = make([]search.Result, len(hits))
+	for i, h := range hits {
+		resp.Context[i] = search.ToResult(h)
+	}
+	if !includeSources {
+		resp.Sources = []Source{}
+	}
+	if resp.Route != RouteNotFound && resp.Fallback == "" {
+		s.Cache.Put(ctx, "rag_query", key, resp)
+	}
+	return resp, nil
+}
+
+// answer writes the answer from the retrieved hits.
+// A chat model failing before it wrote anything is replaced by an extractive
+// answer; failing mid-stream, the error is returned (the client has part of
+// an answer that a different one must not silently follow).
+func (s *Service) answer(ctx context.Context, query string, vector []float32, hits []ragd.Hit, onDelta func(string) error) (QueryResponse, error) {
+	passages := make([]Passage, len(hits))
+	resp := QueryResponse{Sources: make([]Source, len(hits)), Steps: []Step{}}
+	best := 0.0
+	for i, h := range hits {
+		passages[i], resp.Sources[i] = citable(h)
+		best = max(best, search.Cosine(vector, h.Vector))
+	}
+	emit := func(text string) {
+		if onDelta != nil && text != "" {
+			_ = onDelta(text)
+		}
+	}
+	if len(hits) == 0 || best < s.MinScore {
+		resp.Answer, resp.Route = NotFoundAnswer(query), RouteNotFound
+		emit(resp.Answer)
+		return resp, nil
+	}
+	if s.LLM != nil {
+		streamed := false
+		var sink func(string) error
+		if onDelta != nil {
+			sink = func(d string) error { streamed = true; return onDelta(d) }
+		}
+		var text string
+		var err error
+		if s.Candidates >= 2 && onDelta == nil && len(passages) >= 2 {
+			var step Step
+			text, step, err = s.rankedGenerate(ctx, query, passages)
+			if err == nil {
+				resp.Steps = append(resp.Steps, step)
+			}
+		} else {
+			text, err = s.generate(ctx, query, passages, sink)
+		}
+		if err == nil {
+			resp.Answer, resp.Route = strings.TrimSpace(text), RouteLLM
+			if IsNotFound(resp.Answer) {
+				resp.Route = RouteNotFound
+			}
+			s.markCited(&resp, Citations(resp.Answer, len(passages)))
+			return resp, nil
+		}
+		if streamed || ctx.Err() != nil {
+			return resp, err
+		}
+		resp.Fallback = "chat model failed, answered extractively: " + err.Error()
+		s.Log.Warn("chat model failed; extractive answer instead", "error", err)
+	}
+	answer, cited := Extract(query, passages, s.MaxSentences)
+	if s.Candidates >= 2 && len(passages) >= 2 {
+		var step Step
+		answer, cited, step = s.rankedExtract(query, passages)
+		resp.Steps = append(resp.Steps, step)
+	}
+	if answer == "" {
+		resp.Answer, resp.Route = NotFoundAnswer(query), RouteNotFound
+	} else {
+		resp.Answer, resp.Route = answer, RouteExtractive
+		idx := make([]int, len(cited))
+		for i, c := range cited {
+			idx[i] = c + 1
+		}
+		s.markCited(&resp, idx)
+	}
+	emit(resp.Answer)
+	return resp, nil
+}
+
+// generate asks the chat model for a grounded answer, streaming when asked.
+// Streaming is not retried: part of the answer may already be with the client.
+func (s *Service) generate(ctx context.Context, query string, passages []Passage, onDelta func(string) error) (string, error) {
+	req := ragd.ChatRequest{Messages: GroundedMessages(query, passages)}
+	if onDelta != nil {
+		resp, err := s.LLM.Stream(ctx, req, onDelta)
+		return resp.Message.Content, err
+	}
+	resp, err := s.LLM.Complete(ctx, req)
+	if err != nil {
+		return "", err
+	}
+	return resp.Message.Content, nil
+}
+
+// markCited flags the sources that citations (1-based) refer to.
+func (s *Service) markCited(resp *QueryResponse, citations []int) {
+	for _, n := range citations {
+		if n >= 1 && n <= len(resp.Sources) {
+			resp.Sources[n-1].Cited = true
+		}
+	}
+}
+
+// citable is a hit as a passage to answer from and the source citing it.
+func citable(h ragd.Hit) (Passage, Source) {
+	return Passage{ChunkID: h.ID, DocumentID: h.DocumentID, Source: h.Source, Path: h.Path, Text: h.Text, Page: h.Page, Score: h.Score},
+		Source{Source: h.Source, Score: h.Score, ChunkID: h.ID, DocumentID: h.DocumentID, Path: h.Path, Page: h.Page}
+}

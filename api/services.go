@@ -1,0 +1,49 @@
+package api
+
+import (
+	"context"
+	"time"
+
+	"ragd"
+	"ragd/answer"
+	"ragd/library"
+	"ragd/search"
+)
+
+// Services are what the REST API adapts, each through the narrow interface
+// its handlers use.
+type Services struct {
+	Search  Searcher
+	Answer  Answerer
+	Library Librarian
+	Health  HealthChecker
+}
+
+// Searcher answers rag_search.
+type Searcher interface {
+	Search(ctx context.Context, req search.RetrieveRequest) (search.SearchResponse, error)
+}
+
+// Answerer answers rag_query; onDelta, when set, receives the answer as it
+// is written.
+type Answerer interface {
+	Query(ctx context.Context, req answer.QueryRequest, onDelta func(string) error) (answer.QueryResponse, error)
+}
+
+// Librarian indexes, reports jobs and keeps documents.
+type Librarian interface {
+	Index(ctx context.Context, req library.IndexRequest) (library.Enqueued, error)
+	IndexDirectory(ctx context.Context, req library.DirectoryRequest) (library.Enqueued, error)
+	Job(ctx context.Context, id string) (*ragd.Job, error)
+	WaitJob(ctx context.Context, id string, timeout time.Duration, onChange func(*ragd.Job)) (*ragd.Job, error)
+	ListDocuments(ctx context.Context, req library.ListRequest) (library.DocumentList, error)
+	Document(ctx context.Context, kb, id string) (*ragd.Document, error)
+	DeleteDocument(ctx context.Context, kb, id string) (library.Deleted, error)
+	Clear(ctx context.Context, kb string, all bool) (library.Cleared, error)
+	Stats(ctx context.Context) (library.Stats, error)
+}
+
+// HealthChecker answers GET /health.
+type HealthChecker interface {
+	Health(ctx context.Context) library.Health
+}

@@ -1,0 +1,72 @@
+package app
+
+import (
+	"ragd"
+	"ragd/answer"
+	"ragd/cache"
+	"ragd/config"
+	"ragd/ingest"
+	"ragd/library"
+	"ragd/registry"
+	"ragd/resilience"
+	"ragd/search"
+	"ragd/vocab"
+	"ragd/worker"
+)
+
+// services are the guarded dependencies and shared parts the services are
+// built from.
+type services struct {
+	cfg         config.Config
+	store       ragd.ChunkStore
+	embedder    ragd.Embedder
+	chat        ragd.ChatModel // nil without a chat model
+	registry    *registry.Registry
+	generations *cache.Generations
+	roots       *ingest.Roots
+	fetcher     *ingest.Fetcher
+}
+
+// assemble builds the search, answer and library services and the worker
+// pipeline, each holding only its own settings and collaborators.
+func (a *App) assemble(d services) {
+	cfg := d.cfg
+	var results *cache.Results
+	if cfg.Cache.Enabled {
+		results = cache.NewResults(a.Redis, cfg.Redis.KeyPrefix, cfg.Cache.TTL, d.generations, a.Log, a.Metrics.ObserveCache)
+	}
+	words := vocab.New(a.Redis, cfg.Redis.KeyPrefix)
+	th := thesaurus(cfg, a.Log)
+	a.Search = &search.Service{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
+		Cache: results, QueryVectors: search.NewQueryVectors(cfg.Search.QueryCacheSize), Vocab: words, Thesaurus: th,
+		Rewriter: d.chat, Log: a.Log, Settings: search.Settings{Alpha: cfg.Search.Alpha, MMR: cfg.Search.MMR,
+			MMRLambda: cfg.Search.MMRLambda, RRFK: cfg.Search.RRFK, Retrieval: retrieval(cfg.Search)}}
+	a.Answer = &answer.Service{Search: a.Search, LLM: d.chat, Web: a.Web, Cache: results, Log: a.Log,
+		Settings: answer.Settings{MinScore: cfg.Answer.MinScore, MaxSentences: cfg.Answer.MaxSentences,
+			Candidates: cfg.Answer.Candidates, AgentMaxSteps: cfg.Answer.AgentMaxSteps}}
+	a.Library = &library.Service{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
+		Queue: a.Queue, Vocab: words, Roots: d.roots, Fetcher: d.fetcher, WaitTimeout: cfg.HTTP.WaitTimeout, Log: a.Log}
+	a.Pipeline = &worker.Pipeline{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
+		Queue: a.Queue, Reader: &ingest.Reader{Roots: d.roots, Fetcher: d.fetcher, MaxFileBytes: cfg.Ingest.MaxFileBytes,
+			Parser: ingest.Parser{Limits: ingest.Limits{MaxPages: cfg.Ingest.MaxPages, Timeout: cfg.Ingest.ParseTimeout,
+				MemoryBytes: cfg.Ingest.ParseMemoryBytes}}},
+		Chunking:          ingest.ChunkOptions{Tokens: cfg.Ingest.ChunkTokens, Overlap: cfg.Ingest.ChunkOverlap},
+		MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize, Vocab: words, Log: a.Log}
+	if cfg.Ingest.RelatedWords {
+		a.Pipeline.Thesaurus = th
+	}
+}
+
+// usedBreakers are the guards of the dependencies this ragd uses: the
+// optional chat model's and web search's only when configured, since a
+// breaker that can never trip would suggest a dependency ragd does not use.
+func usedBreakers(g resilience.Guards, chat, web bool) []*resilience.Guard {
+	var out []*resilience.Guard
+	for _, x := range g.All() {
+		if (x == g.LLM && !chat) || (x == g.WebSearch && !web) {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}

@@ -1,0 +1,222 @@
+package library
+
+import (
+	"context"
+	"time"
+
+	"ragd"
+	"ragd/auth"
+)
+
+// Limits of a document list page.
+const (
+	DefaultListLimit = 100
+	MaxListLimit     = 1000
+)
+
+// ListRequest asks for one page of a namespace's documents: GET
+// /documents (from its query parameters) and core_list_documents.
+type ListRequest struct {
+	KBName string `json:"kb_name,omitempty" jsonschema:"namespace (default: default)"`
+	// Limit and Offset are nil when not given: DefaultListLimit and 0. An
+	// explicit 0 limit is refused rather than taken for the default.
+	Limit  *int `json:"limit,omitempty" jsonschema:"documents per page, 1-1000 (default 100)"`
+	Offset *int `json:"offset,omitempty" jsonschema:"documents to skip (default 0); pass the previous page's next_offset"`
+}
+
+// DocumentList answers GET /documents and core_list_documents: one page of
+// the namespace's documents, ordered by source, then id.
+type DocumentList struct {
+	KBName    string          `json:"kb_name"`
+	Documents []ragd.Document `json:"documents" jsonschema:"ordered by source, then document_id"`
+	Count     int             `json:"count" doc:"documents on this page" jsonschema:"documents on this page"`
+	Total     int             `json:"total" doc:"documents in the namespace" jsonschema:"documents in the namespace"`
+	// NextOffset is nil on the last page, so a client pages until it is absent.
+	NextOffset *int `json:"next_offset,omitempty" doc:"offset of the next page; absent on the last page" jsonschema:"offset of the next page; absent on the last page"`
+}
+
+// ListDocuments returns a page of a namespace's documents. The order is
+// fixed (source, then id; ids are unique), so pages neither overlap nor skip
+// documents while the namespace does not change.
+func (s *Service) ListDocuments(ctx context.Context, req ListRequest) (DocumentList, error) {
+	limit, offset, err := pageOf(req.Limit, req.Offset)
+	if err != nil {
+		return DocumentList{}, err
+	}
+	ns, err := auth.Namespace(ctx, req.KBName)
+	if err != nil {
+		return DocumentList{}, err
+	}
+	page, total, err := s.Registry.Page(ctx, ns, offset, limit)
+	if err != nil {
+		return DocumentList{}, ragd.Unavailable("redis", err)
+	}
+	if page == nil {
+		page = []ragd.Document{} // [], not null
+	}
+	list := DocumentList{KBName: ns, Documents: page, Count: len(page), Total: total}
+	// A document deleted while the page was read is missing from it and has
+	// moved the rest up by one, so the next page starts right after this one.
+	if next := min(offset, total) + len(page); next < total {
+		list.NextOffset = &next
+	}
+	return list, nil
+}
+
+// pageOf validates limit and offset, defaulting them when absent. They are
+// query parameters of GET /documents, hence the loc.
+func pageOf(limit, offset *int) (int, int, error) {
+	l, o := DefaultListLimit, 0
+	if limit != nil {
+		if l = *limit; l < 1 || l > MaxListLimit {
+			return 0, 0, invalidQuery("limit", "limit must be between 1 and %d, not %d", MaxListLimit, l)
+		}
+	}
+	if offset != nil {
+		if o = *offset; o < 0 {
+			return 0, 0, invalidQuery("offset", "offset must be 0 or more, not %d", o)
+		}
+	}
+	return l, o, nil
+}
+
+// invalidQuery is ragd.Invalid for a query parameter.
+func invalidQuery(field, format string, args ...any) error {
+	e := ragd.Invalid(field, "value_error", format, args...)
+	e.Fields[0].Loc = []string{"query", field}
+	return e
+}
+
+// Document returns one document. With kb empty every namespace is searched:
+// document ids are unique across namespaces.
+func (s *Service) Document(ctx context.Context, kb, id string) (*ragd.Document, error) {
+	namespaces := []string{kb}
+	if kb == "" {
+		var err error
+		if namespaces, err = s.Registry.Namespaces(ctx); err != nil {
+			return nil, ragd.Unavailable("redis", err)
+		}
+	} else if _, err := auth.Namespace(ctx, kb); err != nil {
+		return nil, err
+	}
+	for _, ns := range namespaces {
+		if kb == "" && !auth.FromContext(ctx).Allows(ns) {
+			continue // not the caller's to see
+		}
+		doc, err := s.Registry.Get(ctx, ns, id)
+		if err == nil {
+			return doc, nil
+		}
+		if ragd.KindOf(err) != ragd.KindNotFound {
+			return nil, ragd.Unavailable("redis", err)
+		}
+	}
+	if kb == "" {
+		return nil, ragd.NotFound("document %s not found", id)
+	}
+	return nil, ragd.NotFound("document %s not found in namespace %s", id, kb)
+}
+
+// Deleted answers DELETE /documents/{id}.
+type Deleted struct {
+	Status        string `json:"status"`
+	DocumentID    string `json:"document_id"`
+	KBName        string `json:"kb_name"`
+	ChunksDeleted int    `json:"chunks_deleted"`
+}
+
+// DeleteDocument removes a document: its chunks, then its registry entry
+// (which moves the namespace's epoch, so searches and cached results stop
+// showing it at once), then its vocabulary.
+func (s *Service) DeleteDocument(ctx context.Context, kb, id string) (Deleted, error) {
+	doc, err := s.Document(ctx, kb, id)
+	if err != nil {
+		return Deleted{}, err
+	}
+	ns := doc.Namespace
+	unlock, err := s.Registry.Lock(ctx, ns, id, 20*time.Second)
+	if err != nil {
+		return Deleted{}, ragd.Unavailable("redis", err)
+	}
+	defer unlock()
+	// Chunks first: if Weaviate fails, the document is still listed and the
+	// same DELETE can be tried again. The other order would forget the
+	// document and strand its chunks where no request can reach them.
+	n, err := s.Store.DeleteDocument(ctx, ns, id)
+	if err != nil {
+		return Deleted{}, err
+	}
+	if err := s.Registry.Delete(ctx, ns, id); err != nil {
+		return Deleted{}, ragd.Unavailable("redis", err)
+	}
+	if s.Vocab != nil {
+		if err := s.Vocab.Forget(ctx, ns, id); err != nil {
+			// Costs only expansion quality: a gone word may be added to
+			// queries and match nothing.
+			s.Log.Warn("vocabulary of a deleted document not forgotten", "kb_name", ns, "document_id", id, "error", err)
+		}
+	}
+	if err := s.invalidate(ctx, ns); err != nil {
+		return Deleted{}, ragd.Unavailable("redis", err)
+	}
+	s.Log.Info("document deleted", "kb_name", ns, "document_id", id, "chunks", n)
+	return Deleted{Status: "deleted", DocumentID: id, KBName: ns, ChunksDeleted: n}, nil
+}
+
+// Cleared answers DELETE /tools/rag_clear.
+type Cleared struct {
+	Status     string   `json:"status"`
+	Namespaces []string `json:"kb_names"`
+}
+
+// Clear empties one namespace, or every namespace when all is set.
+func (s *Service) Clear(ctx context.Context, kb string, all bool) (Cleared, error) {
+	var namespaces []string
+	switch {
+	case all && kb != "":
+		return Cleared{}, ragd.Invalid("kb_name", "value_error", "give kb_name or all, not both")
+	case all:
+		if p := auth.FromContext(ctx); p != nil && len(p.Namespaces) > 0 {
+			return Cleared{}, ragd.Forbidden("key %q is limited to namespaces %v and may not clear them all", p.Name, p.Namespaces)
+		}
+		known, err := s.Registry.Namespaces(ctx)
+		if err != nil {
+			return Cleared{}, ragd.Unavailable("redis", err)
+		}
+		tenants, err := s.Store.Namespaces(ctx)
+		if err != nil {
+			return Cleared{}, err
+		}
+		namespaces = union(known, tenants)
+	case kb == "":
+		return Cleared{}, ragd.Invalid("kb_name", "missing", "name the namespace to clear with kb_name, or clear every namespace with all=true&confirm=true")
+	default:
+		ns, err := auth.Namespace(ctx, kb)
+		if err != nil {
+			return Cleared{}, err
+		}
+		namespaces = []string{ns}
+	}
+	for _, ns := range namespaces {
+		if err := s.Registry.ClearNamespace(ctx, ns); err != nil {
+			return Cleared{}, ragd.Unavailable("redis", err)
+		}
+		if err := s.Store.ClearNamespace(ctx, ns); err != nil {
+			return Cleared{}, err
+		}
+		if err := s.invalidate(ctx, ns); err != nil {
+			return Cleared{}, ragd.Unavailable("redis", err)
+		}
+		s.Log.Info("namespace cleared", "kb_name", ns)
+	}
+	if namespaces == nil {
+		namespaces = []string{}
+	}
+	return Cleared{Status: "cleared", Namespaces: namespaces}, nil
+}
+
+// invalidate makes every cached result of the namespace unreachable.
+func (s *Service) invalidate(ctx context.Context, ns string) error {
+	_, err := s.Generations.Bump(ctx, ns)
+	return err
+}

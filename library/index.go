@@ -1,0 +1,234 @@
+package library
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"ragd"
+	"ragd/auth"
+	"ragd/ingest"
+	"ragd/jobs"
+)
+
+// IndexRequest names one source to index: exactly one of FilePath, URL, Text.
+type IndexRequest struct {
+	FilePath string   `json:"file_path,omitempty"`
+	URL      string   `json:"url,omitempty"`
+	Text     string   `json:"text,omitempty"`
+	Title    string   `json:"title,omitempty"`
+	KBName   string   `json:"kb_name,omitempty"`
+	Tags     []string `json:"tags,omitempty"`
+	Force    bool     `json:"force,omitempty"`
+}
+
+// DirectoryRequest names a directory to index: rag_index_directory and
+// core_ingest_directory.
+type DirectoryRequest struct {
+	DirectoryPath string   `json:"directory_path" jsonschema:"a directory inside the server's ingest roots"`
+	Recursive     *bool    `json:"recursive,omitempty" jsonschema:"include subdirectories (default true)"`
+	KBName        string   `json:"kb_name,omitempty" jsonschema:"namespace to index into (default: default)"`
+	Tags          []string `json:"tags,omitempty"`
+	Force         bool     `json:"force,omitempty"`
+	// Wait is for the transport: it waits for the job after Index.
+	Wait bool `json:"wait,omitempty" jsonschema:"wait for all files (up to the server's wait limit, with progress notifications)"`
+}
+
+// Enqueued is the immediate answer to an ingest request.
+type Enqueued struct {
+	JobID      *string        `json:"job_id"`
+	Status     ragd.JobStatus `json:"status"`
+	DocumentID string         `json:"document_id,omitempty"`
+	DedupHit   bool           `json:"dedup_hit"`
+	Source     string         `json:"-"`
+	Existing   *ragd.Document `json:"-"`
+}
+
+// Index validates the request, checks for duplicates and enqueues a document
+// job. An unchanged source already indexed in the namespace is a dedup hit:
+// no job is created unless Force is set.
+func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error) {
+	ns, err := auth.Namespace(ctx, req.KBName)
+	if err != nil {
+		return Enqueued{}, err
+	}
+	if err := validTags(req.Tags); err != nil {
+		return Enqueued{}, err
+	}
+	if n := utf8.RuneCountInString(req.Title); n > maxTitleChars {
+		return Enqueued{}, ragd.Invalid("title", "value_error", "title has %d characters; at most %d are allowed", n, maxTitleChars)
+	}
+	pl := jobs.DocumentPayload{Namespace: ns, Title: req.Title, Tags: req.Tags, Force: req.Force, CreatedAt: time.Now().UTC()}
+	var rawHash string
+	switch n := countSet(req.FilePath, req.URL, req.Text); {
+	case n == 0:
+		return Enqueued{}, ragd.Invalid("file_path", "missing", "one of file_path, url or text is required")
+	case n > 1:
+		return Enqueued{}, ragd.Invalid("file_path", "value_error", "give only one of file_path, url or text")
+	case req.FilePath != "":
+		path, err := s.Roots.Resolve(req.FilePath)
+		if err != nil {
+			return Enqueued{}, err
+		}
+		if _, ok := ingest.TypeForExtension(filepath.Ext(path)); !ok {
+			return Enqueued{}, ragd.Invalid("file_path", "value_error", "unsupported file type %q: supported are %s",
+				filepath.Ext(path), strings.Join(ingest.SupportedExtensions(), ", "))
+		}
+		if rawHash, err = hashFile(path); err != nil {
+			return Enqueued{}, err
+		}
+		pl.FilePath, pl.Source = path, "file://"+path
+	case req.URL != "":
+		// Last of the checks: it resolves the host, which a refused
+		// request must not make ragd do.
+		u, err := s.Fetcher.CheckURL(ctx, req.URL)
+		if err != nil {
+			return Enqueued{}, err
+		}
+		pl.URL, pl.Source, pl.SourceType = u.String(), ingest.CanonicalURL(u), ragd.SourceURL
+	default:
+		if strings.TrimSpace(req.Text) == "" {
+			return Enqueued{}, ragd.Invalid("text", "value_error", "text is empty")
+		}
+		pl.Text, pl.SourceType = req.Text, ragd.SourceText
+		pl.Source = "text://" + ragd.ContentHash([]byte(req.Text))[:32]
+	}
+	pl.DocumentID = ragd.DocumentID(ns, pl.Source)
+
+	if !req.Force {
+		hit, err := s.dedup(ctx, ns, pl, rawHash)
+		if err != nil {
+			return Enqueued{}, err
+		}
+		if hit != nil {
+			hit.Source = pl.Source
+			return *hit, nil
+		}
+	}
+	id := jobs.NewJobID()
+	if err := s.Queue.EnqueueDocument(ctx, id, pl); err != nil {
+		return Enqueued{}, ragd.Unavailable("redis", err)
+	}
+	s.Log.Info("document job enqueued", "job_id", id, "kb_name", ns, "source", pl.Source)
+	return Enqueued{JobID: &id, Status: ragd.JobQueued, DocumentID: pl.DocumentID, Source: pl.Source}, nil
+}
+
+// dedup finds an indexed document with the same bytes (files) or the same
+// normalized text (inline text). URLs are checked by the worker once fetched.
+func (s *Service) dedup(ctx context.Context, ns string, pl jobs.DocumentPayload, rawHash string) (*Enqueued, error) {
+	var owner string
+	var err error
+	switch {
+	case rawHash != "":
+		owner, err = s.Registry.ByRawHash(ctx, ns, rawHash)
+	case pl.Text != "":
+		loaded, perr := ingest.Parse([]byte(pl.Text), ragd.SourceText, "text")
+		if perr != nil {
+			return nil, ragd.Invalid("text", "value_error", "%v", perr)
+		}
+		owner, err = s.Registry.ByContentHash(ctx, ns, ragd.ContentHash([]byte(loaded.NormalizedText())))
+	}
+	if err != nil {
+		return nil, ragd.Unavailable("redis", err)
+	}
+	if owner == "" {
+		return nil, nil
+	}
+	doc, err := s.Registry.Get(ctx, ns, owner)
+	if err != nil {
+		return nil, nil // recorded hash without a document: index afresh
+	}
+	return &Enqueued{Status: ragd.JobCompleted, DocumentID: owner, DedupHit: true, Existing: doc}, nil
+}
+
+// IndexDirectory validates the request and enqueues a directory job.
+func (s *Service) IndexDirectory(ctx context.Context, req DirectoryRequest) (Enqueued, error) {
+	ns, err := auth.Namespace(ctx, req.KBName)
+	if err != nil {
+		return Enqueued{}, err
+	}
+	if err := validTags(req.Tags); err != nil {
+		return Enqueued{}, err
+	}
+	if req.DirectoryPath == "" {
+		return Enqueued{}, ragd.Invalid("directory_path", "missing", "directory_path is required")
+	}
+	dir, err := s.Roots.Resolve(req.DirectoryPath)
+	if err != nil {
+		return Enqueued{}, relabel(err, "file_path", "directory_path")
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return Enqueued{}, ragd.Invalid("directory_path", "value_error", "%s is not a directory", req.DirectoryPath)
+	}
+	recursive := req.Recursive == nil || *req.Recursive
+	id := jobs.NewJobID()
+	err = s.Queue.EnqueueDirectory(ctx, id, jobs.DirectoryPayload{Namespace: ns, DirectoryPath: dir,
+		Recursive: recursive, Tags: req.Tags, Force: req.Force, CreatedAt: time.Now().UTC()})
+	if err != nil {
+		return Enqueued{}, ragd.Unavailable("redis", err)
+	}
+	s.Log.Info("directory job enqueued", "job_id", id, "kb_name", ns, "directory", dir)
+	return Enqueued{JobID: &id, Status: ragd.JobQueued, Source: dir}, nil
+}
+
+func countSet(values ...string) int {
+	n := 0
+	for _, v := range values {
+		if v != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// Bounds of the labels a request may store with a document.
+const (
+	maxTags       = 100
+	maxTagChars   = 100
+	maxTitleChars = 1000
+)
+
+func validTags(tags []string) error {
+	if len(tags) > maxTags {
+		return ragd.Invalid("tags", "value_error", "%d tags given; at most %d are allowed", len(tags), maxTags)
+	}
+	for _, t := range tags {
+		if strings.TrimSpace(t) == "" || utf8.RuneCountInString(t) > maxTagChars {
+			return ragd.Invalid("tags", "value_error", "tags must be non-empty strings of at most %d characters", maxTagChars)
+		}
+	}
+	return nil
+}
+
+// hashFile hashes a regular file's bytes; anything else (a FIFO would
+// block the request for ever) is refused by type.
+func hashFile(path string) (string, error) {
+	f, _, err := ingest.OpenRegular(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := newHasher()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", ragd.Invalid("file_path", "value_error", "cannot read %s: %v", path, err)
+	}
+	return h.sum(), nil
+}
+
+// relabel points a path error at the request field that carried the path.
+func relabel(err error, from, to string) error {
+	if e, ok := err.(*ragd.Error); ok {
+		for i := range e.Fields {
+			for j, l := range e.Fields[i].Loc {
+				if l == from {
+					e.Fields[i].Loc[j] = to
+				}
+			}
+		}
+	}
+	return err
+}

@@ -1,0 +1,67 @@
+package library
+
+import (
+	"context"
+	"time"
+
+	"ragd"
+	"ragd/auth"
+)
+
+// Job returns a job's current state, or a NotFound error.
+func (s *Service) Job(ctx context.Context, id string) (*ragd.Job, error) {
+	if id == "" || len(id) > 200 {
+		return nil, ragd.NotFound("job %q not found", id)
+	}
+	job, err := s.Queue.Job(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !auth.FromContext(ctx).Allows(job.Namespace) {
+		return nil, ragd.NotFound("job %q not found", id) // not the caller's: do not confirm it exists
+	}
+	return job, nil
+}
+
+// DefaultPollInterval is how often a waiting request checks its job when
+// Service.PollInterval is not set.
+const DefaultPollInterval = 100 * time.Millisecond
+
+// WaitJob polls a job until it ends or timeout passes (0: WaitTimeout) and
+// returns its last state; the caller tells the two apart by
+// Status.Terminal(). onChange, when set, sees every state whose status or
+// progress differs from the one before (MCP turns them into progress
+// notifications). REST and MCP wait through this one loop.
+func (s *Service) WaitJob(ctx context.Context, id string, timeout time.Duration, onChange func(*ragd.Job)) (*ragd.Job, error) {
+	if timeout <= 0 {
+		timeout = s.WaitTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	interval := s.PollInterval
+	if interval <= 0 {
+		interval = DefaultPollInterval
+	}
+	var last *ragd.Job
+	for {
+		job, err := s.Job(ctx, id)
+		if err != nil {
+			if last != nil && ctx.Err() != nil {
+				return last, nil // the wait ran out during a read
+			}
+			return job, err
+		}
+		if onChange != nil && (last == nil || job.Status != last.Status || job.Progress != last.Progress) {
+			onChange(job)
+		}
+		last = job
+		if job.Status.Terminal() {
+			return job, nil
+		}
+		select {
+		case <-ctx.Done():
+			return job, nil
+		case <-time.After(interval):
+		}
+	}
+}

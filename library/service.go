@@ -1,0 +1,38 @@
+// Package library keeps the knowledge base's contents: it validates index
+// requests and enqueues their jobs, reports and waits for jobs, lists,
+// reads and deletes documents, clears namespaces and counts what each
+// holds.
+package library
+
+import (
+	"log/slog"
+	"time"
+
+	"ragd"
+	"ragd/cache"
+	"ragd/ingest"
+	"ragd/jobs"
+	"ragd/registry"
+	"ragd/vocab"
+)
+
+// Service answers the ingest, job, document and statistics requests.
+type Service struct {
+	// Store comes guarded (breaker, timeout, retries).
+	Store ragd.ChunkStore
+	// Embedder is named in the statistics.
+	Embedder    ragd.Embedder
+	Registry    *registry.Registry
+	Generations *cache.Generations
+	Queue       *jobs.Queue
+	// Vocab forgets a deleted document's words; nil skips it.
+	Vocab *vocab.Store
+	// Roots confine file paths; Fetcher checks URLs before a job is queued.
+	Roots   *ingest.Roots
+	Fetcher *ingest.Fetcher
+	// WaitTimeout bounds how long a wait:true request waits for its job.
+	WaitTimeout time.Duration
+	// PollInterval is how often a waiting request checks its job.
+	PollInterval time.Duration
+	Log          *slog.Logger
+}

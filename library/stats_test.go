@@ -1,0 +1,107 @@
+package library_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"ragd"
+	"ragd/internal/stack"
+	"ragd/internal/testenv"
+	"ragd/library"
+	"ragd/registry"
+)
+
+// More namespaces than are counted at once each get their own counts, and
+// a failure is the first failing namespace's, as when counted in turn.
+func TestStatsCountsNamespacesConcurrently(t *testing.T) {
+	t.Parallel()
+	s := stack.Start(t, stack.Config(t), true)
+	want := map[string]library.NamespaceStats{}
+	total := 0
+	var jobs []string
+	for i := range 12 {
+		ns := fmt.Sprintf("ns%02d", i)
+		for j := range i%3 + 1 {
+			text := fmt.Sprintf("Note %d of %s: the %d lighthouses of the northern coast.", j, ns, i*10+j)
+			resp := s.Do(t, http.MethodPost, "/tools/rag_index", map[string]any{"text": text, "kb_name": ns})
+			id, _ := resp.JSON["job_id"].(string)
+			if resp.Status != http.StatusAccepted || id == "" {
+				t.Fatalf("index: %d %s", resp.Status, resp.Body)
+			}
+			jobs = append(jobs, id)
+		}
+		want[ns] = library.NamespaceStats{Documents: i%3 + 1, Chunks: i%3 + 1}
+		total += i%3 + 1
+	}
+	for _, id := range jobs {
+		if job := s.WaitJob(t, id, time.Minute); job.Status != ragd.JobCompleted {
+			t.Fatalf("job %+v", job)
+		}
+	}
+	st, err := s.Library.Stats(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(st.Statistics.Namespaces, want) || st.Statistics.NumEntities != total {
+		t.Fatalf("namespaces %v (%d chunks), want %v (%d)", st.Statistics.Namespaces, st.Statistics.NumEntities, want, total)
+	}
+
+	for _, failing := range [][]string{{"ns03", "ns09"}, {"ns09"}, {"ns11", "ns00"}} {
+		svc := *s.Library
+		svc.Registry = registry.New(failingCounts(t, failing...), s.Config.Redis.KeyPrefix)
+		first := slices.Min(failing)
+		for range 10 { // the choice must not depend on which goroutine fails first
+			_, err := svc.Stats(context.Background())
+			if ragd.KindOf(err) != ragd.KindUnavailable || !strings.Contains(fmt.Sprint(errors.Unwrap(err)), first+" down") {
+				t.Fatalf("%v failing: %v, want redis unavailable from %s", failing, err, first)
+			}
+		}
+	}
+}
+
+// failingCounts returns a Redis client whose HLEN of the listed namespaces'
+// documents fails.
+func failingCounts(t *testing.T, namespaces ...string) redis.UniversalClient {
+	t.Helper()
+	opts, err := redis.ParseURL(testenv.RedisURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(opts)
+	t.Cleanup(func() { _ = rdb.Close() })
+	rdb.AddHook(failHook(namespaces))
+	return rdb
+}
+
+type failHook []string
+
+func (h failHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h failHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if cmd.Name() == "hlen" {
+			key := fmt.Sprint(cmd.Args()[1])
+			for _, ns := range h {
+				if strings.HasSuffix(key, ":docs:"+ns) {
+					err := errors.New(ns + " down")
+					cmd.SetErr(err)
+					return err
+				}
+			}
+		}
+		return next(ctx, cmd)
+	}
+}
+
+func (h failHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}

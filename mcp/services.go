@@ -1,0 +1,41 @@
+package mcp
+
+import (
+	"context"
+	"time"
+
+	"ragd"
+	"ragd/answer"
+	"ragd/library"
+	"ragd/search"
+)
+
+// Services are what the MCP tools adapt, each through the narrow interface
+// the tools use.
+type Services struct {
+	Search  Searcher
+	Answer  Answerer
+	Library Librarian
+}
+
+// Searcher finds passages and pictures.
+type Searcher interface {
+	Search(ctx context.Context, req search.RetrieveRequest) (search.SearchResponse, error)
+	RetrieveImages(ctx context.Context, req search.RetrieveRequest) ([]search.ImageResult, error)
+}
+
+// Answerer answers questions from the documents.
+type Answerer interface {
+	Query(ctx context.Context, req answer.QueryRequest, onDelta func(string) error) (answer.QueryResponse, error)
+}
+
+// Librarian indexes, reports jobs and keeps documents.
+type Librarian interface {
+	Index(ctx context.Context, req library.IndexRequest) (library.Enqueued, error)
+	IndexDirectory(ctx context.Context, req library.DirectoryRequest) (library.Enqueued, error)
+	Job(ctx context.Context, id string) (*ragd.Job, error)
+	WaitJob(ctx context.Context, id string, timeout time.Duration, onChange func(*ragd.Job)) (*ragd.Job, error)
+	ListDocuments(ctx context.Context, req library.ListRequest) (library.DocumentList, error)
+	DeleteDocument(ctx context.Context, kb, id string) (library.Deleted, error)
+	Stats(ctx context.Context) (library.Stats, error)
+}

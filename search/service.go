@@ -1,0 +1,56 @@
+// Package search finds the chunks and pictures that best match a query: it
+// plans a retrieval, expands the query with the namespace's own words,
+// searches each namespace through the chunk store, fuses and diversifies
+// the results, drops chunks of versions that are not current and caches
+// what it found per namespace generation.
+package search
+
+import (
+	"log/slog"
+
+	"ragd"
+	"ragd/cache"
+	"ragd/registry"
+	"ragd/vocab"
+)
+
+// Service answers rag_search, core_retrieve_text and core_retrieve_visual,
+// and retrieves the passages answers are written from.
+type Service struct {
+	// Store and Embedder come guarded (breaker, timeout, retries).
+	Store    ragd.ChunkStore
+	Embedder ragd.Embedder
+	// Registry tells each document's current version.
+	Registry *registry.Registry
+	// Generations tell when a namespace's vocabulary changed.
+	Generations *cache.Generations
+	// Cache holds results per namespace; nil disables caching.
+	Cache *cache.Results
+	// QueryVectors caches query embeddings; nil disables it.
+	QueryVectors *QueryVectors
+	// Vocab holds each namespace's vocabulary for query expansion; nil
+	// disables expansion.
+	Vocab *vocab.Store
+	// Thesaurus gives synonyms for synonym expansion (WordNet); nil
+	// disables it.
+	Thesaurus ragd.Thesaurus
+	// Rewriter, the chat model, writes hypothetical answers for
+	// Retrieval.Rewrite; nil disables it.
+	Rewriter ragd.ChatModel
+	Settings
+	Log    *slog.Logger
+	vocabs *vocabularies // set on first use
+}
+
+// Settings weigh and shape retrieval.
+type Settings struct {
+	// Alpha weights vectors against BM25 in hybrid search.
+	Alpha float64
+	// MMR re-ranks results for diversity, trading relevance by MMRLambda.
+	MMR       bool
+	MMRLambda float64
+	// RRFK is reciprocal rank fusion's k.
+	RRFK int
+	// Retrieval switches the techniques beyond plain hybrid search.
+	Retrieval Retrieval
+}

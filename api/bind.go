@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"reflect"
-	"strconv"
 	"strings"
+
+	"ragd/jsonrpc"
 
 	"github.com/labstack/echo/v4"
 
@@ -56,16 +56,10 @@ func bind(c echo.Context, dst any) error {
 // text/plain, form or multipart bodies cross-site without a CORS preflight;
 // reading them as JSON would let any web page drive the API.
 func requireJSON(contentType string) error {
-	mt, _, err := mime.ParseMediaType(contentType)
-	if err == nil && mt == echo.MIMEApplicationJSON {
+	if jsonrpc.IsJSON(contentType) {
 		return nil
 	}
-	got := "none"
-	if contentType != "" {
-		got = strconv.Quote(contentType)
-	}
-	return &ragd.Error{Kind: ragd.KindMediaType,
-		Message: "unsupported Content-Type " + got + ": send the body as application/json"}
+	return &ragd.Error{Kind: ragd.KindMediaType, Message: jsonrpc.UnsupportedType(contentType)}
 }
 
 // typeError reports a value of the wrong type at its JSON path in dst's type.

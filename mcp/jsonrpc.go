@@ -3,24 +3,16 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
-	"mime"
 	"net/http"
-	"strconv"
 	"strings"
+
+	"ragd/jsonrpc"
 )
 
 // DefaultMaxBatchCalls is the most messages one JSON-RPC batch may hold
 // when Config.MaxBatchCalls is not positive.
 const DefaultMaxBatchCalls = 50
-
-// JSON-RPC 2.0 error codes.
-const (
-	codeParseError     = -32700
-	codeInvalidRequest = -32600
-	codeMethodNotFound = -32601
-)
 
 // protocolErrors answers malformed JSON-RPC with the protocol's error codes
 // in a JSON-RPC error object, where the SDK's handler answers with a plain
@@ -41,15 +33,15 @@ func protocolErrors(next http.Handler, maxBody int64, maxBatch int) http.Handler
 		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 		if err != nil {
-			writeRPCError(w, http.StatusBadRequest, codeParseError, "cannot read the request body")
+			writeRPCError(w, http.StatusBadRequest, jsonrpc.ParseError, "cannot read the request body")
 			return
 		}
 		if int64(len(body)) > maxBody {
 			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
 			return
 		}
-		if ct := r.Header.Get("Content-Type"); len(bytes.TrimSpace(body)) > 0 && !isJSON(ct) {
-			writeRPCError(w, http.StatusUnsupportedMediaType, codeInvalidRequest, unsupportedType(ct))
+		if ct := r.Header.Get("Content-Type"); len(bytes.TrimSpace(body)) > 0 && !jsonrpc.IsJSON(ct) {
+			writeRPCError(w, http.StatusUnsupportedMediaType, jsonrpc.InvalidRequest, jsonrpc.UnsupportedType(ct))
 			return
 		}
 		if code, msg := checkMessage(body, maxBatch); code != 0 {
@@ -62,65 +54,19 @@ func protocolErrors(next http.Handler, maxBody int64, maxBatch int) http.Handler
 }
 
 // checkMessage validates the envelope of a JSON-RPC message or of a batch of
-// at most maxBatch.
+// at most maxBatch, answering in the words MCP clients know.
 func checkMessage(body []byte, maxBatch int) (int, string) {
-	trimmed := bytes.TrimSpace(body)
-	if !json.Valid(trimmed) {
-		return codeParseError, "Parse error: the body is not valid JSON"
+	msgs, _, p := jsonrpc.Split(body, maxBatch)
+	for i := 0; p == nil && i < len(msgs); i++ {
+		_, p = jsonrpc.Check(msgs[i])
 	}
-	var msgs []json.RawMessage
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		if err := json.Unmarshal(trimmed, &msgs); err != nil || len(msgs) == 0 {
-			return codeInvalidRequest, "Invalid Request: empty batch"
-		}
-		// Each call may search or ingest: one request must not run
-		// thousands of them.
-		if len(msgs) > maxBatch {
-			return codeInvalidRequest, fmt.Sprintf("Invalid Request: batch of %d messages exceeds the limit of %d", len(msgs), maxBatch)
-		}
-	} else {
-		msgs = []json.RawMessage{trimmed}
+	switch {
+	case p == nil:
+		return 0, ""
+	case p.Code == jsonrpc.ParseError:
+		return p.Code, "Parse error: " + p.Reason
 	}
-	for _, m := range msgs {
-		var env struct {
-			JSONRPC *string          `json:"jsonrpc"`
-			Method  *json.RawMessage `json:"method"`
-			Result  *json.RawMessage `json:"result"`
-			Error   *json.RawMessage `json:"error"`
-		}
-		if err := json.Unmarshal(m, &env); err != nil {
-			return codeInvalidRequest, "Invalid Request: a message must be a JSON object"
-		}
-		if env.JSONRPC == nil || *env.JSONRPC != "2.0" {
-			return codeInvalidRequest, `Invalid Request: "jsonrpc" must be "2.0"`
-		}
-		if env.Method == nil && env.Result == nil && env.Error == nil {
-			return codeInvalidRequest, `Invalid Request: "method" is missing`
-		}
-		if env.Method != nil {
-			var method string
-			if json.Unmarshal(*env.Method, &method) != nil || method == "" {
-				return codeInvalidRequest, `Invalid Request: "method" must be a non-empty string`
-			}
-		}
-	}
-	return 0, ""
-}
-
-// isJSON reports whether a Content-Type is application/json, parameters
-// such as charset allowed.
-func isJSON(contentType string) bool {
-	mt, _, err := mime.ParseMediaType(contentType)
-	return err == nil && mt == "application/json"
-}
-
-// unsupportedType is the 415 message for a body labelled contentType.
-func unsupportedType(contentType string) string {
-	got := "none"
-	if contentType != "" {
-		got = strconv.Quote(contentType)
-	}
-	return "Unsupported Content-Type " + got + ": send the body as application/json"
+	return p.Code, "Invalid Request: " + p.Reason
 }
 
 func writeRPCError(w http.ResponseWriter, status, code int, msg string) {
@@ -151,9 +97,9 @@ func (rw *rewriter) Write(b []byte) (int, error) {
 	}
 	rw.buf.Write(b)
 	if bytes.HasSuffix(rw.buf.Bytes(), []byte("\n")) {
-		code := codeInvalidRequest
+		code := jsonrpc.InvalidRequest
 		if strings.Contains(rw.buf.String(), "not handled") || strings.Contains(rw.buf.String(), "unsupported") {
-			code = codeMethodNotFound
+			code = jsonrpc.MethodNotFound
 		}
 		rw.Header().Del("Content-Length")
 		writeRPCError(rw.ResponseWriter, http.StatusBadRequest, code, strings.TrimSpace(rw.buf.String()))

@@ -7,11 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"runtime/debug"
-	"strconv"
 	"sync"
+
+	"ragd/jsonrpc"
 )
 
 const (
@@ -44,29 +44,20 @@ func (s *Server) ServeJSONRPC(w http.ResponseWriter, r *http.Request) {
 		return // otherwise the client is gone
 	}
 	body = bytes.Trim(body, " \t\r\n")
-	if ct := r.Header.Get("Content-Type"); len(body) > 0 && !isJSON(ct) {
-		writeDetail(w, http.StatusUnsupportedMediaType, unsupportedType(ct))
+	if ct := r.Header.Get("Content-Type"); len(body) > 0 && !jsonrpc.IsJSON(ct) {
+		writeDetail(w, http.StatusUnsupportedMediaType, jsonrpc.UnsupportedType(ct))
 		return
 	}
-	if !json.Valid(body) {
-		writeJSON(w, errorResponse(nil, &rpcError{Code: CodeParseError, Message: "parse error: the body is not valid JSON"}))
-		return
-	}
-	if body[0] != '[' {
-		if resp := s.handle(r.Context(), body); resp != nil {
+	calls, batch, p := jsonrpc.Split(body, s.maxBatch)
+	switch {
+	case p != nil:
+		writeJSON(w, errorResponse(nil, problem(p)))
+	case !batch:
+		if resp := s.handle(r.Context(), calls[0]); resp != nil {
 			writeJSON(w, resp)
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
-		return
-	}
-	var calls []json.RawMessage
-	_ = json.Unmarshal(body, &calls) // cannot fail: valid JSON starting with '['
-	switch {
-	case len(calls) == 0:
-		writeJSON(w, errorResponse(nil, invalidRequest("empty batch")))
-	case len(calls) > s.maxBatch:
-		writeJSON(w, errorResponse(nil, invalidRequest(fmt.Sprintf("batch of %d calls exceeds the limit of %d", len(calls), s.maxBatch))))
 	default:
 		if out := s.batch(r.Context(), calls); len(out) > 0 {
 			writeJSON(w, out)
@@ -101,25 +92,28 @@ func (s *Server) batch(ctx context.Context, calls []json.RawMessage) []*response
 
 // handle answers one call; nil means no answer is due (a notification).
 func (s *Server) handle(ctx context.Context, raw json.RawMessage) *response {
-	req, rerr := parseRequest(raw)
-	if rerr != nil {
+	req, p := jsonrpc.Check(raw)
+	if p == nil && req.Response {
+		p = &jsonrpc.Problem{Code: jsonrpc.InvalidRequest, Reason: `"method" must be a string`} // this server sends no requests
+	}
+	if p != nil {
 		// An invalid request is answered even without an id: the spec's
 		// examples answer {"foo": "boo"} with id null.
-		return errorResponse(req.id, rerr)
+		return errorResponse(req.ID, problem(p))
 	}
-	if req.notification() {
+	if req.Notification() {
 		return nil
 	}
-	m, ok := s.methods[req.method]
+	m, ok := s.methods[req.Method]
 	if !ok {
-		return errorResponse(req.id, &rpcError{Code: CodeMethodNotFound,
-			Message: fmt.Sprintf("method not found: %q (try initialize, list_tools, search or shutdown)", req.method)})
+		return errorResponse(req.ID, &rpcError{Code: CodeMethodNotFound,
+			Message: fmt.Sprintf("method not found: %q (try initialize, list_tools, search or shutdown)", req.Method)})
 	}
-	result, rerr := s.call(ctx, req.method, m, req.params)
+	result, rerr := s.call(ctx, req.Method, m, req.Params)
 	if rerr != nil {
-		return errorResponse(req.id, rerr)
+		return errorResponse(req.ID, rerr)
 	}
-	return &response{JSONRPC: "2.0", Result: result, ID: req.id}
+	return &response{JSONRPC: "2.0", Result: result, ID: req.ID}
 }
 
 // call runs m, turning a panic or an unencodable result into -32603 so one
@@ -141,22 +135,6 @@ func (s *Server) call(ctx context.Context, name string, m method, params json.Ra
 		return nil, errInternal
 	}
 	return b, nil
-}
-
-// isJSON reports whether a Content-Type is application/json, parameters
-// such as charset allowed.
-func isJSON(contentType string) bool {
-	mt, _, err := mime.ParseMediaType(contentType)
-	return err == nil && mt == "application/json"
-}
-
-// unsupportedType is the 415 detail for a body labelled contentType.
-func unsupportedType(contentType string) string {
-	got := "none"
-	if contentType != "" {
-		got = strconv.Quote(contentType)
-	}
-	return "unsupported Content-Type " + got + ": send the body as application/json"
 }
 
 // writeDetail answers status with {"detail": detail}, the REST API's error

@@ -317,7 +317,7 @@ func TestBatchTooLarge(t *testing.T) {
 func TestBatchLimitConfigurable(t *testing.T) {
 	srv := newTestServer(t, New(nil, Info{}, nil, WithMaxBatch(3)))
 	if r := call(t, srv, batchOf(4)); r.Error == nil || r.Error.Code != CodeInvalidRequest ||
-		!strings.Contains(r.Error.Message, "batch of 4 calls exceeds the limit of 3") {
+		!strings.Contains(r.Error.Message, "batch of 4 messages exceeds the limit of 3") {
 		t.Fatalf("batch of 4: %+v", r.Error)
 	}
 	resp, b := post(t, srv, batchOf(3))

@@ -1,14 +1,18 @@
 package searchrpc
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"ragd/jsonrpc"
+)
 
 // JSON-RPC 2.0 error codes the endpoint answers with.
 const (
-	CodeParseError     = -32700 // the body is not JSON
-	CodeInvalidRequest = -32600 // JSON, but not a JSON-RPC 2.0 request
-	CodeMethodNotFound = -32601
-	CodeInvalidParams  = -32602
-	CodeInternalError  = -32603 // a bug: a method panicked
+	CodeParseError     = jsonrpc.ParseError     // the body is not JSON
+	CodeInvalidRequest = jsonrpc.InvalidRequest // JSON, but not a JSON-RPC 2.0 request
+	CodeMethodNotFound = jsonrpc.MethodNotFound
+	CodeInvalidParams  = jsonrpc.InvalidParams
+	CodeInternalError  = jsonrpc.InternalError // a bug: a method panicked
 	// CodeNotConfigured: no web-search provider is set up.
 	CodeNotConfigured = -32000
 	// CodeProviderFailed: the provider failed, timed out or its circuit
@@ -39,6 +43,14 @@ func errorResponse(id json.RawMessage, e *rpcError) *response {
 		id = nullID
 	}
 	return &response{JSONRPC: "2.0", Error: e, ID: id}
+}
+
+// problem is an envelope problem as this endpoint words it.
+func problem(p *jsonrpc.Problem) *rpcError {
+	if p.Code == jsonrpc.ParseError {
+		return &rpcError{Code: p.Code, Message: "parse error: " + p.Reason}
+	}
+	return &rpcError{Code: p.Code, Message: "invalid request: " + p.Reason}
 }
 
 func invalidRequest(msg string) *rpcError {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ragd"
+	"ragd/sse"
 	"ragd/websearch"
 )
 
@@ -60,15 +61,9 @@ func (s *Server) ServeStream(w http.ResponseWriter, r *http.Request) {
 		writeDetail(w, http.StatusServiceUnavailable, notConfigured().Message)
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no") // nginx would otherwise hold events back
-	w.WriteHeader(http.StatusOK)
-	ev := newSSEWriter(w)
-	// Commit the headers now: the client sees the stream open while the
-	// provider works.
-	if ev.comment("ragd web search") != nil {
+	ev := sse.New(w)
+	// Open the stream now: the client sees it open while the provider works.
+	if ev.Comment("ragd web search") != nil {
 		return
 	}
 	start := time.Now()
@@ -83,16 +78,16 @@ func (s *Server) ServeStream(w http.ResponseWriter, r *http.Request) {
 			s.logFailure("stream", err)
 			msg = s.failure(err).Message
 		}
-		_ = ev.event("error", streamError{Message: msg})
+		_ = ev.Event("error", streamError{Message: msg})
 		return
 	}
 	res = res[:min(len(res), maxResults)]
 	for i, x := range res {
-		if ev.event("", streamItem{Index: i, Title: x.Title, Link: x.Link, Snippet: x.Snippet}) != nil {
+		if ev.Event("", streamItem{Index: i, Title: x.Title, Link: x.Link, Snippet: x.Snippet}) != nil {
 			return
 		}
 	}
-	_ = ev.event("end", streamEnd{Count: len(res)})
+	_ = ev.Event("end", streamEnd{Count: len(res)})
 	s.log.Debug("web search streamed", "provider", s.providerName(), "count", len(res), "took", time.Since(start))
 }
 
@@ -144,7 +139,7 @@ func inQuery(err error) []ragd.FieldError {
 // searchKeepingAlive runs the search, sending a comment every s.keepAlive
 // while it waits. It returns when the search does or ctx ends, whichever
 // is first, so a provider that ignores ctx cannot hold the handler.
-func (s *Server) searchKeepingAlive(ctx context.Context, ev *sseWriter, topic string, maxResults int) ([]websearch.Result, error) {
+func (s *Server) searchKeepingAlive(ctx context.Context, ev *sse.Writer, topic string, maxResults int) ([]websearch.Result, error) {
 	type outcome struct {
 		res []websearch.Result
 		err error
@@ -169,7 +164,7 @@ func (s *Server) searchKeepingAlive(ctx context.Context, ev *sseWriter, topic st
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-tick.C:
-			if err := ev.comment("keep-alive"); err != nil {
+			if err := ev.Comment("keep-alive"); err != nil {
 				return nil, err
 			}
 		}

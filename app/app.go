@@ -56,8 +56,6 @@ type App struct {
 	Metrics  *metrics.Metrics
 	MCP      *mcp.Server
 	Auth     *auth.Authenticator
-	// Web is the web-search provider, nil when none is configured.
-	Web websearch.Provider
 }
 
 // NewLogger returns the slog logger the config asks for, writing to stderr.
@@ -121,13 +119,12 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	}
 	// Each dependency is guarded once, here; nothing downstream mentions a
 	// breaker.
-	a.Web = websearch.Guarded(web, guards.WebSearch)
 	chunks := store.Guarded(st, guards.Weaviate)
 	vectors := embed.Guarded(embedder, guards.Embedder)
 	chat := llm.Guarded(model, guards.LLM)
 	a.Probe = &library.Probe{Redis: rdb, Store: st, Embedder: embedder, Breakers: usedBreakers(guards, model != nil, web != nil)}
-	a.assemble(services{cfg: cfg, store: chunks, embedder: vectors, chat: chat, registry: reg, generations: gens,
-		roots: roots, fetcher: fetcher})
+	a.assemble(services{cfg: cfg, store: chunks, embedder: vectors, chat: chat, web: websearch.Guarded(web, guards.WebSearch),
+		registry: reg, generations: gens, roots: roots, fetcher: fetcher})
 	if a.MCP, err = mcp.New(mcp.Services{Search: a.Search, Answer: a.Answer, Library: a.Library}, a.mcpConfig(), log); err != nil {
 		return nil, err
 	}
@@ -179,7 +176,7 @@ func authConfig(c config.Auth) auth.Config {
 
 func (a *App) mcpConfig() mcp.Config {
 	cfg := a.Config
-	c := mcp.Config{Web: a.Web, WaitTimeout: cfg.MCP.WaitTimeout, Stateless: cfg.MCP.Stateless, MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
+	c := mcp.Config{Web: a.Answer.Web, WaitTimeout: cfg.MCP.WaitTimeout, Stateless: cfg.MCP.Stateless, MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
 		MaxBatchCalls: cfg.HTTP.MaxBatchCalls, DefaultNamespace: cfg.Plugins.DefaultNamespace}
 	for _, t := range cfg.Plugins.Tools {
 		p := mcp.Profile{Namespace: t.Namespace, Name: t.Name, Base: t.Base, Description: t.Description, KBName: t.KBName}
@@ -277,7 +274,7 @@ func (a *App) Handler() (http.Handler, func(), error) {
 	monitoring := asynqmon.New(asynqmon.Options{RootPath: "/monitoring", RedisConnOpt: redisOpt})
 	e := api.New(a.APIServices(), api.Options{MaxBodyBytes: a.Config.HTTP.MaxBodyBytes, Monitoring: monitoring,
 		Metrics: a.Metrics, MCP: a.MCP, Auth: a.Auth, Log: a.Log,
-		WebSearch: searchrpc.New(a.Web, searchrpc.Info{Name: "ragd", Version: ragd.Version}, a.Log,
+		WebSearch: searchrpc.New(a.Answer.Web, searchrpc.Info{Name: "ragd", Version: ragd.Version}, a.Log,
 			searchrpc.WithMaxBatch(a.Config.HTTP.MaxBatchCalls))})
 	return e, func() { _ = monitoring.Close() }, nil
 }

@@ -11,6 +11,7 @@ import (
 	"ragd/resilience"
 	"ragd/search"
 	"ragd/vocab"
+	"ragd/websearch"
 	"ragd/worker"
 )
 
@@ -20,7 +21,8 @@ type services struct {
 	cfg         config.Config
 	store       ragd.ChunkStore
 	embedder    ragd.Embedder
-	chat        ragd.ChatModel // nil without a chat model
+	chat        ragd.ChatModel     // nil without a chat model
+	web         websearch.Provider // nil without a provider
 	registry    *registry.Registry
 	generations *cache.Generations
 	roots       *ingest.Roots
@@ -41,7 +43,7 @@ func (a *App) assemble(d services) {
 		Cache: results, QueryVectors: search.NewQueryVectors(cfg.Search.QueryCacheSize), Vocab: words, Thesaurus: th,
 		Rewriter: d.chat, Log: a.Log, Settings: search.Settings{Alpha: cfg.Search.Alpha, MMR: cfg.Search.MMR,
 			MMRLambda: cfg.Search.MMRLambda, RRFK: cfg.Search.RRFK, Retrieval: retrieval(cfg.Search)}}
-	a.Answer = &answer.Service{Search: a.Search, LLM: d.chat, Web: a.Web, Cache: results, Log: a.Log,
+	a.Answer = &answer.Service{Search: a.Search, LLM: d.chat, Web: d.web, Cache: results, Log: a.Log,
 		Settings: answer.Settings{MinScore: cfg.Answer.MinScore, MaxSentences: cfg.Answer.MaxSentences,
 			Candidates: cfg.Answer.Candidates, AgentMaxSteps: cfg.Answer.AgentMaxSteps}}
 	a.Library = &library.Service{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,

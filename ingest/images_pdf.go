@@ -73,21 +73,35 @@ func extractPDFImages(data []byte, maxPages int) ([]Image, error) {
 	if ctx.Optimize == nil {
 		return nil, nil
 	}
-	// The text side is optional: without it images still come out, with no
-	// caption or context.
-	var text []pdf.Page
-	func() {
-		defer func() { _ = recover() }()
-		if r, err := pdf.NewReader(bytes.NewReader(data), int64(len(data))); err == nil {
-			if pages, err := pdfPages(r, maxPages); err == nil && len(pages) == ctx.PageCount {
-				text = pages
-			}
+	pages, home := placeImages(ctx, pdfTextPages(data, maxPages, ctx.PageCount))
+	var sink imageSink
+	for pageNr := 1; pageNr <= ctx.PageCount && !sink.full(); pageNr++ {
+		if pt := pages[pageNr]; pt != nil {
+			renderPage(ctx, &sink, pt, pageNr, home)
 		}
-	}()
+	}
+	return sink.out, nil
+}
 
-	// Pass 1: where each image is drawn. A producer may give every page
-	// the same resources, so an image is placed on the first page that
-	// draws it, or, when no page is seen to, the first that lists it.
+// pdfTextPages reads the pages' text side, nil when it cannot be read or
+// does not match pdfcpu's page count: the text is optional, without it
+// images still come out, with no caption or context.
+func pdfTextPages(data []byte, maxPages, pageCount int) (text []pdf.Page) {
+	defer func() { _ = recover() }()
+	if r, err := pdf.NewReader(bytes.NewReader(data), int64(len(data))); err == nil {
+		if pages, err := pdfPages(r, maxPages); err == nil && len(pages) == pageCount {
+			return pages
+		}
+	}
+	return nil
+}
+
+// placeImages finds where each image is drawn. A producer may give every
+// page the same resources, so an image is placed on the first page that
+// draws it, or, when no page is seen to, the first that lists it. It
+// returns the text of each page holding an image and each image's page
+// (by object number).
+func placeImages(ctx *model.Context, text []pdf.Page) (map[int]*pdfPageText, map[int]int) {
 	pages := make(map[int]*pdfPageText)
 	home := map[int]int{}    // object number → page
 	placed := map[int]bool{} // home is a page that draws it
@@ -113,58 +127,54 @@ func extractPDFImages(data []byte, maxPages int) ([]Image, error) {
 			}
 		}
 	}
+	return pages, home
+}
 
-	// Pass 2: render the images page by page.
-	var sink imageSink
-	for pageNr := 1; pageNr <= ctx.PageCount && !sink.full(); pageNr++ {
-		pt := pages[pageNr]
-		if pt == nil {
+// renderPage renders the images whose home is the page into the sink, in
+// drawing order where known (else object order, as listed), with their
+// captions and context.
+func renderPage(ctx *model.Context, sink *imageSink, pt *pdfPageText, pageNr int, home map[int]int) {
+	var page []pdfPageImage
+	pending := 0 // bytes of page
+	for _, objNr := range pdfcpu.ImageObjNrs(ctx, pageNr) {
+		if len(sink.out)+len(page) >= MaxDocumentImages || sink.room()-pending <= 0 {
+			break
+		}
+		obj := ctx.Optimize.ImageObjects[objNr]
+		if home[objNr] != pageNr || obj == nil || obj.ImageDict == nil {
 			continue
 		}
-		var page []pdfPageImage
-		pending := 0 // bytes of page
-		for _, objNr := range pdfcpu.ImageObjNrs(ctx, pageNr) {
-			if len(sink.out)+len(page) >= MaxDocumentImages || sink.room()-pending <= 0 {
-				break
-			}
-			obj := ctx.Optimize.ImageObjects[objNr]
-			if home[objNr] != pageNr || obj == nil || obj.ImageDict == nil {
-				continue
-			}
-			name := obj.ResourceNames[pageNr-1]
-			sd := obj.ImageDict
-			if imgTooSmall(dictInt(sd, "Width"), dictInt(sd, "Height")) {
-				continue
-			}
-			img, ok := renderPDFImage(ctx, sd, name, objNr, sink.room()-pending)
-			if !ok {
-				continue
-			}
-			sink.bytes += pending // accept checks the room left
-			ok = sink.accept(&img, "", false)
-			sink.bytes -= pending
-			if !ok {
-				continue
-			}
-			if img.Width == 0 || img.Height == 0 {
-				img.Width, img.Height = dictInt(sd, "Width"), dictInt(sd, "Height")
-			}
-			img.Page = pageNr
-			page = append(page, pdfPageImage{Image: img, place: pt.placement(name)})
-			pending += len(img.Data)
-		}
-		if len(page) == 0 {
+		name := obj.ResourceNames[pageNr-1]
+		sd := obj.ImageDict
+		if imgTooSmall(dictInt(sd, "Width"), dictInt(sd, "Height")) {
 			continue
 		}
-		// drawing order where known, else object order (as listed)
-		sort.SliceStable(page, func(i, j int) bool { return drawOrder(page[i]) < drawOrder(page[j]) })
-		pt.describe(page)
-		for i := range page {
-			page[i].Position = i
-			sink.add(page[i].Image, false)
+		img, ok := renderPDFImage(ctx, sd, name, objNr, sink.room()-pending)
+		if !ok {
+			continue
 		}
+		sink.bytes += pending // accept checks the room left
+		ok = sink.accept(&img, "", false)
+		sink.bytes -= pending
+		if !ok {
+			continue
+		}
+		if img.Width == 0 || img.Height == 0 {
+			img.Width, img.Height = dictInt(sd, "Width"), dictInt(sd, "Height")
+		}
+		img.Page = pageNr
+		page = append(page, pdfPageImage{Image: img, place: pt.placement(name)})
+		pending += len(img.Data)
 	}
-	return sink.out, nil
+	if len(page) == 0 {
+		return
+	}
+	sort.SliceStable(page, func(i, j int) bool { return drawOrder(page[i]) < drawOrder(page[j]) })
+	pt.describe(page)
+	for i := range page {
+		page[i].Position = i
+		sink.add(page[i].Image, false)
+	}
 }
 
 // drawOrder sorts images the page draws first, in drawing order.

@@ -72,4 +72,7 @@ type DirectoryResult struct {
 	FilesIndexed  int    `json:"files_indexed"`
 	FilesFailed   int    `json:"files_failed"`
 	ChunksIndexed int    `json:"chunks_indexed"`
+	// A sync's files skipped unread and documents deleted (file gone).
+	FilesUnchanged   int `json:"files_unchanged"`
+	DocumentsDeleted int `json:"documents_deleted"`
 }

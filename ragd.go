@@ -68,6 +68,11 @@ type Document struct {
 	Chunks    int       `json:"chunks"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// FileSize and FileModTime are the file's as it was read (file
+	// sources only): a directory sync skips a file whose size and time
+	// still match, without reading it.
+	FileSize    int64      `json:"file_size,omitempty"`
+	FileModTime *time.Time `json:"file_mtime,omitempty"`
 }
 
 // Chunk is one retrievable piece of a document, stored as a Weaviate object.

@@ -30,6 +30,20 @@ type indexed struct {
 	DedupHit      bool   `json:"dedup_hit"`
 	FilesTotal    *int   `json:"files_total,omitempty"`
 	FilesFailed   *int   `json:"files_failed,omitempty"`
+	*Sync
+}
+
+// Sync is what a finished sync skipped and deleted.
+type Sync struct {
+	FilesUnchanged   int `json:"files_unchanged"`
+	DocumentsDeleted int `json:"documents_deleted"`
+}
+
+func syncCounts(sync bool, res ragd.DirectoryResult) *Sync {
+	if !sync {
+		return nil
+	}
+	return &Sync{FilesUnchanged: res.FilesUnchanged, DocumentsDeleted: res.DocumentsDeleted}
 }
 
 func (h *handlers) index(c echo.Context) error {
@@ -68,6 +82,13 @@ func (h *handlers) indexDirectory(c echo.Context) error {
 	if err := bind(c, &body); err != nil {
 		return err
 	}
+	if body.DryRun {
+		plan, err := h.svc.Library.PlanDirectory(c.Request().Context(), body)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, plan)
+	}
 	enq, err := h.svc.Library.IndexDirectory(c.Request().Context(), body)
 	if err != nil {
 		return err
@@ -81,7 +102,7 @@ func (h *handlers) indexDirectory(c echo.Context) error {
 	return c.JSON(http.StatusOK, indexed{Status: "success",
 		Message:       fmt.Sprintf("Indexed %d of %d files from %s", res.FilesIndexed, res.FilesTotal, enq.Source),
 		ChunksIndexed: res.ChunksIndexed, DirectoryPath: body.DirectoryPath, JobID: job.ID,
-		FilesTotal: &res.FilesTotal, FilesFailed: &res.FilesFailed})
+		FilesTotal: &res.FilesTotal, FilesFailed: &res.FilesFailed, Sync: syncCounts(body.Sync, res)})
 }
 
 // await answers 202 with the job reference unless the request waits; then it

@@ -47,7 +47,7 @@ func (a *App) assemble(d services) {
 		Settings: answer.Settings{MinScore: cfg.Answer.MinScore, MaxSentences: cfg.Answer.MaxSentences,
 			Candidates: cfg.Answer.Candidates, AgentMaxSteps: cfg.Answer.AgentMaxSteps}}
 	a.Library = &library.Service{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
-		Queue: a.Queue, Vocab: words, Roots: d.roots, Fetcher: d.fetcher, WaitTimeout: cfg.HTTP.WaitTimeout, Log: a.Log}
+		Queue: a.Queue, Vocab: words, Roots: d.roots, Fetcher: d.fetcher, MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, WaitTimeout: cfg.HTTP.WaitTimeout, Log: a.Log}
 	a.Pipeline = &worker.Pipeline{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
 		Queue: a.Queue, Reader: &ingest.Reader{Roots: d.roots, Fetcher: d.fetcher, MaxFileBytes: cfg.Ingest.MaxFileBytes,
 			Parser: ingest.Parser{Limits: ingest.Limits{MaxPages: cfg.Ingest.MaxPages, Timeout: cfg.Ingest.ParseTimeout,

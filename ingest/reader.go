@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"time"
 
 	"ragd"
 )
@@ -26,8 +27,17 @@ type Source struct {
 	Title string
 }
 
-// Read returns the source's bytes and the parsed document.
-func (r *Reader) Read(ctx context.Context, src Source) ([]byte, *Loaded, error) {
+// Content is a source as read.
+type Content struct {
+	Raw []byte  // the bytes as loaded
+	Doc *Loaded // the parsed document, pictures included
+	// Size and ModTime are a file's as it was opened (zero otherwise).
+	Size    int64
+	ModTime time.Time
+}
+
+// Read reads and parses the source.
+func (r *Reader) Read(ctx context.Context, src Source) (Content, error) {
 	parser := r.Parser
 	parser.Images = true
 	switch {
@@ -36,40 +46,42 @@ func (r *Reader) Read(ctx context.Context, src Source) ([]byte, *Loaded, error) 
 	case src.URL != "":
 		body, typ, final, err := r.Fetcher.Fetch(ctx, src.URL)
 		if err != nil {
-			return nil, nil, err
+			return Content{}, err
 		}
 		loaded, err := parser.Parse(ctx, body, typ, final)
-		return body, loaded, err
+		return Content{Raw: body, Doc: loaded}, err
 	default:
 		loaded, err := parser.Parse(ctx, []byte(src.Text), ragd.SourceText, src.Title)
-		return []byte(src.Text), loaded, err
+		return Content{Raw: []byte(src.Text), Doc: loaded}, err
 	}
 }
 
 // readFile re-checks the path against the roots (a symlink may have changed
 // since the API accepted it), opens it only if it is a regular file and
 // reads at most MaxFileBytes.
-func (r *Reader) readFile(ctx context.Context, parser Parser, path string) ([]byte, *Loaded, error) {
+func (r *Reader) readFile(ctx context.Context, parser Parser, path string) (Content, error) {
 	resolved, err := r.Roots.Resolve(path)
 	if err != nil {
-		return nil, nil, &ParseError{Source: path, Err: err}
+		return Content{}, &ParseError{Source: path, Err: err}
 	}
 	typ, ok := TypeForExtension(filepath.Ext(resolved))
 	if !ok {
-		return nil, nil, fmt.Errorf("%s: %w", path, ErrUnsupported)
+		return Content{}, fmt.Errorf("%s: %w", path, ErrUnsupported)
 	}
-	f, _, err := OpenRegular(resolved)
+	f, fi, err := OpenRegular(resolved)
 	if err != nil {
-		return nil, nil, &ParseError{Source: path, Err: err}
+		return Content{}, &ParseError{Source: path, Err: err}
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, r.MaxFileBytes+1))
 	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", path, err)
+		return Content{}, fmt.Errorf("read %s: %w", path, err)
 	}
 	if int64(len(data)) > r.MaxFileBytes {
-		return nil, nil, &ParseError{Source: path, Err: fmt.Errorf("file is larger than ingest.max_file_bytes (%d bytes)", r.MaxFileBytes)}
+		return Content{}, &ParseError{Source: path, Err: fmt.Errorf("file is larger than ingest.max_file_bytes (%d bytes)", r.MaxFileBytes)}
 	}
 	loaded, err := parser.Parse(ctx, data, typ, filepath.Base(resolved))
-	return data, loaded, err
+	// The stat of the descriptor read, taken before the read: a file
+	// changed meanwhile shows a newer time at the next sync.
+	return Content{Raw: data, Doc: loaded, Size: fi.Size(), ModTime: fi.ModTime()}, err
 }

@@ -33,12 +33,16 @@ type DocumentPayload struct {
 
 // DirectoryPayload asks a worker to fan a directory out into document jobs.
 type DirectoryPayload struct {
-	Namespace     string    `json:"kb_name"`
-	DirectoryPath string    `json:"directory_path"` // resolved, inside an ingest root
-	Recursive     bool      `json:"recursive"`
-	Tags          []string  `json:"tags,omitempty"`
-	Force         bool      `json:"force,omitempty"`
-	CreatedAt     time.Time `json:"created_at"`
+	Namespace     string   `json:"kb_name"`
+	DirectoryPath string   `json:"directory_path"` // resolved, inside an ingest root
+	Recursive     bool     `json:"recursive"`
+	Tags          []string `json:"tags,omitempty"`
+	Force         bool     `json:"force,omitempty"`
+	// Sync indexes only new and changed files and, with Prune, deletes
+	// the documents whose file under the directory is gone.
+	Sync      bool      `json:"sync,omitempty"`
+	Prune     bool      `json:"prune,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // report is what a task writes through Asynq's result writer: progress while

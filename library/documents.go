@@ -2,7 +2,6 @@ package library
 
 import (
 	"context"
-	"time"
 
 	"ragd"
 	"ragd/auth"
@@ -125,42 +124,21 @@ type Deleted struct {
 	ChunksDeleted int    `json:"chunks_deleted"`
 }
 
-// DeleteDocument removes a document: its chunks, then its registry entry
-// (which moves the namespace's epoch, so searches and cached results stop
-// showing it at once), then its vocabulary.
+// DeleteDocument removes a document the caller may see (see Remover).
 func (s *Service) DeleteDocument(ctx context.Context, kb, id string) (Deleted, error) {
 	doc, err := s.Document(ctx, kb, id)
 	if err != nil {
 		return Deleted{}, err
 	}
-	ns := doc.Namespace
-	unlock, err := s.Registry.Lock(ctx, ns, id, 20*time.Second)
-	if err != nil {
-		return Deleted{}, ragd.Unavailable("redis", err)
-	}
-	defer unlock()
-	// Chunks first: if Weaviate fails, the document is still listed and the
-	// same DELETE can be tried again. The other order would forget the
-	// document and strand its chunks where no request can reach them.
-	n, err := s.Store.DeleteDocument(ctx, ns, id)
+	n, err := s.remover().Remove(ctx, doc.Namespace, id)
 	if err != nil {
 		return Deleted{}, err
 	}
-	if err := s.Registry.Delete(ctx, ns, id); err != nil {
-		return Deleted{}, ragd.Unavailable("redis", err)
-	}
-	if s.Vocab != nil {
-		if err := s.Vocab.Forget(ctx, ns, id); err != nil {
-			// Costs only expansion quality: a gone word may be added to
-			// queries and match nothing.
-			s.Log.Warn("vocabulary of a deleted document not forgotten", "kb_name", ns, "document_id", id, "error", err)
-		}
-	}
-	if err := s.invalidate(ctx, ns); err != nil {
-		return Deleted{}, ragd.Unavailable("redis", err)
-	}
-	s.Log.Info("document deleted", "kb_name", ns, "document_id", id, "chunks", n)
-	return Deleted{Status: "deleted", DocumentID: id, KBName: ns, ChunksDeleted: n}, nil
+	return Deleted{Status: "deleted", DocumentID: id, KBName: doc.Namespace, ChunksDeleted: n}, nil
+}
+
+func (s *Service) remover() Remover {
+	return Remover{Store: s.Store, Registry: s.Registry, Vocab: s.Vocab, Generations: s.Generations, Log: s.Log}
 }
 
 // Cleared answers DELETE /tools/rag_clear.

@@ -34,6 +34,12 @@ type DirectoryRequest struct {
 	KBName        string   `json:"kb_name,omitempty" jsonschema:"namespace to index into (default: default)"`
 	Tags          []string `json:"tags,omitempty"`
 	Force         bool     `json:"force,omitempty"`
+	// Sync indexes only what changed since the last run; Prune (default
+	// true) then deletes the documents whose file is gone; DryRun answers
+	// with the plan and enqueues nothing.
+	Sync   bool  `json:"sync,omitempty" doc:"index only new and changed files (size and modification time); unchanged ones are skipped unread" jsonschema:"index only new and changed files (by size and modification time); unchanged files are skipped unread"`
+	Prune  *bool `json:"prune,omitempty" default:"true" doc:"with sync: delete the documents whose file under the directory is gone" jsonschema:"with sync: delete the documents whose file under the directory is gone (default true)"`
+	DryRun bool  `json:"dry_run,omitempty" doc:"with sync: answer 200 with the plan {added, changed, unchanged, deleted} and enqueue nothing" jsonschema:"with sync: return the plan (added, changed, unchanged, deleted) and change nothing"`
 	// Wait is for the transport: it waits for the job after Index.
 	Wait bool `json:"wait,omitempty" jsonschema:"wait for all files (up to the server's wait limit, with progress notifications)"`
 }
@@ -145,34 +151,64 @@ func (s *Service) dedup(ctx context.Context, ns string, pl jobs.DocumentPayload,
 	return &Enqueued{Status: ragd.JobCompleted, DocumentID: owner, DedupHit: true, Existing: doc}, nil
 }
 
-// IndexDirectory validates the request and enqueues a directory job.
+// IndexDirectory validates the request and enqueues a directory job (a
+// sync job with Sync).
 func (s *Service) IndexDirectory(ctx context.Context, req DirectoryRequest) (Enqueued, error) {
-	ns, err := auth.Namespace(ctx, req.KBName)
+	sc, err := s.directoryScope(ctx, req)
 	if err != nil {
 		return Enqueued{}, err
 	}
-	if err := validTags(req.Tags); err != nil {
-		return Enqueued{}, err
-	}
-	if req.DirectoryPath == "" {
-		return Enqueued{}, ragd.Invalid("directory_path", "missing", "directory_path is required")
-	}
-	dir, err := s.Roots.Resolve(req.DirectoryPath)
-	if err != nil {
-		return Enqueued{}, relabel(err, "file_path", "directory_path")
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return Enqueued{}, ragd.Invalid("directory_path", "value_error", "%s is not a directory", req.DirectoryPath)
-	}
-	recursive := req.Recursive == nil || *req.Recursive
 	id := jobs.NewJobID()
-	err = s.Queue.EnqueueDirectory(ctx, id, jobs.DirectoryPayload{Namespace: ns, DirectoryPath: dir,
-		Recursive: recursive, Tags: req.Tags, Force: req.Force, CreatedAt: time.Now().UTC()})
+	err = s.Queue.EnqueueDirectory(ctx, id, jobs.DirectoryPayload{Namespace: sc.Namespace, DirectoryPath: sc.Dir,
+		Recursive: sc.Recursive, Tags: req.Tags, Force: req.Force, Sync: req.Sync, Prune: sc.Prune, CreatedAt: time.Now().UTC()})
 	if err != nil {
 		return Enqueued{}, ragd.Unavailable("redis", err)
 	}
-	s.Log.Info("directory job enqueued", "job_id", id, "kb_name", ns, "directory", dir)
-	return Enqueued{JobID: &id, Status: ragd.JobQueued, Source: dir}, nil
+	s.Log.Info("directory job enqueued", "job_id", id, "kb_name", sc.Namespace, "directory", sc.Dir, "sync", req.Sync)
+	return Enqueued{JobID: &id, Status: ragd.JobQueued, Source: sc.Dir}, nil
+}
+
+// PlanDirectory answers a dry run: what a sync of the directory would do
+// now. The sync job computes its plan the same way when it runs.
+func (s *Service) PlanDirectory(ctx context.Context, req DirectoryRequest) (SyncPlan, error) {
+	if !req.Sync {
+		return SyncPlan{}, ragd.Invalid("dry_run", "value_error", "dry_run plans a sync: set sync to true")
+	}
+	sc, err := s.directoryScope(ctx, req)
+	if err != nil {
+		return SyncPlan{}, err
+	}
+	plan, err := PlanSync(ctx, s.Registry, s.Roots, sc)
+	if err != nil && ragd.KindOf(err) == ragd.KindInternal {
+		return plan, ragd.Invalid("directory_path", "value_error", "%v", err)
+	}
+	return plan, err
+}
+
+// directoryScope validates a directory request into the scope it covers.
+func (s *Service) directoryScope(ctx context.Context, req DirectoryRequest) (SyncScope, error) {
+	ns, err := auth.Namespace(ctx, req.KBName)
+	if err != nil {
+		return SyncScope{}, err
+	}
+	if err := validTags(req.Tags); err != nil {
+		return SyncScope{}, err
+	}
+	if req.DirectoryPath == "" {
+		return SyncScope{}, ragd.Invalid("directory_path", "missing", "directory_path is required")
+	}
+	if !req.Sync && req.Prune != nil {
+		return SyncScope{}, ragd.Invalid("prune", "value_error", "prune applies to a sync: set sync to true")
+	}
+	dir, err := s.Roots.Resolve(req.DirectoryPath)
+	if err != nil {
+		return SyncScope{}, relabel(err, "file_path", "directory_path")
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return SyncScope{}, ragd.Invalid("directory_path", "value_error", "%s is not a directory", req.DirectoryPath)
+	}
+	return SyncScope{Namespace: ns, Dir: dir, Recursive: req.Recursive == nil || *req.Recursive,
+		Prune: req.Sync && (req.Prune == nil || *req.Prune), MaxFiles: s.MaxDirectoryFiles}, nil
 }
 
 func countSet(values ...string) int {

@@ -30,6 +30,8 @@ type Service struct {
 	// Roots confine file paths; Fetcher checks URLs before a job is queued.
 	Roots   *ingest.Roots
 	Fetcher *ingest.Fetcher
+	// MaxDirectoryFiles bounds a sync's plan, as it bounds a directory job.
+	MaxDirectoryFiles int
 	// WaitTimeout bounds how long a wait:true request waits for its job.
 	WaitTimeout time.Duration
 	// PollInterval is how often a waiting request checks its job.

@@ -3,6 +3,7 @@ package mcp
 import (
 	"ragd"
 	"ragd/answer"
+	"ragd/library"
 	"ragd/websearch"
 )
 
@@ -15,12 +16,14 @@ import (
 // IngestOutput is core_ingest's and core_ingest_directory's result.
 type IngestOutput struct {
 	JobID      string         `json:"job_id" jsonschema:"poll it with core_job_status; empty when nothing had to be done (dedup_hit)"`
-	Status     string         `json:"status" jsonschema:"queued, active, retry, completed or failed"`
+	Status     string         `json:"status" jsonschema:"queued, active, retry, completed or failed; planned for a dry_run"`
 	DocumentID string         `json:"document_id,omitempty"`
 	DedupHit   bool           `json:"dedup_hit" jsonschema:"true when the same content was already indexed in this namespace"`
 	Progress   *ragd.Progress `json:"progress,omitempty" jsonschema:"with wait: how far the job got"`
 	Result     any            `json:"result,omitempty" jsonschema:"with wait, once completed: what was indexed"`
 	Error      string         `json:"error,omitempty" jsonschema:"with wait, if the job failed: why"`
+	// Plan answers core_ingest_directory's dry_run.
+	Plan *library.SyncPlan `json:"plan,omitempty" jsonschema:"with dry_run: what the sync would do; nothing was changed"`
 }
 
 // JobOutput is core_job_status's result.

@@ -33,6 +33,7 @@ type Answerer interface {
 type Librarian interface {
 	Index(ctx context.Context, req library.IndexRequest) (library.Enqueued, error)
 	IndexDirectory(ctx context.Context, req library.DirectoryRequest) (library.Enqueued, error)
+	PlanDirectory(ctx context.Context, req library.DirectoryRequest) (library.SyncPlan, error)
 	Job(ctx context.Context, id string) (*ragd.Job, error)
 	WaitJob(ctx context.Context, id string, timeout time.Duration, onChange func(*ragd.Job)) (*ragd.Job, error)
 	ListDocuments(ctx context.Context, req library.ListRequest) (library.DocumentList, error)

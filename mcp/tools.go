@@ -117,6 +117,13 @@ func (m *Server) ingest(p preset) sdk.ToolHandlerFor[library.IngestRequest, Inge
 func (m *Server) ingestDirectory(p preset) sdk.ToolHandlerFor[library.DirectoryRequest, IngestOutput] {
 	return func(ctx context.Context, req *sdk.CallToolRequest, in library.DirectoryRequest) (*sdk.CallToolResult, IngestOutput, error) {
 		in.KBName = p.kb(in.KBName)
+		if in.DryRun {
+			plan, err := m.svc.Library.PlanDirectory(ctx, in)
+			if err != nil {
+				return nil, IngestOutput{}, err
+			}
+			return nil, IngestOutput{Status: "planned", Plan: &plan}, nil
+		}
 		enq, err := m.svc.Library.IndexDirectory(ctx, in)
 		if err != nil {
 			return nil, IngestOutput{}, err

@@ -2,17 +2,22 @@ package worker
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 
 	"ragd"
 	"ragd/ingest"
 	"ragd/jobs"
+	"ragd/library"
 )
 
 // IndexDirectory lists the directory's supported files and enqueues one
-// document job per file. Child ids derive from the parent's, so a retried
-// parent re-enqueues the same children and Asynq drops the repeats.
+// document job per file — with Sync, per new or changed file, after
+// deleting the documents whose file is gone (Prune). Child ids derive from
+// the parent's, so a retried parent re-enqueues the same children and
+// Asynq drops the repeats.
 func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.DirectoryPayload, rep *jobs.Reporter) (ragd.DirectoryResult, error) {
 	res := ragd.DirectoryResult{DirectoryPath: pl.DirectoryPath}
 	dir, err := p.Reader.Roots.Resolve(pl.DirectoryPath)
@@ -22,13 +27,26 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return res, &ingest.ParseError{Source: pl.DirectoryPath, Err: fmt.Errorf("not a directory")}
 	}
-	files, err := ingest.WalkFiles(dir, pl.Recursive, p.Reader.Roots, p.MaxDirectoryFiles)
+	var files []string
+	if pl.Sync {
+		files, err = p.syncPlan(ctx, pl, dir, &res)
+	} else {
+		files, err = ingest.WalkFiles(dir, pl.Recursive, p.Reader.Roots, p.MaxDirectoryFiles)
+	}
 	if err != nil {
-		return res, &ingest.ParseError{Source: pl.DirectoryPath, Err: err}
+		if ragd.KindOf(err) == ragd.KindInternal || ragd.KindOf(err) == ragd.KindTooLarge {
+			err = &ingest.ParseError{Source: pl.DirectoryPath, Err: err}
+		}
+		return res, err
 	}
 	ids := make([]string, len(files))
 	for i, f := range files {
 		ids[i] = ChildJobID(parentID, i)
+		if pl.Sync {
+			// A retried sync plans again and may list other files: the id
+			// follows the file, not its place in the list.
+			ids[i] = childJobIDFor(parentID, f)
+		}
 		source := "file://" + f
 		err := p.Queue.EnqueueDocument(ctx, ids[i], jobs.DocumentPayload{
 			Namespace: pl.Namespace, DocumentID: ragd.DocumentID(pl.Namespace, source), Source: source,
@@ -39,10 +57,37 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 		}
 	}
 	rep.Children(ids, files)
-	res.FilesTotal = len(files)
-	p.Log.Info("directory fanned out", "kb_name", pl.Namespace, "directory", dir, "files", len(files))
+	res.FilesTotal = len(files) + res.FilesUnchanged
+	p.Log.Info("directory fanned out", "kb_name", pl.Namespace, "directory", dir, "files", len(files),
+		"unchanged", res.FilesUnchanged, "deleted", res.DocumentsDeleted)
 	return res, nil
+}
+
+// syncPlan plans a sync, deletes what it finds gone and returns the files
+// to index. A retried job plans again: what an earlier run deleted is gone
+// from the plan, and files it already indexed are unchanged by then.
+func (p *Pipeline) syncPlan(ctx context.Context, pl jobs.DirectoryPayload, dir string, res *ragd.DirectoryResult) ([]string, error) {
+	plan, err := library.PlanSync(ctx, p.Registry, p.Reader.Roots, library.SyncScope{Namespace: pl.Namespace, Dir: dir,
+		Recursive: pl.Recursive, Prune: pl.Prune, MaxFiles: p.MaxDirectoryFiles})
+	if err != nil {
+		return nil, err
+	}
+	remover := library.Remover{Store: p.Store, Registry: p.Registry, Vocab: p.Vocab, Generations: p.Generations, Log: p.Log}
+	for _, d := range plan.Deleted {
+		if _, err := remover.Remove(ctx, pl.Namespace, d.DocumentID); err != nil {
+			return nil, err
+		}
+		res.DocumentsDeleted++
+	}
+	res.FilesUnchanged = plan.Unchanged
+	return append(plan.Added, plan.Changed...), nil
 }
 
 // ChildJobID is the job id of a directory job's n-th file.
 func ChildJobID(parentID string, n int) string { return fmt.Sprintf("%s.%d", parentID, n) }
+
+// childJobIDFor is a sync's child job id for a file.
+func childJobIDFor(parentID, path string) string {
+	sum := sha256.Sum256([]byte(path))
+	return parentID + "." + hex.EncodeToString(sum[:8])
+}

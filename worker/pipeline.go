@@ -49,10 +49,11 @@ const lockWait = 20 * time.Second
 // version or the new one, never a mix.
 func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, rep *jobs.Reporter) (ragd.DocumentResult, error) {
 	res := ragd.DocumentResult{DocumentID: pl.DocumentID, Source: pl.Source}
-	raw, loaded, err := p.Reader.Read(ctx, ingest.Source{FilePath: pl.FilePath, URL: pl.URL, Text: pl.Text, Title: pl.Title})
+	content, err := p.Reader.Read(ctx, ingest.Source{FilePath: pl.FilePath, URL: pl.URL, Text: pl.Text, Title: pl.Title})
 	if err != nil {
 		return res, err
 	}
+	raw, loaded := content.Raw, content.Doc
 	hash := ragd.ContentHash([]byte(loaded.NormalizedText()))
 	res.ContentHash = hash
 
@@ -70,6 +71,9 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 		if dup, err := p.duplicate(ctx, pl, prev, hash, &res); err != nil || dup {
 			if err == nil && prev != nil && prev.ContentHash == hash {
 				err = p.finishLearning(ctx, pl, loaded, hash)
+			}
+			if err == nil && prev != nil && prev.ContentHash == hash {
+				err = p.recordFileStat(ctx, *prev, content)
 			}
 			return res, err
 		}
@@ -97,6 +101,7 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	if prev != nil {
 		doc.CreatedAt = prev.CreatedAt
 	}
+	setFileStat(&doc, content)
 	if err := p.Registry.Put(ctx, doc); err != nil {
 		return res, err
 	}
@@ -234,4 +239,25 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
+}
+
+// setFileStat records the file's size and time as read (file sources only).
+func setFileStat(d *ragd.Document, c ingest.Content) bool {
+	if c.ModTime.IsZero() {
+		return false
+	}
+	t := c.ModTime.UTC()
+	changed := d.FileSize != c.Size || d.FileModTime == nil || !d.FileModTime.Equal(t)
+	d.FileSize, d.FileModTime = c.Size, &t
+	return changed
+}
+
+// recordFileStat updates an unchanged document's file size and time when
+// the file was touched but not changed, so the next sync skips it unread
+// instead of hashing it again.
+func (p *Pipeline) recordFileStat(ctx context.Context, d ragd.Document, c ingest.Content) error {
+	if !setFileStat(&d, c) {
+		return nil
+	}
+	return p.Registry.RecordFileStat(ctx, d)
 }

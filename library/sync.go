@@ -1,0 +1,95 @@
+package library
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+
+	"ragd"
+	"ragd/ingest"
+	"ragd/registry"
+)
+
+// SyncPlan is what a directory sync does: the files it indexes (new and
+// changed), how many it skips unread, and the documents whose file is
+// gone, which it deletes unless prune is off. A dry run answers with it;
+// the sync job computes the same plan when it runs.
+type SyncPlan struct {
+	Added     []string             `json:"added" jsonschema:"files not indexed yet"`
+	Changed   []string             `json:"changed" jsonschema:"files whose size or modification time changed since they were indexed"`
+	Unchanged int                  `json:"unchanged" jsonschema:"files skipped unread: size and modification time as recorded"`
+	Deleted   []registry.SourceRef `json:"deleted" jsonschema:"documents whose file under the directory is gone (empty with prune false)"`
+}
+
+// SyncScope is the directory a sync covers.
+type SyncScope struct {
+	Namespace string
+	Dir       string // resolved, inside the roots
+	Recursive bool
+	Prune     bool
+	MaxFiles  int
+}
+
+// PlanSync compares the directory's supported files with the namespace's
+// documents. Files are only stat'ed: one whose size and modification time
+// match its document's record is unchanged and never read; the others are
+// read and hashed by their jobs (a touched but unchanged file then only
+// has its time recorded).
+func PlanSync(ctx context.Context, reg *registry.Registry, roots *ingest.Roots, sc SyncScope) (SyncPlan, error) {
+	plan := SyncPlan{Added: []string{}, Changed: []string{}, Deleted: []registry.SourceRef{}}
+	files, err := ingest.WalkFiles(sc.Dir, sc.Recursive, roots, sc.MaxFiles)
+	if err != nil {
+		return plan, err
+	}
+	ids := make([]string, len(files))
+	for i, f := range files {
+		ids[i] = ragd.DocumentID(sc.Namespace, "file://"+f)
+	}
+	docs, err := reg.GetMany(ctx, sc.Namespace, ids)
+	if err != nil {
+		return plan, ragd.Unavailable("redis", err)
+	}
+	walked := make(map[string]bool, len(files))
+	for i, f := range files {
+		walked["file://"+f] = true
+		d, known := docs[ids[i]]
+		switch fi, err := os.Stat(f); {
+		case !known:
+			plan.Added = append(plan.Added, f)
+		case err == nil && d.FileModTime != nil && d.FileSize == fi.Size() && d.FileModTime.Equal(fi.ModTime()):
+			plan.Unchanged++
+		default:
+			plan.Changed = append(plan.Changed, f)
+		}
+	}
+	if !sc.Prune {
+		return plan, nil
+	}
+	plan.Deleted, err = gone(ctx, reg, sc, walked)
+	return plan, err
+}
+
+// gone lists the documents under the directory whose file no longer
+// exists. A document whose file exists but was not walked (a hidden file,
+// a subdirectory of a non-recursive sync) is not this sync's to delete.
+func gone(ctx context.Context, reg *registry.Registry, sc SyncScope, walked map[string]bool) ([]registry.SourceRef, error) {
+	prefix := "file://" + strings.TrimSuffix(sc.Dir, "/") + "/"
+	refs, err := reg.BySourcePrefix(ctx, sc.Namespace, prefix)
+	if err != nil {
+		return nil, ragd.Unavailable("redis", err)
+	}
+	out := []registry.SourceRef{}
+	for _, r := range refs {
+		path := strings.TrimPrefix(r.Source, "file://")
+		if walked[r.Source] || (!sc.Recursive && strings.Contains(strings.TrimPrefix(path, prefix[len("file://"):]), "/")) {
+			continue
+		}
+		if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+			continue // there (or unreadable): not provably gone
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}

@@ -25,7 +25,9 @@ type Config struct {
 	MCP        MCP        `yaml:"mcp"`
 	Plugins    Plugins    `yaml:"plugins"`
 	Auth       Auth       `yaml:"auth"`
-	Log        Log        `yaml:"log"`
+	// Watch lists directories kept in sync continuously.
+	Watch []WatchEntry `yaml:"watch"`
+	Log   Log          `yaml:"log"`
 }
 
 // MCP configures the Model Context Protocol server.
@@ -67,6 +69,16 @@ type AuthKey struct {
 	// Token is the key, or env:VAR to read it from the environment.
 	Token      string   `yaml:"token"`
 	Namespaces []string `yaml:"namespaces"`
+}
+
+// WatchEntry is a directory kept in sync with a namespace: fsnotify
+// events, debounced, become sync jobs; a full sync runs at start.
+type WatchEntry struct {
+	Path   string `yaml:"path"`
+	KBName string `yaml:"kb_name"`
+	// Recursive and Prune default to true.
+	Recursive *bool `yaml:"recursive"`
+	Prune     *bool `yaml:"prune"`
 }
 
 // Plugins declares namespaced MCP tools.
@@ -281,6 +293,7 @@ func Default() Config {
 		MCP:        MCP{Stateless: true, WaitTimeout: 45 * time.Second},
 		Plugins:    Plugins{Tools: []PluginTool{}},
 		Auth:       Auth{Mode: "disabled", Keys: []AuthKey{}, Scopes: []string{}, NamespaceClaim: "kb_names", AllowedOrigins: []string{}},
+		Watch:      []WatchEntry{},
 		Resilience: Resilience{ToolTimeout: 30 * time.Second, MaxRetries: 3, CircuitFailThreshold: 5, CircuitOpenFor: 30 * time.Second},
 		Log:        Log{Level: "info", Format: "text"},
 	}

@@ -69,6 +69,9 @@ func applyEnv(cfg *Config, env map[string]string) error {
 	for i := 0; i < root.NumField(); i++ {
 		section := root.Type().Field(i).Tag.Get("yaml")
 		sv := root.Field(i)
+		if sv.Kind() != reflect.Struct {
+			continue // a list (watch:) lives in the file only
+		}
 		for j := 0; j < sv.NumField(); j++ {
 			key := sv.Type().Field(j).Tag.Get("yaml")
 			if !envSettable(sv.Field(j)) {

@@ -11,6 +11,8 @@ const usage = `usage:
   ragd serve [--config FILE] [--worker]   REST API (and, with --worker, the ingest worker)
   ragd worker [--config FILE]             ingest worker only
   ragd mcp [--config FILE]                MCP over stdio (logs go to stderr)
+  ragd watch PATH [--kb NAME] [--recursive=false] [--prune=false] [--worker]
+                                          keep a directory in sync with a namespace
   ragd eval [--url U] [--kb_name K] [--set F] [--mode M]   retrieval quality on a question set
   ragd eval corpus --out DIR              build the evaluation corpus from GOROOT
   ragd convert-glove -in JSON -out BIN    convert the GloVe npm package into ragd's table`
@@ -33,6 +35,8 @@ func run(args []string) error {
 		return runWorker(args[1:])
 	case "mcp":
 		return runMCP(args[1:])
+	case "watch":
+		return runWatch(args[1:])
 	case "eval":
 		return runEval(args[1:])
 	case "convert-glove":

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -37,6 +39,13 @@ func runServe(args []string) error {
 		}
 		defer w.Shutdown()
 	}
+	watchCtx, stopWatching := context.WithCancel(ctx)
+	waitWatchers, err := a.Watch(watchCtx, cfg.Watch)
+	if err != nil {
+		stopWatching()
+		return err
+	}
+	defer func() { stopWatching(); waitWatchers() }()
 	srv := &http.Server{Addr: cfg.HTTP.Addr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
@@ -110,4 +119,43 @@ func runMCP(args []string) error {
 	defer stop()
 	a.PreloadSearch()
 	return a.MCP.RunStdio(ctx)
+}
+
+// runWatch keeps one directory in sync with a namespace until interrupted:
+// `ragd watch PATH --kb NAME`. The sync jobs run on the workers (or in
+// this process with --worker).
+func runWatch(args []string) error {
+	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
+	kb := fs.String("kb", "", "namespace to keep in sync (default: default)")
+	recursive := fs.Bool("recursive", true, "include subdirectories")
+	prune := fs.Bool("prune", true, "delete the documents whose file is gone")
+	withWorker := fs.Bool("worker", false, "also run the ingest worker in this process")
+	var path string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		path, args = args[0], args[1:]
+	}
+	ctx, a, stop, err := start(fs, args)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	if path == "" && fs.NArg() > 0 {
+		path = fs.Arg(0)
+	}
+	if path == "" {
+		return fmt.Errorf("watch: name the directory: ragd watch PATH --kb NAME")
+	}
+	if *withWorker {
+		w := a.NewWorker()
+		if err := w.Start(); err != nil {
+			return err
+		}
+		defer w.Shutdown()
+	}
+	wait, err := a.Watch(ctx, []config.WatchEntry{{Path: path, KBName: *kb, Recursive: recursive, Prune: prune}})
+	if err != nil {
+		return err
+	}
+	wait()
+	return nil
 }

@@ -30,6 +30,8 @@ type Service struct {
 	// Roots confine file paths; Fetcher checks URLs before a job is queued.
 	Roots   *ingest.Roots
 	Fetcher *ingest.Fetcher
+	// Uploads keeps uploaded bytes; nil refuses uploads.
+	Uploads *Uploads
 	// WaitTimeout bounds how long a wait:true request waits for its job.
 	WaitTimeout time.Duration
 	// PollInterval is how often a waiting request checks its job.

@@ -92,12 +92,17 @@ func recoverMiddleware(log *slog.Logger) echo.MiddlewareFunc {
 	}
 }
 
-// bodyLimit caps request bodies; reading past the cap fails with
-// *http.MaxBytesError, which handleError answers with 413.
-func bodyLimit(limit int64) echo.MiddlewareFunc {
+// bodyLimit caps request bodies, those of the routes in byRoute ("METHOD
+// /path", a limit above 0) at their own limit; reading past the cap fails
+// with *http.MaxBytesError, which handleError answers with 413.
+func bodyLimit(limit int64, byRoute map[string]int64) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
+			limit := limit
+			if l := byRoute[req.Method+" "+c.Path()]; l > 0 {
+				limit = l
+			}
 			if req.ContentLength > limit {
 				return &http.MaxBytesError{Limit: limit}
 			}

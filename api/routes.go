@@ -103,6 +103,13 @@ func routes() []route {
 			Query: []openapi.Param{{Name: "kb_name", Description: "namespace (default: search all)"}}, Responses: with(errs(404, 422, 503), 200, openapi.Response{Body: ragd.Document{}})}},
 		{handler: (*handlers).deleteDocument, op: openapi.Operation{Method: "DELETE", Path: "/documents/:id", Summary: "Delete a document and its chunks", Tags: []string{"documents"},
 			Query: []openapi.Param{{Name: "kb_name", Description: "namespace (default: search all)"}}, Responses: with(errs(404, 422, 503), 200, openapi.Response{Body: library.Deleted{}})}},
+		{handler: (*handlers).upload, op: openapi.Operation{Method: "POST", Path: uploadPath, Summary: "Upload files to index (multipart, asynchronous)", Tags: []string{"documents"},
+			Description: "One document job per file part; the bytes are kept under <data.dir>/uploads by sha256 and the document is upload://<kb_name>/<filename>, so uploading a name again replaces that document's version. " +
+				"Files whose bytes the namespace already holds are dedup hits (job_id null) unless force. A file over ingest.max_file_bytes is refused (413) as soon as that much is read; an unsupported extension or unusable filename is 422; a body that is not multipart/form-data 415. " +
+				"With wait, the answer has each job's final state (a failed job is status failed with its error, not an error response), or 202 with their current states when http.wait_timeout passes.",
+			RequestContentType: "multipart/form-data", Request: uploadForm{},
+			Responses: with(with(errs(400, 403, 413, 415, 422, 503), 202, openapi.Response{Description: "Jobs enqueued, or with wait still running", Body: library.Uploaded{}}),
+				200, openapi.Response{Description: "Every file a dedup hit, or with wait every job ended", Body: library.Uploaded{}})}},
 		{handler: (*handlers).serveMetrics, op: openapi.Operation{Method: "GET", Path: "/metrics", Summary: "Prometheus metrics", Tags: []string{"server"},
 			Responses: map[int]openapi.Response{200: {ContentType: "text/plain"}}}},
 		{handler: (*handlers).openAPI, op: openapi.Operation{Method: "GET", Path: "/openapi.json", Summary: "This document", Tags: []string{"server"},

@@ -20,6 +20,9 @@ import (
 // Options configure the HTTP server.
 type Options struct {
 	MaxBodyBytes int64
+	// MaxUploadBytes bounds a POST /documents body instead (0:
+	// MaxBodyBytes).
+	MaxUploadBytes int64
 	// Monitoring, when set, is mounted at /monitoring (the Asynq web UI).
 	Monitoring http.Handler
 	// Metrics, when set, records request latencies and serves /metrics.
@@ -48,7 +51,7 @@ func New(svc Services, opts Options) *echo.Echo {
 		e.GET(auth.MetadataPath, meta)
 		e.GET(auth.MetadataPath+"/*", meta)
 	}
-	e.Use(bodyLimit(opts.MaxBodyBytes))
+	e.Use(bodyLimit(opts.MaxBodyBytes, map[string]int64{"POST " + uploadPath: opts.MaxUploadBytes}))
 	for _, r := range routes() {
 		handle := r.handler
 		e.Add(r.op.Method, r.op.Path, func(c echo.Context) error { return handle(h, c) })

@@ -41,6 +41,9 @@ type Librarian interface {
 	Document(ctx context.Context, kb, id string) (*ragd.Document, error)
 	DeleteDocument(ctx context.Context, kb, id string) (library.Deleted, error)
 	Clear(ctx context.Context, kb string, all bool) (library.Cleared, error)
+	NewSpool() *library.Spool
+	Upload(ctx context.Context, req library.UploadRequest) (library.Uploaded, error)
+	WaitUploads(ctx context.Context, up *library.Uploaded) (bool, error)
 	Stats(ctx context.Context) (library.Stats, error)
 }
 

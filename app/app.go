@@ -272,7 +272,8 @@ func (a *App) Handler() (http.Handler, func(), error) {
 	}
 	a.PreloadSearch()
 	monitoring := asynqmon.New(asynqmon.Options{RootPath: "/monitoring", RedisConnOpt: redisOpt})
-	e := api.New(a.APIServices(), api.Options{MaxBodyBytes: a.Config.HTTP.MaxBodyBytes, Monitoring: monitoring,
+	e := api.New(a.APIServices(), api.Options{MaxBodyBytes: a.Config.HTTP.MaxBodyBytes,
+		MaxUploadBytes: a.Library.Uploads.MaxRequestBytes(), Monitoring: monitoring,
 		Metrics: a.Metrics, MCP: a.MCP, Auth: a.Auth, Log: a.Log,
 		WebSearch: searchrpc.New(a.Answer.Web, searchrpc.Info{Name: "ragd", Version: ragd.Version}, a.Log,
 			searchrpc.WithMaxBatch(a.Config.HTTP.MaxBatchCalls))})

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"path/filepath"
+
 	"ragd"
 	"ragd/answer"
 	"ragd/cache"
@@ -47,17 +49,24 @@ func (a *App) assemble(d services) {
 		Settings: answer.Settings{MinScore: cfg.Answer.MinScore, MaxSentences: cfg.Answer.MaxSentences,
 			Candidates: cfg.Answer.Candidates, AgentMaxSteps: cfg.Answer.AgentMaxSteps}}
 	a.Library = &library.Service{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
-		Queue: a.Queue, Vocab: words, Roots: d.roots, Fetcher: d.fetcher, MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, WaitTimeout: cfg.HTTP.WaitTimeout, Log: a.Log}
+		Queue: a.Queue, Vocab: words, Roots: d.roots, Fetcher: d.fetcher, MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles,
+		WaitTimeout: cfg.HTTP.WaitTimeout, Log: a.Log,
+		Uploads: &library.Uploads{Dir: uploadsDir(cfg), MaxFileBytes: cfg.Ingest.MaxFileBytes, MaxFiles: cfg.Ingest.MaxUploadFiles}}
 	a.Pipeline = &worker.Pipeline{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
 		Queue: a.Queue, Reader: &ingest.Reader{Roots: d.roots, Fetcher: d.fetcher, MaxFileBytes: cfg.Ingest.MaxFileBytes,
 			Parser: ingest.Parser{Limits: ingest.Limits{MaxPages: cfg.Ingest.MaxPages, Timeout: cfg.Ingest.ParseTimeout,
-				MemoryBytes: cfg.Ingest.ParseMemoryBytes}}},
+				MemoryBytes: cfg.Ingest.ParseMemoryBytes}}, UploadsDir: uploadsDir(cfg)},
 		Chunking:          ingest.ChunkOptions{Tokens: cfg.Ingest.ChunkTokens, Overlap: cfg.Ingest.ChunkOverlap},
 		MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize, Vocab: words, Log: a.Log}
 	if cfg.Ingest.RelatedWords {
 		a.Pipeline.Thesaurus = th
 	}
 }
+
+// uploadsDir is where uploaded bytes are kept: <data.dir>/uploads. Jobs
+// name the bytes by hash only, so API and worker processes need only
+// share data.dir.
+func uploadsDir(cfg config.Config) string { return filepath.Join(cfg.Data.Dir, "uploads") }
 
 // usedBreakers are the guards of the dependencies this ragd uses: the
 // optional chat model's and web search's only when configured, since a

@@ -35,6 +35,7 @@ func (c Config) Validate() error {
 	check(c.Ingest.ChunkOverlap >= 0 && c.Ingest.ChunkOverlap < c.Ingest.ChunkTokens, "ingest.chunk_overlap must be between 0 and chunk_tokens")
 	check(c.Ingest.MaxFileBytes > 0, "ingest.max_file_bytes must be positive")
 	check(c.Ingest.MaxDirectoryFiles > 0, "ingest.max_directory_files must be positive")
+	check(c.Ingest.MaxUploadFiles > 0, "ingest.max_upload_files must be positive")
 	check(c.Ingest.MaxPages > 0, "ingest.max_pages must be positive")
 	check(c.Ingest.ParseTimeout > 0, "ingest.parse_timeout must be positive")
 	check(c.Ingest.ParseMemoryBytes >= 64<<20, "ingest.parse_memory_bytes must be at least 67108864 (64 MiB)")

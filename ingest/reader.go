@@ -10,19 +10,24 @@ import (
 	"ragd"
 )
 
-// Reader reads an ingest job's source — a file inside the roots, a URL or
-// inline text — within the configured limits, and parses it with its
-// pictures.
+// Reader reads an ingest job's source — a file inside the roots, a URL,
+// inline text or uploaded bytes — within the configured limits, and parses
+// it with its pictures.
 type Reader struct {
 	Roots        *Roots
 	Fetcher      *Fetcher
 	MaxFileBytes int64
 	Parser       Parser
+	// UploadsDir holds uploaded bytes by their sha256 (<data.dir>/uploads).
+	UploadsDir string
 }
 
-// Source names what to read: exactly one of FilePath, URL and Text.
+// Source names what to read: exactly one of FilePath, URL, Upload and Text.
 type Source struct {
 	FilePath, URL, Text string
+	// Upload is the sha256 of uploaded bytes kept in Reader.UploadsDir;
+	// Filename, the name they were uploaded under, picks their parser.
+	Upload, Filename string
 	// Title names inline text in errors.
 	Title string
 }
@@ -43,6 +48,8 @@ func (r *Reader) Read(ctx context.Context, src Source) (Content, error) {
 	switch {
 	case src.FilePath != "":
 		return r.readFile(ctx, parser, src.FilePath)
+	case src.Upload != "":
+		return r.readUpload(ctx, parser, src.Upload, src.Filename)
 	case src.URL != "":
 		body, typ, final, err := r.Fetcher.Fetch(ctx, src.URL)
 		if err != nil {

@@ -29,6 +29,12 @@ type DocumentPayload struct {
 	Force      bool            `json:"force,omitempty"`
 	ParentID   string          `json:"parent_id,omitempty"`
 	CreatedAt  time.Time       `json:"created_at"`
+
+	// Upload is the sha256 of uploaded bytes kept under the uploads
+	// directory, which outlive the request so a retried job still has
+	// them; Filename is the name they were uploaded under.
+	Upload   string `json:"upload,omitempty"`
+	Filename string `json:"filename,omitempty"`
 }
 
 // DirectoryPayload asks a worker to fan a directory out into document jobs.

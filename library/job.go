@@ -23,9 +23,8 @@ func (s *Service) Job(ctx context.Context, id string) (*ragd.Job, error) {
 	return job, nil
 }
 
-// DefaultPollInterval is how often a waiting request checks its job when
-// Service.PollInterval is not set.
-const DefaultPollInterval = 100 * time.Millisecond
+// pollInterval is how often a waiting request checks its job.
+const pollInterval = 100 * time.Millisecond
 
 // WaitJob polls a job until it ends or timeout passes (0: WaitTimeout) and
 // returns its last state; the caller tells the two apart by
@@ -38,10 +37,6 @@ func (s *Service) WaitJob(ctx context.Context, id string, timeout time.Duration,
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	interval := s.PollInterval
-	if interval <= 0 {
-		interval = DefaultPollInterval
-	}
 	var last *ragd.Job
 	for {
 		job, err := s.Job(ctx, id)
@@ -61,7 +56,7 @@ func (s *Service) WaitJob(ctx context.Context, id string, timeout time.Duration,
 		select {
 		case <-ctx.Done():
 			return job, nil
-		case <-time.After(interval):
+		case <-time.After(pollInterval):
 		}
 	}
 }

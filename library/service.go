@@ -32,9 +32,9 @@ type Service struct {
 	Fetcher *ingest.Fetcher
 	// MaxDirectoryFiles bounds a sync's plan, as it bounds a directory job.
 	MaxDirectoryFiles int
+	// Uploads keeps uploaded bytes; nil refuses uploads.
+	Uploads *Uploads
 	// WaitTimeout bounds how long a wait:true request waits for its job.
 	WaitTimeout time.Duration
-	// PollInterval is how often a waiting request checks its job.
-	PollInterval time.Duration
 	Log          *slog.Logger
 }

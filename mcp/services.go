@@ -31,7 +31,7 @@ type Answerer interface {
 
 // Librarian indexes, reports jobs and keeps documents.
 type Librarian interface {
-	Index(ctx context.Context, req library.IndexRequest) (library.Enqueued, error)
+	Ingest(ctx context.Context, req library.IngestRequest) (library.Enqueued, error)
 	IndexDirectory(ctx context.Context, req library.DirectoryRequest) (library.Enqueued, error)
 	PlanDirectory(ctx context.Context, req library.DirectoryRequest) (library.SyncPlan, error)
 	Job(ctx context.Context, id string) (*ragd.Job, error)

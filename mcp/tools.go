@@ -37,6 +37,7 @@ func (m *Server) coreTools() []tool {
 	return []tool{
 		{name: "core_ingest", annotations: sdk.ToolAnnotations{Title: "Index a document", OpenWorldHint: yes(), DestructiveHint: no(), IdempotentHint: true},
 			description: "Index one document into the knowledge base: a file path inside the server's ingest roots, an http(s) URL, or inline text (source_type text). " +
+				"For files not on the server's disk, send the text as content, or the file's bytes as content_base64 with its filename (the same limits as an upload). " +
 				"Returns at once with a job_id and status \"queued\"; poll core_job_status(job_id) until status is completed or failed. " +
 				"With wait:true it waits (sending progress notifications) and returns the final status, or the job_id and current status if the wait limit is reached. " +
 				"Content already indexed unchanged is not indexed again: dedup_hit is true and job_id is empty.",
@@ -98,7 +99,7 @@ func (m *Server) searchWeb(ctx context.Context, _ *sdk.CallToolRequest, in Searc
 func (m *Server) ingest(p preset) sdk.ToolHandlerFor[library.IngestRequest, IngestOutput] {
 	return func(ctx context.Context, req *sdk.CallToolRequest, in library.IngestRequest) (*sdk.CallToolResult, IngestOutput, error) {
 		in.KBName = p.kb(in.KBName)
-		enq, err := m.svc.Library.Index(ctx, in.IndexRequest())
+		enq, err := m.svc.Library.Ingest(ctx, in)
 		if err != nil {
 			return nil, IngestOutput{}, err
 		}

@@ -114,7 +114,7 @@ func (b *builder) operation(op Operation, method string, pathParams []string) (*
 		if err != nil {
 			return nil, fmt.Errorf("request: %w", err)
 		}
-		o.RequestBody = &requestBody{Required: true, Content: map[string]mediaType{"application/json": {Schema: s}}}
+		o.RequestBody = &requestBody{Required: true, Content: map[string]mediaType{cmp.Or(op.RequestContentType, "application/json"): {Schema: s}}}
 	}
 	if len(op.Responses) == 0 {
 		return nil, errors.New("no responses")

@@ -19,6 +19,11 @@ type Operation struct {
 	// Request is nil, or a zero value of the JSON request body type,
 	// e.g. rag.SearchRequest{}.
 	Request any
+	// RequestContentType is the request body's media type, application/json
+	// when empty. For multipart/form-data, Request's fields are the form's
+	// fields; tag a field format:"binary" for a file (a []string for a
+	// repeated file field).
+	RequestContentType string
 	// Responses maps a status code to its response; at least one is needed.
 	Responses map[int]Response
 }

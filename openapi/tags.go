@@ -9,9 +9,10 @@ import (
 	"strings"
 )
 
-// applyTags refines a field's schema from its doc, enum, minimum, maximum
-// and default tags. Values are parsed as the field's JSON type, so a wrong
-// tag fails the build of the document instead of misleading clients.
+// applyTags refines a field's schema from its doc, format, enum, minimum,
+// maximum and default tags. Values are parsed as the field's JSON type, so
+// a wrong tag fails the build of the document instead of misleading
+// clients.
 func applyTags(s *schema, tag reflect.StructTag) error {
 	if doc, ok := tag.Lookup("doc"); ok {
 		s.Description = doc
@@ -20,6 +21,13 @@ func applyTags(s *schema, tag reflect.StructTag) error {
 	target := s
 	if s.Type == "array" && s.Items != nil {
 		target = s.Items
+	}
+	if format, ok := tag.Lookup("format"); ok {
+		// e.g. binary: a file in a multipart form.
+		if target.Type != "string" {
+			return fmt.Errorf("format: the field is not a string")
+		}
+		target.Format = format
 	}
 	if enum, ok := tag.Lookup("enum"); ok {
 		for v := range strings.SplitSeq(enum, ",") {

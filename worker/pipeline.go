@@ -49,7 +49,8 @@ const lockWait = 20 * time.Second
 // version or the new one, never a mix.
 func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, rep *jobs.Reporter) (ragd.DocumentResult, error) {
 	res := ragd.DocumentResult{DocumentID: pl.DocumentID, Source: pl.Source}
-	content, err := p.Reader.Read(ctx, ingest.Source{FilePath: pl.FilePath, URL: pl.URL, Text: pl.Text, Title: pl.Title})
+	content, err := p.Reader.Read(ctx, ingest.Source{FilePath: pl.FilePath, URL: pl.URL, Text: pl.Text,
+		Upload: pl.Upload, Filename: pl.Filename, Title: pl.Title})
 	if err != nil {
 		return res, err
 	}

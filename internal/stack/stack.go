@@ -48,6 +48,8 @@ func Config(t testing.TB, roots ...string) config.Config {
 		roots = []string{t.TempDir()}
 	}
 	cfg.Ingest.Roots = roots
+	// Uploads land in the test's own data directory, not the package's.
+	cfg.Data.Dir = t.TempDir()
 	return cfg
 }
 

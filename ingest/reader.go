@@ -24,12 +24,15 @@ type Source struct {
 	FilePath, URL, Text string
 	// Title names inline text in errors.
 	Title string
+	// Progress, when set, hears the OCR of scanned PDF pages: pages done
+	// of total.
+	Progress func(done, total int)
 }
 
 // Read returns the source's bytes and the parsed document.
 func (r *Reader) Read(ctx context.Context, src Source) ([]byte, *Loaded, error) {
 	parser := r.Parser
-	parser.Images = true
+	parser.Images, parser.Progress = true, src.Progress
 	switch {
 	case src.FilePath != "":
 		return r.readFile(ctx, parser, src.FilePath)

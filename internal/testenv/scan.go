@@ -50,7 +50,7 @@ const (
 	scanMargin      = 200
 	scanLineSpacing = 60
 	scanPageW       = 612
-	scanPageH          = 792
+	scanPageH       = 792
 )
 
 // ScannedPDF is a PDF of the pages, Letter size, each scan one grey JPEG

@@ -39,6 +39,8 @@ type ScanPage struct {
 	Lines []string
 	JPEG  []byte
 	Text  string
+	// Width and Height are the page's size in points, Letter when 0.
+	Width, Height int
 }
 
 // Scan resolution of the pages ScannedPDF draws: 8.5 × 11 in at 200 dpi,
@@ -53,17 +55,20 @@ const (
 	scanPageH       = 792
 )
 
-// ScannedPDF is a PDF of the pages, Letter size, each scan one grey JPEG
-// image XObject drawn over the whole page, as a flatbed scanner writes it.
+// ScannedPDF is a PDF of the pages, each scan one JPEG image XObject drawn
+// over the whole page, as a flatbed scanner writes it.
 func ScannedPDF(t testing.TB, pages ...ScanPage) []byte {
 	t.Helper()
 	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>", "", "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"}
 	var kids bytes.Buffer
 	for _, p := range pages {
 		page := len(objs) + 1
+		if p.Width == 0 || p.Height == 0 {
+			p.Width, p.Height = scanPageW, scanPageH
+		}
 		fmt.Fprintf(&kids, "%d 0 R ", page)
 		if p.Text != "" {
-			objs = append(objs, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", scanPageW, scanPageH, page+1),
+			objs = append(objs, fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>", p.Width, p.Height, page+1),
 				TextStream("BT /F1 12 Tf 72 720 Td ("+p.Text+") Tj ET"))
 			continue
 		}
@@ -80,8 +85,8 @@ func ScannedPDF(t testing.TB, pages ...ScanPage) []byte {
 			space = "/DeviceGray"
 		}
 		objs = append(objs,
-			fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Resources << /XObject << /Im1 %d 0 R >> >> /Contents %d 0 R >>", scanPageW, scanPageH, page+2, page+1),
-			TextStream(fmt.Sprintf("q %d 0 0 %d 0 0 cm /Im1 Do Q", scanPageW, scanPageH)),
+			fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Resources << /XObject << /Im1 %d 0 R >> >> /Contents %d 0 R >>", p.Width, p.Height, page+2, page+1),
+			TextStream(fmt.Sprintf("q %d 0 0 %d 0 0 cm /Im1 Do Q", p.Width, p.Height)),
 			"<< /Type /XObject /Subtype /Image /Width "+strconv.Itoa(cfg.Width)+" /Height "+strconv.Itoa(cfg.Height)+
 				" /ColorSpace "+space+" /BitsPerComponent 8 /Filter /DCTDecode /Length "+strconv.Itoa(len(pic))+" >>\nstream\n"+string(pic)+"\nendstream")
 	}

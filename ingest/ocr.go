@@ -69,7 +69,7 @@ func noTextReason(o OCR) string {
 	if _, err := findOCRTools(); err != nil {
 		return "no extractable text (a scanned PDF needs OCR first: " + installHint + ")"
 	}
-	return "no extractable text, also not by OCR"
+	return "no extractable text"
 }
 
 // CheckOCR says why OCR will not read scanned pages as configured: its

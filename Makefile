@@ -26,7 +26,7 @@ eval: ## same services as test, index Go's package docs, print recall@k and MRR 
 build: ## build bin/ragd
 	go build -o bin/ragd ./cmd/ragd
 
-deps: ## install Redis, Weaviate and the model files only
+deps: ## install Redis, WordNet, tesseract + poppler (OCR), Weaviate and the model files only
 	scripts/deps.sh
 
 fmt: ## go fmt ./...

@@ -20,7 +20,8 @@ const (
 // Terminal reports whether the job will not change any more.
 func (s JobStatus) Terminal() bool { return s == JobCompleted || s == JobFailed }
 
-// Progress counts a job's units of work (chunks for a document, files for a directory).
+// Progress counts a job's units of work (chunks for a document, files for a
+// directory; pages while a document's scanned pages are read by OCR).
 type Progress struct {
 	Done  int    `json:"done"`
 	Total int    `json:"total"`
@@ -63,6 +64,8 @@ type DocumentResult struct {
 	Replaced int `json:"replaced_chunks,omitempty"`
 	// ImagesIndexed counts the PDF/DOCX images indexed for visual retrieval.
 	ImagesIndexed int `json:"images_indexed,omitempty"`
+	// PagesOCR counts the scanned PDF pages whose text was read by OCR.
+	PagesOCR int `json:"pages_ocr,omitempty"`
 }
 
 // DirectoryResult is what a finished directory job reports.

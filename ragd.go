@@ -89,6 +89,7 @@ type Chunk struct {
 	Level       int        `json:"level"`
 	Summary     string     `json:"summary"`
 	Page        int        `json:"page,omitempty"`
+	OCR         bool       `json:"ocr,omitempty"` // text read by OCR from a scanned PDF page; may hold misread words
 	Tags        []string   `json:"tags,omitempty"`
 	Timestamp   time.Time  `json:"timestamp"`
 	Vector      []float32  `json:"-"`

@@ -247,6 +247,9 @@ func (a *App) Close() {
 
 // NewWorker returns an Asynq server running the app's pipeline.
 func (a *App) NewWorker() *worker.Server {
+	if err := ingest.CheckOCR(context.Background(), ocrOptions(a.Config.Ingest)); err != nil {
+		a.Log.Warn("scanned PDF pages will not be read (ingest.ocr)", "error", err)
+	}
 	return worker.NewServer(a.Redis, worker.ServerOptions{Queue: a.Config.Worker.Queue,
 		Concurrency: a.Config.Worker.Concurrency, Log: a.Log}, a.Pipeline)
 }

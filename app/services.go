@@ -55,7 +55,7 @@ func (a *App) assemble(d services) {
 	a.Pipeline = &worker.Pipeline{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
 		Queue: a.Queue, Reader: &ingest.Reader{Roots: d.roots, Fetcher: d.fetcher, MaxFileBytes: cfg.Ingest.MaxFileBytes,
 			Parser: ingest.Parser{Limits: ingest.Limits{MaxPages: cfg.Ingest.MaxPages, Timeout: cfg.Ingest.ParseTimeout,
-				MemoryBytes: cfg.Ingest.ParseMemoryBytes}}, UploadsDir: uploadsDir(cfg)},
+				MemoryBytes: cfg.Ingest.ParseMemoryBytes}, OCR: ocrOptions(cfg.Ingest)}, UploadsDir: uploadsDir(cfg)},
 		Chunking:          ingest.ChunkOptions{Tokens: cfg.Ingest.ChunkTokens, Overlap: cfg.Ingest.ChunkOverlap},
 		MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize, Vocab: words, Log: a.Log}
 	if cfg.Ingest.RelatedWords {
@@ -67,6 +67,11 @@ func (a *App) assemble(d services) {
 // name the bytes by hash only, so API and worker processes need only
 // share data.dir.
 func uploadsDir(cfg config.Config) string { return filepath.Join(cfg.Data.Dir, "uploads") }
+
+// ocrOptions maps ingest.ocr and ingest.ocr_languages onto the parser's.
+func ocrOptions(c config.Ingest) ingest.OCR {
+	return ingest.OCR{Off: c.OCR == "off", Languages: c.OCRLanguages}
+}
 
 // usedBreakers are the guards of the dependencies this ragd uses: the
 // optional chat model's and web search's only when configured, since a

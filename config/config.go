@@ -166,6 +166,12 @@ type Ingest struct {
 	// MaxUploadFiles caps the files of one POST /documents; the request
 	// body may be MaxUploadFiles × MaxFileBytes plus 1 MiB of form.
 	MaxUploadFiles int `yaml:"max_upload_files"`
+	// OCR reads PDF pages without a text layer with tesseract: "auto"
+	// when Debian's tesseract-ocr and poppler-utils are installed, "off"
+	// never.
+	OCR string `yaml:"ocr"`
+	// OCRLanguages are tesseract's languages, joined by "+" ("eng+deu").
+	OCRLanguages string `yaml:"ocr_languages"`
 }
 
 // Worker configures the Asynq ingest worker.
@@ -285,7 +291,7 @@ func Default() Config {
 		Embed:    Embed{Provider: "glove", BatchSize: 64, Timeout: 30 * time.Second},
 		Ingest: Ingest{Roots: []string{"."}, MaxFileBytes: 50 << 20, URLTimeout: 30 * time.Second,
 			ChunkTokens: 256, ChunkOverlap: 32, MaxDirectoryFiles: 10000,
-			MaxPages: 5000, ParseTimeout: 2 * time.Minute, ParseMemoryBytes: 1 << 30, MaxUploadFiles: 10},
+			MaxPages: 5000, ParseTimeout: 2 * time.Minute, ParseMemoryBytes: 1 << 30, MaxUploadFiles: 10, OCR: "auto", OCRLanguages: "eng"},
 		Worker: Worker{Concurrency: 4, Queue: "ragd", MaxRetries: 3, TaskTimeout: 30 * time.Minute, JobRetention: 24 * time.Hour},
 		Search: Search{Alpha: 0.3, MMRLambda: 0.7, RRFK: 60, QueryCacheSize: 4096, Fusion: "relative", PathBoost: 1, StemExpansion: true, NeighbourMinSimilarity: 0.6, NeighbourTerms: 3,
 			SynonymExpansion: true, SynonymSenses: 1, WordNetDir: "/usr/share/wordnet", PRFDocs: 3, PRFTerms: 10},

@@ -99,6 +99,11 @@ func TestBadSettingsAreNamed(t *testing.T) {
 		"RAGD_SEARCH_SYNONYM_SENSES=0":  "search.synonym_senses",
 		"RAGD_SEARCH_RELATED_WEIGHT=-1": "search.related_weight",
 		"RAGD_SEARCH_WORDNET_DIR=":      "search.wordnet_dir",
+		"RAGD_INGEST_OCR=on":            "ingest.ocr",
+		"RAGD_INGEST_OCR_LANGUAGES=":    "ingest.ocr_languages",
+		// a language is an argument to tesseract: no option may pass as one
+		"RAGD_INGEST_OCR_LANGUAGES=eng --psm": "ingest.ocr_languages",
+		"RAGD_INGEST_OCR_LANGUAGES=-c":        "ingest.ocr_languages",
 	} {
 		_, err := Load("", []string{env})
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -4,8 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"time"
 )
+
+// ocrLanguages are tesseract's language codes joined by "+": eng, chi_sim.
+var ocrLanguages = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_/]*(\+[A-Za-z][A-Za-z0-9_/]*)*$`)
 
 // Validate reports settings that would make ragd misbehave, naming each.
 func (c Config) Validate() error {
@@ -39,6 +43,8 @@ func (c Config) Validate() error {
 	check(c.Ingest.MaxPages > 0, "ingest.max_pages must be positive")
 	check(c.Ingest.ParseTimeout > 0, "ingest.parse_timeout must be positive")
 	check(c.Ingest.ParseMemoryBytes >= 64<<20, "ingest.parse_memory_bytes must be at least 67108864 (64 MiB)")
+	check(c.Ingest.OCR == "auto" || c.Ingest.OCR == "off", "ingest.ocr must be auto or off, not %q", c.Ingest.OCR)
+	check(ocrLanguages.MatchString(c.Ingest.OCRLanguages), "ingest.ocr_languages must be tesseract language codes joined by '+' (e.g. eng+deu), not %q", c.Ingest.OCRLanguages)
 	check(c.Worker.Concurrency > 0, "worker.concurrency must be positive")
 	check(c.Worker.Queue != "", "worker.queue is empty")
 	check(c.Worker.MaxRetries >= 0, "worker.max_retries must not be negative")

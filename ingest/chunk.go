@@ -27,6 +27,7 @@ type Piece struct {
 	Level   int    // level of the deepest heading in Path, 0 if none
 	Summary string // heading + first sentence, at most 200 runes
 	Page    int    // page of the chunk's first block (PDF), 0 otherwise
+	OCR     bool   // some of the text was read by OCR from a scanned page
 }
 
 // Chunk splits a loaded document into pieces along its structure: a heading
@@ -70,6 +71,7 @@ type segment struct {
 	text    string
 	kind    BlockKind
 	page    int
+	ocr     bool // read by OCR
 	tokens  int
 	cont    bool   // a later piece of a split block, joined to the previous piece by sep
 	sep     string // with cont, the whitespace that stood before it ("", " " or "\n")
@@ -98,6 +100,7 @@ type carry struct {
 	starts []int
 	tokens []int
 	pages  []int
+	ocr    []bool // whether the text from starts[i] on holds OCR'd text
 	kind   BlockKind
 }
 
@@ -124,7 +127,7 @@ func (c *chunker) section(blocks []Block) {
 func groupBlocks(blocks []Block) [][]segment {
 	var groups [][]segment
 	for _, b := range blocks {
-		s := segment{text: b.Text, kind: b.Kind, page: b.Page, tokens: CountTokens(b.Text)}
+		s := segment{text: b.Text, kind: b.Kind, page: b.Page, ocr: b.OCR, tokens: CountTokens(b.Text)}
 		if s.tokens == 0 {
 			continue
 		}
@@ -187,7 +190,7 @@ func (c *chunker) append(s segment) {
 		need := max(s.tokens, c.reserve)
 		for i := range k.starts {
 			if k.tokens[i]+need <= c.opt.Tokens {
-				c.cur = append(c.cur, segment{text: k.text[k.starts[i]:], kind: k.kind, page: k.pages[i], tokens: k.tokens[i], overlap: true})
+				c.cur = append(c.cur, segment{text: k.text[k.starts[i]:], kind: k.kind, page: k.pages[i], ocr: k.ocr[i], tokens: k.tokens[i], overlap: true})
 				c.curTokens = k.tokens[i]
 				break
 			}
@@ -215,7 +218,7 @@ func splitSegment(s segment, limit int) []segment {
 			}
 		}
 		text := s.text[start:end]
-		out = append(out, segment{text: text, kind: s.kind, page: s.page, tokens: CountTokens(text), cont: cont, sep: sep})
+		out = append(out, segment{text: text, kind: s.kind, page: s.page, ocr: s.ocr, tokens: CountTokens(text), cont: cont, sep: sep})
 		prevEnd = end
 	}
 	for _, sp := range sentenceSpans(s.text) {
@@ -292,6 +295,7 @@ func (c *chunker) tail(text string, offsets []int) *carry {
 		k.starts = append(k.starts, spans[i].start)
 		k.tokens = append(k.tokens, total)
 		k.pages = append(k.pages, c.pageAt(spans[i].start, offsets))
+		k.ocr = append(k.ocr, c.ocrFrom(spans[i].start, offsets))
 	}
 	if len(k.starts) == 0 {
 		return nil
@@ -301,6 +305,7 @@ func (c *chunker) tail(text string, offsets []int) *carry {
 		k.starts[i], k.starts[j] = k.starts[j], k.starts[i]
 		k.tokens[i], k.tokens[j] = k.tokens[j], k.tokens[i]
 		k.pages[i], k.pages[j] = k.pages[j], k.pages[i]
+		k.ocr[i], k.ocr[j] = k.ocr[j], k.ocr[i]
 	}
 	return k
 }
@@ -315,8 +320,21 @@ func (c *chunker) pageAt(off int, offsets []int) int {
 	return page
 }
 
+// ocrFrom reports whether the chunk's text from off on holds OCR'd text.
+func (c *chunker) ocrFrom(off int, offsets []int) bool {
+	for i, o := range offsets {
+		if c.cur[i].ocr && o+len(c.cur[i].text) > off {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *chunker) piece(text string) Piece {
 	p := Piece{Text: text, Page: c.cur[0].page}
+	for _, s := range c.cur {
+		p.OCR = p.OCR || s.ocr
+	}
 	var trail []string
 	// the title leads the trail unless the top heading already says it
 	if c.title != "" && (len(c.stack) == 0 || c.stack[0].Text != c.title) {

@@ -317,6 +317,42 @@ func TestChunkPageIsFirstBlockPage(t *testing.T) {
 	}
 }
 
+// A chunk is marked OCR when any of its text, overlap included, was read
+// by OCR: pages 1 and 3 are typed, page 2 scanned.
+func TestChunkOCRMark(t *testing.T) {
+	var blocks []Block
+	ocrText := map[string]bool{}
+	for page := 1; page <= 3; page++ {
+		for i := 0; i < 3; i++ {
+			text := words(fmt.Sprintf("p%ds%d", page, i), 8) + " " + words(fmt.Sprintf("p%dt%d", page, i), 8)
+			blocks = append(blocks, Block{Kind: BlockParagraph, Text: text, Page: page, OCR: page == 2})
+			if page == 2 {
+				ocrText[words(fmt.Sprintf("p%ds%d", page, i), 8)], ocrText[words(fmt.Sprintf("p%dt%d", page, i), 8)] = true, true
+			}
+		}
+	}
+	pieces := Chunk(&Loaded{Title: "Scan", Blocks: blocks}, ChunkOptions{Tokens: 30, Overlap: 10})
+	var marked, overlapOnly int
+	for i, p := range pieces {
+		want := false
+		for sentence := range ocrText {
+			want = want || strings.Contains(p.Text, sentence)
+		}
+		if p.OCR != want {
+			t.Errorf("piece %d (page %d) OCR %v, want %v: %q", i, p.Page, p.OCR, want, p.Text)
+		}
+		if want {
+			marked++
+			if strings.Contains(p.Text, "P3s0") {
+				overlapOnly++ // page 3's first chunk opens with page 2's last sentence
+			}
+		}
+	}
+	if marked == 0 || marked == len(pieces) || overlapOnly == 0 {
+		t.Fatalf("%d of %d pieces marked, %d typed ones by overlap: the test does not exercise the mark", marked, len(pieces), overlapOnly)
+	}
+}
+
 func TestSummaryIsBounded(t *testing.T) {
 	s := summarize("Heading", strings.Repeat("longword ", 60)+".")
 	if n := utf8.RuneCountInString(s); n > 200 || !strings.HasPrefix(s, "Heading: ") || !strings.HasSuffix(s, "…") {

@@ -75,7 +75,7 @@ func ExtractImages(data []byte, typ ragd.SourceType) (imgs []Image, err error) {
 	switch typ {
 	case ragd.SourcePDF:
 		var l *Loaded
-		if l, err = sandboxPDF(context.Background(), data, "", Limits{}.withDefaults(), false, true); l != nil {
+		if l, err = sandboxPDF(context.Background(), data, "", Limits{}.withDefaults(), sandboxAsk{Images: true}); l != nil {
 			imgs, err = l.Images, l.ImagesErr
 		}
 	case ragd.SourceDOCX:

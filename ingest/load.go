@@ -27,6 +27,7 @@ type Block struct {
 	Level int    // heading depth 1..6 for BlockHeading, 0 otherwise
 	Text  string // whitespace-normalized; code keeps its indentation
 	Page  int    // 1-based page for PDF, 0 otherwise
+	OCR   bool   // read by OCR from a scanned PDF page
 }
 
 // Loaded is a parsed document: its title, type and blocks in reading order.
@@ -39,6 +40,8 @@ type Loaded struct {
 	// read (the text is still the document).
 	Images    []Image
 	ImagesErr error
+	// OCRPages counts the scanned PDF pages read by OCR.
+	OCRPages int
 }
 
 // NormalizedText joins the whitespace-normalized block texts with "\n\n".

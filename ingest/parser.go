@@ -47,6 +47,10 @@ type Parser struct {
 	// Images also extracts the pictures of PDF and DOCX documents into
 	// Loaded.Images, from the same parse as the text.
 	Images bool
+	// OCR reads the PDF pages that have no text layer.
+	OCR OCR
+	// Progress, when set, hears OCR's progress: pages done of total.
+	Progress func(done, total int)
 }
 
 // Parse loads data of type typ with the default limits and no pictures.
@@ -72,7 +76,7 @@ func (p Parser) Parse(ctx context.Context, data []byte, typ ragd.SourceType, nam
 	case ragd.SourceHTML:
 		l, err = parseHTML(data, name)
 	case ragd.SourcePDF:
-		l, err = sandboxPDF(ctx, data, name, p.Limits.withDefaults(), true, p.Images)
+		l, err = sandboxPDF(ctx, data, name, p.Limits.withDefaults(), sandboxAsk{Text: true, Images: p.Images, OCR: p.OCR, Progress: p.Progress})
 	case ragd.SourceDOCX:
 		l, err = parseDOCX(data, name, p.Images) // NOTE(helper-docx): 3-arg form
 	default:

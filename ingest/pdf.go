@@ -14,11 +14,12 @@ import (
 )
 
 // parsePDF extracts each page's text as paragraphs tagged with the page
-// number; a document of more than maxPages pages is refused. It runs inside
-// the parser sandbox (see sandbox.go): the PDF library can loop or balloon
-// on hostile files, which only a separate process bounds. Its panics are
+// number; a document of more than maxPages pages is refused. Pages without
+// a text layer go to ocr (nil: they give no text). It runs inside the
+// parser sandbox (see sandbox.go): the PDF library can loop or balloon on
+// hostile files, which only a separate process bounds. Its panics are
 // turned into a *ParseError as well.
-func parsePDF(data []byte, name string, maxPages int) (l *Loaded, err error) {
+func parsePDF(data []byte, name string, maxPages int, o OCR, ocr ocrReader) (l *Loaded, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			l, err = nil, parseErr(name, ragd.SourcePDF, "malformed PDF: %s", panicText(r))
@@ -33,14 +34,39 @@ func parsePDF(data []byte, name string, maxPages int) (l *Loaded, err error) {
 		return nil, &ParseError{Source: name, Type: ragd.SourcePDF, Err: err}
 	}
 	l = &Loaded{Title: pdfTitle(r)}
+	perPage := make([][]Block, len(pages))
+	var scanned []scannedPage
 	for i, p := range pages {
-		l.Blocks = append(l.Blocks, pageParagraphs(pageLines(p.Content().Text), i+1)...)
+		perPage[i] = pageParagraphs(pageLines(p.Content().Text), i+1)
+		if !hasText(perPage[i]) {
+			w, h := pageSize(p)
+			scanned = append(scanned, scannedPage{nr: i + 1, w: w, h: h})
+		}
+	}
+	if len(scanned) > 0 && ocr != nil {
+		read, err := ocr(scanned)
+		if err != nil {
+			return nil, &ParseError{Source: name, Type: ragd.SourcePDF, Err: err}
+		}
+		for nr, blocks := range read {
+			perPage[nr-1] = blocks
+		}
+		l.OCRPages = len(scanned)
+	}
+	for _, blocks := range perPage {
+		l.Blocks = append(l.Blocks, blocks...)
 	}
 	if strings.TrimSpace(l.NormalizedText()) == "" {
-		return nil, parseErr(name, ragd.SourcePDF, "no extractable text (a scanned PDF needs OCR first)")
+		if l.OCRPages > 0 {
+			return nil, parseErr(name, ragd.SourcePDF, "no extractable text, also not by OCR of its %d scanned pages", l.OCRPages)
+		}
+		return nil, parseErr(name, ragd.SourcePDF, "%s", noTextReason(o))
 	}
 	return l, nil
 }
+
+// ocrReader reads scanned pages and returns each one's blocks.
+type ocrReader func([]scannedPage) (map[int][]Block, error)
 
 // Bounds of the page-tree walk. Real page trees are a few levels deep.
 const (

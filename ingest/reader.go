@@ -30,6 +30,9 @@ type Source struct {
 	Upload, Filename string
 	// Title names inline text in errors.
 	Title string
+	// Progress, when set, hears the OCR of scanned PDF pages: pages done
+	// of total.
+	Progress func(done, total int)
 }
 
 // Content is a source as read.
@@ -44,7 +47,7 @@ type Content struct {
 // Read reads and parses the source.
 func (r *Reader) Read(ctx context.Context, src Source) (Content, error) {
 	parser := r.Parser
-	parser.Images = true
+	parser.Images, parser.Progress = true, src.Progress
 	switch {
 	case src.FilePath != "":
 		return r.readFile(ctx, parser, src.FilePath)

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"encoding/gob"
 	"errors"
 	"fmt"
@@ -31,13 +32,18 @@ func serveSandbox(in io.Reader, out io.Writer) int {
 	capMemory(req.MemoryBytes)
 	capCPU(req.Timeout)
 	enc := gob.NewEncoder(out)
+	data := readablePDF(req.Data, req.MemoryBytes)
 	if req.Text {
 		var frame sandboxText
-		l, err := parsePDF(req.Data, req.Name, req.MaxPages)
+		ocr, stop := childOCR(req, func(done, total int) {
+			_ = enc.Encode(sandboxText{Progress: &ocrProgress{Done: done, Total: total}})
+		})
+		l, err := parsePDF(data, req.Name, req.MaxPages, req.OCR, ocr)
+		stop()
 		if err != nil {
 			frame.Err = reason(err)
 		} else {
-			frame.Title, frame.Blocks = l.Title, l.Blocks
+			frame.Title, frame.Blocks, frame.OCRPages = l.Title, l.Blocks, l.OCRPages
 		}
 		if err := enc.Encode(frame); err != nil {
 			return 2
@@ -48,7 +54,7 @@ func serveSandbox(in io.Reader, out io.Writer) int {
 	}
 	if req.Images {
 		var frame sandboxImages
-		imgs, err := safeExtractPDFImages(req.Data, req.MaxPages)
+		imgs, err := safeExtractPDFImages(data, req.MaxPages)
 		if err != nil {
 			frame.Err = reason(err)
 		}
@@ -58,6 +64,23 @@ func serveSandbox(in io.Reader, out io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// childOCR is the sandbox's reader of scanned pages, nil when OCR is off
+// or its programs are missing. Its programs get the parse's time and a
+// little more: the parent kills them with the sandbox at its own deadline,
+// this one is a backstop. stop releases it.
+func childOCR(req sandboxRequest, progress func(done, total int)) (ocrReader, func()) {
+	if req.OCR.Off {
+		return nil, func() {}
+	}
+	tools, err := findOCRTools()
+	if err != nil {
+		return nil, func() {}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), req.Timeout+2*time.Second)
+	o := &pageOCR{ctx: ctx, tools: tools, langs: req.OCR.languages(), data: req.Data, progress: progress}
+	return o.read, cancel
 }
 
 func safeExtractPDFImages(data []byte, maxPages int) (imgs []Image, err error) {

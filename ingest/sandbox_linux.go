@@ -1,14 +1,33 @@
 package ingest
 
 import (
+	"os"
+	"os/exec"
 	"syscall"
 	"time"
 )
 
 // sandboxProcAttr kills the child with its parent: an orphaned parser
-// must not spin on.
+// must not spin on. The child leads a process group of its own, so that
+// killing the group (sandboxKill) also ends the OCR programs it runs.
 func sandboxProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
+}
+
+// toolProcAttr kills an OCR program with the sandbox that runs it.
+func toolProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+}
+
+// sandboxKill is the sandbox's cancel function: at the deadline or when the
+// job ends, its whole process group is killed, OCR programs included.
+func sandboxKill(cmd *exec.Cmd) func() error {
+	return func() error {
+		if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
+			return os.ErrProcessDone
+		}
+		return nil
+	}
 }
 
 // sandboxExecutable is the running binary through /proc, which still works

@@ -59,6 +59,7 @@ type NodeMetadata struct {
 	SourceType string `json:"source_type"`
 	Source     string `json:"source"`
 	Page       int    `json:"page,omitempty"`
+	OCR        bool   `json:"ocr,omitempty" jsonschema:"the text was read by OCR from a scanned PDF page (may hold misread words)"`
 	KBName     string `json:"kb_name"`
 }
 

@@ -10,6 +10,7 @@ MODEL_DIR="${RAGD_DATA_DIR:-$ROOT/data}"
 
 install_redis
 install_wordnet
+install_ocr
 install_weaviate
 install_model "$MODEL_DIR"
 export RAGD_TEST_GLOVE_PATH="$MODEL_DIR/$GLOVE_MODEL"

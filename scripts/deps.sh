@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# make deps: install Redis, Weaviate and the model files; start nothing.
+# make deps: install Redis, WordNet, tesseract (OCR), Weaviate and the model files; start nothing.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 install_redis
 install_wordnet
+install_ocr
 install_weaviate
 install_model "${RAGD_DATA_DIR:-$ROOT/data}"
 log "dependencies installed"

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Shared helpers for ragd's scripts. Source it; do not run it.
 #
-#   install_redis | install_weaviate | install_model DATA_DIR   (idempotent)
+#   install_redis | install_wordnet | install_ocr | install_weaviate | install_model DATA_DIR   (idempotent)
 #   install_mcpclient               npm deps of test/mcpclient (idempotent)
 #   start_redis PORT DIR | start_weaviate HTTP_PORT GRPC_PORT DIR
 #   wait_ready                      waits for everything started above
@@ -133,6 +133,16 @@ install_wordnet() {
 		return
 	fi
 	apt_install wordnet-base || die "could not install wordnet-base"
+}
+
+# OCR of scanned PDF pages (ingest.ocr): tesseract reads the page images
+# pdftoppm (poppler-utils) renders.
+install_ocr() {
+	if command -v tesseract >/dev/null && command -v pdftoppm >/dev/null &&
+		[[ -n $(find /usr/share/tesseract-ocr -name eng.traineddata -print -quit 2>/dev/null) ]]; then
+		return
+	fi
+	apt_install tesseract-ocr tesseract-ocr-eng poppler-utils || die "could not install tesseract-ocr, tesseract-ocr-eng and poppler-utils"
 }
 
 install_weaviate() { with_lock weaviate _install_weaviate; }

@@ -20,6 +20,7 @@ WEAVIATE_DATA_PORT="${RAGD_WEAVIATE_DATA_PORT:-7947}"
 
 install_redis
 install_wordnet
+install_ocr
 install_weaviate
 install_model "$DATA_DIR"
 

@@ -19,6 +19,7 @@ fi
 
 install_redis
 install_wordnet
+install_ocr
 install_weaviate
 install_model "$MODEL_DIR"
 install_mcpclient # test/mcpclient runs the MCP TypeScript SDK against ragd

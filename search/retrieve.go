@@ -46,6 +46,7 @@ type Result struct {
 	Level      int             `json:"level"`
 	Summary    string          `json:"summary"`
 	Page       int             `json:"page,omitempty"`
+	OCR        bool            `json:"ocr,omitempty" doc:"the text was read by OCR from a scanned PDF page (may hold misread words)"`
 	KBName     string          `json:"kb_name"`
 	Timestamp  string          `json:"timestamp"`
 }
@@ -248,7 +249,7 @@ func (s *Service) Diverse(p Plan) Plan {
 // ToResult is a hit as rag_search returns it.
 func ToResult(h ragd.Hit) Result {
 	r := Result{ID: h.ID, Text: h.Text, Score: h.Score, DocumentID: h.DocumentID, Source: h.Source,
-		SourceType: h.SourceType, Path: h.Path, Level: h.Level, Summary: h.Summary, Page: h.Page, KBName: h.Namespace}
+		SourceType: h.SourceType, Path: h.Path, Level: h.Level, Summary: h.Summary, Page: h.Page, OCR: h.OCR, KBName: h.Namespace}
 	if !h.Timestamp.IsZero() {
 		r.Timestamp = h.Timestamp.UTC().Format("2006-01-02T15:04:05.000Z07:00")
 	}

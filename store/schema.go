@@ -26,12 +26,13 @@ const (
 	propTimestamp   = "timestamp"
 	propTags        = "tags"
 	propRelated     = "related"
+	propOCR         = "ocr"
 )
 
 // chunkProperties are the properties a search returns (kb_name is the
 // tenant, known already).
 var chunkProperties = []string{propText, propDocumentID, propSource, propSourceType, propContentHash,
-	propChunkIndex, propPath, propLevel, propSummary, propPage, propTimestamp, propTags}
+	propChunkIndex, propPath, propLevel, propSummary, propPage, propTimestamp, propTags, propOCR}
 
 func describe(embedder string, dim int) string {
 	return fmt.Sprintf("ragd chunks; embedder=%s; dimension=%d", embedder, dim)
@@ -83,7 +84,12 @@ func (s *Store) checkCollection(ctx context.Context, embedder string, dim int) e
 	if class.MultiTenancyConfig == nil || !class.MultiTenancyConfig.Enabled {
 		return fmt.Errorf("weaviate collection %s is not multi-tenant; choose another weaviate.collection", s.class)
 	}
-	return s.addRelatedProperty(ctx, class)
+	for _, p := range []*models.Property{relatedProperty(), ocrProperty()} {
+		if err := s.addProperty(ctx, class, p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // relatedProperty holds the words a thesaurus relates to a chunk's own
@@ -93,17 +99,24 @@ func relatedProperty() *models.Property {
 		IndexSearchable: ptr(true), IndexFilterable: ptr(false)}
 }
 
-// addRelatedProperty adds the related property to a collection created
-// before ragd wrote it; its chunks simply have none until re-indexed.
-func (s *Store) addRelatedProperty(ctx context.Context, class *models.Class) error {
+// ocrProperty marks chunks read by OCR from a scanned page
+// (ragd.Chunk.OCR).
+func ocrProperty() *models.Property {
+	return &models.Property{Name: propOCR, DataType: []string{"boolean"}, IndexFilterable: ptr(true)}
+}
+
+// addProperty adds a property (the related words, the OCR mark) to a
+// collection created before ragd wrote it; its chunks simply have none
+// until re-indexed.
+func (s *Store) addProperty(ctx context.Context, class *models.Class, prop *models.Property) error {
 	for _, p := range class.Properties {
-		if p.Name == propRelated {
+		if p.Name == prop.Name {
 			return nil
 		}
 	}
-	err := s.client.Schema().PropertyCreator().WithClassName(s.class).WithProperty(relatedProperty()).Do(ctx)
+	err := s.client.Schema().PropertyCreator().WithClassName(s.class).WithProperty(prop).Do(ctx)
 	if err != nil && !strings.Contains(err.Error(), "already exists") {
-		return fmt.Errorf("weaviate: add property %s to collection %s: %w", propRelated, s.class, err)
+		return fmt.Errorf("weaviate: add property %s to collection %s: %w", prop.Name, s.class, err)
 	}
 	return nil
 }
@@ -124,6 +137,7 @@ func (s *Store) classDefinition(embedder string, dim int) *models.Class {
 		intProp(propChunkIndex),
 		intProp(propLevel),
 		intProp(propPage),
+		ocrProperty(),
 		&models.Property{Name: propTimestamp, DataType: []string{"date"}, IndexFilterable: ptr(true)},
 	)
 }

@@ -110,6 +110,7 @@ func chunkFrom(id, namespace string, p map[string]any) ragd.Chunk {
 		Summary:     str(p[propSummary]),
 		Page:        num(p[propPage]),
 	}
+	c.OCR, _ = p[propOCR].(bool)
 	if ts, err := time.Parse(time.RFC3339Nano, str(p[propTimestamp])); err == nil {
 		c.Timestamp = ts
 	}

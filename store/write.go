@@ -73,6 +73,7 @@ func (s *Store) object(namespace string, c *ragd.Chunk) *models.Object {
 			propTimestamp:   c.Timestamp.UTC().Format(time.RFC3339Nano),
 			propTags:        tags,
 			propRelated:     c.Related,
+			propOCR:         c.OCR,
 		},
 	}
 }

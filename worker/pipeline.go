@@ -50,11 +50,13 @@ const lockWait = 20 * time.Second
 func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, rep *jobs.Reporter) (ragd.DocumentResult, error) {
 	res := ragd.DocumentResult{DocumentID: pl.DocumentID, Source: pl.Source}
 	content, err := p.Reader.Read(ctx, ingest.Source{FilePath: pl.FilePath, URL: pl.URL, Text: pl.Text,
-		Upload: pl.Upload, Filename: pl.Filename, Title: pl.Title})
+		Upload: pl.Upload, Filename: pl.Filename, Title: pl.Title,
+		Progress: func(done, total int) { rep.Progress(done, total, "pages") }})
 	if err != nil {
 		return res, err
 	}
 	raw, loaded := content.Raw, content.Doc
+	res.PagesOCR = loaded.OCRPages
 	hash := ragd.ContentHash([]byte(loaded.NormalizedText()))
 	res.ContentHash = hash
 
@@ -129,7 +131,7 @@ func (p *Pipeline) chunk(pl jobs.DocumentPayload, loaded *ingest.Loaded, hash st
 		chunks[i] = ragd.Chunk{
 			ID: ragd.ChunkID(pl.DocumentID, hash, i), DocumentID: pl.DocumentID, Namespace: pl.Namespace,
 			Source: pl.Source, SourceType: loaded.SourceType, ContentHash: hash, Index: i,
-			Text: pc.Text, Path: pc.Path, Level: pc.Level, Summary: pc.Summary, Page: pc.Page,
+			Text: pc.Text, Path: pc.Path, Level: pc.Level, Summary: pc.Summary, Page: pc.Page, OCR: pc.OCR,
 			Tags: pl.Tags, Timestamp: now,
 		}
 	}

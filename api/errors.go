@@ -93,11 +93,15 @@ func recoverMiddleware(log *slog.Logger) echo.MiddlewareFunc {
 }
 
 // bodyLimit caps request bodies; reading past the cap fails with
-// *http.MaxBytesError, which handleError answers with 413.
-func bodyLimit(limit int64) echo.MiddlewareFunc {
+// *http.MaxBytesError, which handleError answers with 413. Routes in own
+// (method and path template) bound their bodies themselves.
+func bodyLimit(limit int64, own map[string]bool) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
+			if own[req.Method+" "+c.Path()] {
+				return next(c)
+			}
 			if req.ContentLength > limit {
 				return &http.MaxBytesError{Limit: limit}
 			}
@@ -105,4 +109,15 @@ func bodyLimit(limit int64) echo.MiddlewareFunc {
 			return next(c)
 		}
 	}
+}
+
+// ownBodyLimit lists the routes that bound their bodies themselves.
+func ownBodyLimit() map[string]bool {
+	own := map[string]bool{}
+	for _, r := range routes() {
+		if r.ownBodyLimit {
+			own[r.op.Method+" "+r.op.Path] = true
+		}
+	}
+	return own
 }

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"path/filepath"
+
 	"ragd"
 	"ragd/answer"
 	"ragd/cache"
@@ -48,6 +50,9 @@ func (a *App) assemble(d services) {
 			Candidates: cfg.Answer.Candidates, AgentMaxSteps: cfg.Answer.AgentMaxSteps}}
 	a.Library = &library.Service{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
 		Queue: a.Queue, Vocab: words, Roots: d.roots, Fetcher: d.fetcher, WaitTimeout: cfg.HTTP.WaitTimeout, Log: a.Log}
+	a.Archiver = &library.Archiver{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
+		Queue: a.Queue, Vocab: words, Dir: filepath.Join(cfg.Data.Dir, "imports"), MaxBytes: cfg.Import.MaxBytes,
+		PageSize: cfg.Weaviate.BatchSize, Log: a.Log}
 	a.Pipeline = &worker.Pipeline{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
 		Queue: a.Queue, Reader: &ingest.Reader{Roots: d.roots, Fetcher: d.fetcher, MaxFileBytes: cfg.Ingest.MaxFileBytes,
 			Parser: ingest.Parser{Limits: ingest.Limits{MaxPages: cfg.Ingest.MaxPages, Timeout: cfg.Ingest.ParseTimeout,

@@ -191,6 +191,10 @@ func TestValidateDocuments(t *testing.T) {
 			return w.Document(document("a", 0))
 		}, "appears twice"},
 		"unlisted orphan": {func(w *Writer) error { return w.Chunk(chunk("gone", 0)) }, "no document record"},
+		"skipped but there": {func(w *Writer) error {
+			w.Skip("a")
+			return w.Document(document("a", 0))
+		}, "lists document a as left out"},
 	}
 	for name, c := range cases {
 		_, err := Validate(bytes.NewReader(build(t, c.edit)), nil)
@@ -202,10 +206,11 @@ func TestValidateDocuments(t *testing.T) {
 	sum, err := Validate(bytes.NewReader(build(t, func(w *Writer) error {
 		_ = w.Chunk(chunk("gone", 0))
 		w.Skip("gone")
+		w.Skip("changed-without-chunks-written")
 		_ = w.Chunk(chunk("a", 0))
 		return w.Document(document("a", 1))
 	})), nil)
-	if err != nil || !sum.Skipped["gone"] || len(sum.Skipped) != 1 {
+	if err != nil || !sum.Skipped["gone"] || len(sum.Skipped) != 1 || len(sum.Trailer.Skipped) != 2 {
 		t.Fatalf("skipped document: %+v, %v", sum, err)
 	}
 }

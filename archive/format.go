@@ -108,9 +108,9 @@ type Trailer struct {
 	Documents int `json:"documents"`
 	Chunks    int `json:"chunks"`
 	Images    int `json:"images"`
-	// Skipped lists documents whose chunks are in the archive but that
-	// changed while it was written, so they were left out; an import
-	// ignores their chunks.
+	// Skipped lists the documents left out because they changed while the
+	// archive was written; an import ignores whatever chunks and images
+	// of theirs the archive holds.
 	Skipped []string `json:"skipped_documents"`
 }
 

@@ -67,9 +67,14 @@ func Validate(r io.Reader, accept func(Header) error) (*Summary, error) {
 			sum.Skipped[id] = true
 		}
 	}
-	if listed := sum.Trailer.Skipped; !sameSet(sum.Skipped, listed) {
-		return nil, &Error{Msg: fmt.Sprintf("documents %v have chunks or images but no document record, and the trailer lists %v as left out",
-			sortedKeys(sum.Skipped), listed)}
+	for _, id := range sum.Trailer.Skipped {
+		if st := docs[id]; st != nil && st.record {
+			return nil, &Error{Msg: fmt.Sprintf("the trailer lists document %s as left out, but the archive holds it", id)}
+		}
+	}
+	if missing := unlisted(sum.Skipped, sum.Trailer.Skipped); len(missing) > 0 {
+		return nil, &Error{Msg: fmt.Sprintf("documents %v have chunks or images but no document record, and the trailer does not list them as left out",
+			missing)}
 	}
 	return sum, nil
 }
@@ -148,22 +153,17 @@ func checkDocument(ar *Reader, docs map[string]*docState, d *Document) error {
 	return nil
 }
 
-func sameSet(set map[string]bool, list []string) bool {
-	if len(set) != len(list) {
-		return false
-	}
+// unlisted returns, sorted, the ids of set that list lacks.
+func unlisted(set map[string]bool, list []string) []string {
+	listed := make(map[string]bool, len(list))
 	for _, id := range list {
-		if !set[id] {
-			return false
-		}
+		listed[id] = true
 	}
-	return true
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+	var out []string
+	for id := range set {
+		if !listed[id] {
+			out = append(out, id)
+		}
 	}
 	sort.Strings(out)
 	return out

@@ -26,6 +26,14 @@ type Config struct {
 	Plugins    Plugins    `yaml:"plugins"`
 	Auth       Auth       `yaml:"auth"`
 	Log        Log        `yaml:"log"`
+	Import     Import     `yaml:"import"`
+}
+
+// Import configures POST /kb/{kb_name}/import.
+type Import struct {
+	// MaxBytes bounds an uploaded archive, which is stored under
+	// <data.dir>/imports until its job ends.
+	MaxBytes int64 `yaml:"max_bytes"`
 }
 
 // MCP configures the Model Context Protocol server.
@@ -283,6 +291,7 @@ func Default() Config {
 		Auth:       Auth{Mode: "disabled", Keys: []AuthKey{}, Scopes: []string{}, NamespaceClaim: "kb_names", AllowedOrigins: []string{}},
 		Resilience: Resilience{ToolTimeout: 30 * time.Second, MaxRetries: 3, CircuitFailThreshold: 5, CircuitOpenFor: 30 * time.Second},
 		Log:        Log{Level: "info", Format: "text"},
+		Import:     Import{MaxBytes: 4 << 30},
 	}
 }
 

@@ -19,6 +19,10 @@ type Operation struct {
 	// Request is nil, or a zero value of the JSON request body type,
 	// e.g. rag.SearchRequest{}.
 	Request any
+	// RawRequest, when set instead of Request, is the media type of a
+	// request body that is not JSON (e.g. application/gzip), declared as
+	// binary.
+	RawRequest string
 	// Responses maps a status code to its response; at least one is needed.
 	Responses map[int]Response
 }

@@ -61,11 +61,11 @@ func (a *Archiver) Import(ctx context.Context, kb string, body io.Reader, length
 
 // store writes body to <Dir>/<id>.ragd.jsonl.gz while validating it, and
 // removes the file unless the archive is whole and loadable here.
-func (a *Archiver) store(id string, body io.Reader) (path string, sum *archive.Summary, err error) {
+func (a *Archiver) store(id string, body io.Reader) (_ string, sum *archive.Summary, err error) {
 	if err := os.MkdirAll(a.Dir, 0o700); err != nil {
 		return "", nil, ragd.Unavailable("archive storage (data.dir)", err)
 	}
-	path = filepath.Join(a.Dir, id+".ragd.jsonl.gz")
+	path := filepath.Join(a.Dir, id+".ragd.jsonl.gz")
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return "", nil, ragd.Unavailable("archive storage (data.dir)", err)

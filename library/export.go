@@ -3,6 +3,7 @@ package library
 import (
 	"context"
 	"io"
+	"slices"
 	"time"
 
 	"ragd"
@@ -181,35 +182,52 @@ func (e *Export) documents(ctx context.Context, aw *archive.Writer, docs map[str
 		if err != nil {
 			return written, ragd.Unavailable("redis", err)
 		}
-		words, err := e.vocabularies(ctx, page)
-		if err != nil {
-			return written, err
-		}
-		for _, doc := range page {
-			d := docs[doc.ID]
-			if d == nil {
-				// No chunk read: a document without any, or one made
-				// current after the chunks were read (left out).
-				d = &exported{hash: doc.ContentHash, broken: doc.Chunks > 0}
-				docs[doc.ID] = d
-			}
-			if d.written || d.broken || d.hash != doc.ContentHash || d.chunks != doc.Chunks {
-				continue // met twice, or changed since its chunks were read
-			}
-			rec := &archive.Document{Document: doc}
-			if v, ok := words[doc.ID]; ok && v.Hash == doc.ContentHash {
-				rec.Vocabulary = &archive.Vocabulary{Chunks: v.Chunks, DF: v.DF}
-			}
-			if err := aw.Document(rec); err != nil {
+		for batch := range slices.Chunk(page, vocabularyBatch) {
+			n, err := e.writeDocuments(ctx, aw, docs, batch)
+			written += n
+			if err != nil {
 				return written, err
 			}
-			d.written = true
-			written++
 		}
 		if cursor = next; cursor == 0 {
 			return written, nil
 		}
 	}
+}
+
+// vocabularyBatch is how many documents' vocabularies are read at once: a
+// long document's is a map of thousands of words.
+const vocabularyBatch = 16
+
+// writeDocuments writes the records of a batch of documents.
+func (e *Export) writeDocuments(ctx context.Context, aw *archive.Writer, docs map[string]*exported, batch []ragd.Document) (int, error) {
+	words, err := e.vocabularies(ctx, batch)
+	if err != nil {
+		return 0, err
+	}
+	written := 0
+	for _, doc := range batch {
+		d := docs[doc.ID]
+		if d == nil {
+			// No chunk read: a document without any, or one made current
+			// after the chunks were read (left out).
+			d = &exported{hash: doc.ContentHash, broken: doc.Chunks > 0}
+			docs[doc.ID] = d
+		}
+		if d.written || d.broken || d.hash != doc.ContentHash || d.chunks != doc.Chunks {
+			continue // met twice, or changed since its chunks were read
+		}
+		rec := &archive.Document{Document: doc}
+		if v, ok := words[doc.ID]; ok && v.Hash == doc.ContentHash {
+			rec.Vocabulary = &archive.Vocabulary{Chunks: v.Chunks, DF: v.DF}
+		}
+		if err := aw.Document(rec); err != nil {
+			return written, err
+		}
+		d.written = true
+		written++
+	}
+	return written, nil
 }
 
 // vocabularies reads the recorded vocabulary of a page of documents.

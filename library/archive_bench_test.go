@@ -144,7 +144,9 @@ func BenchmarkExportImport(b *testing.B) {
 
 	steps := []func(i int) time.Duration{
 		func(int) time.Duration { return timed(func() { export(b, s, "src", io.Discard) }) },
-		func(i int) time.Duration { return timed(func() { importArchive(b, s, fmt.Sprintf("import-%d", i), data) }) },
+		func(i int) time.Duration {
+			return timed(func() { importArchive(b, s, fmt.Sprintf("import-%d", i), data) })
+		},
 		func(i int) time.Duration {
 			return timed(func() {
 				if err := s.Library.Store.Upsert(ctx, fmt.Sprintf("upsert-%d", i), chunks); err != nil {

@@ -81,11 +81,16 @@ func (e *Export) WriteTo(ctx context.Context, w io.Writer) (ExportStats, error) 
 	if st.Documents, err = e.documents(ctx, aw, docs); err != nil {
 		return st, err
 	}
+	var skipped []string
 	for id, d := range docs {
 		if !d.written {
 			aw.Skip(id)
-			st.Skipped++
+			skipped = append(skipped, id)
 		}
+	}
+	if st.Skipped = len(skipped); st.Skipped > 0 {
+		a.Log.Warn("documents left out of the export: they changed while it ran; export again to include them",
+			"kb_name", e.ns, "documents", skipped[:min(len(skipped), 10)], "count", len(skipped))
 	}
 	if err := aw.Close(); err != nil {
 		return st, err

@@ -27,6 +27,14 @@ type ChunkStore interface {
 	UpsertImages(ctx context.Context, namespace string, images []Image) error
 	// SearchImages finds pictures by their caption and nearby text.
 	SearchImages(ctx context.Context, namespace string, q ChunkQuery) ([]ImageHit, error)
+	// ScanChunks pages through a namespace's chunks, vectors and related
+	// words included: up to limit of them after the chunk id after ("" for
+	// the first page), in id order.
+	ScanChunks(ctx context.Context, namespace, after string, limit int) ([]Chunk, error)
+	// ScanImages pages through a namespace's pictures as ScanChunks does.
+	ScanImages(ctx context.Context, namespace, after string, limit int) ([]Image, error)
+	// CountVersion counts the chunks of one version of a document.
+	CountVersion(ctx context.Context, namespace, documentID, contentHash string) (int, error)
 	// Ping checks the store answers.
 	Ping(ctx context.Context) error
 	// Collection names the collection, for statistics.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -150,7 +151,7 @@ func TestToolsMetricsAndOpenAPI(t *testing.T) {
 			strings.HasPrefix(r.Path, "/.well-known/") || r.Method == echo.RouteNotFound {
 			continue
 		}
-		path := strings.NewReplacer(":id", "{id}").Replace(r.Path)
+		path := regexp.MustCompile(`:(\w+)`).ReplaceAllString(r.Path, "{$1}")
 		served[r.Method+" "+path] = true
 		if _, ok := doc.Paths[path][strings.ToLower(r.Method)]; !ok {
 			t.Errorf("served but not documented: %s %s", r.Method, path)

@@ -93,14 +93,18 @@ func recoverMiddleware(log *slog.Logger) echo.MiddlewareFunc {
 }
 
 // bodyLimit caps request bodies, those of the routes in byRoute ("METHOD
-// /path", a limit above 0) at their own limit; reading past the cap fails
-// with *http.MaxBytesError, which handleError answers with 413.
+// /path") at their own limit, or not at all for a negative one (the
+// handler bounds the body itself); reading past the cap fails with
+// *http.MaxBytesError, which handleError answers with 413.
 func bodyLimit(limit int64, byRoute map[string]int64) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
 			limit := limit
-			if l := byRoute[req.Method+" "+c.Path()]; l > 0 {
+			switch l := byRoute[req.Method+" "+c.Path()]; {
+			case l < 0:
+				return next(c)
+			case l > 0:
 				limit = l
 			}
 			if req.ContentLength > limit {
@@ -110,4 +114,15 @@ func bodyLimit(limit int64, byRoute map[string]int64) echo.MiddlewareFunc {
 			return next(c)
 		}
 	}
+}
+
+// ownBodyLimit marks the routes that bound their bodies themselves (a
+// negative limit for bodyLimit).
+func ownBodyLimit(limits map[string]int64) map[string]int64 {
+	for _, r := range routes() {
+		if r.ownBodyLimit {
+			limits[r.op.Method+" "+r.op.Path] = -1
+		}
+	}
+	return limits
 }

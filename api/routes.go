@@ -19,6 +19,9 @@ type route struct {
 	op      openapi.Operation
 	// tool lists the route in GET /tools.
 	tool bool
+	// ownBodyLimit: the handler bounds the body by a setting of its own,
+	// not http.max_body_bytes.
+	ownBodyLimit bool
 }
 
 type (
@@ -110,6 +113,13 @@ func routes() []route {
 			RequestContentType: "multipart/form-data", Request: uploadForm{},
 			Responses: with(with(errs(400, 403, 413, 415, 422, 503), 202, openapi.Response{Description: "Jobs enqueued, or with wait still running", Body: library.Uploaded{}}),
 				200, openapi.Response{Description: "Every file a dedup hit, or with wait every job ended", Body: library.Uploaded{}})}},
+		{handler: (*handlers).exportKB, op: openapi.Operation{Method: "GET", Path: "/kb/:kb_name/export", Summary: "Export a namespace as one archive", Tags: []string{"archives"},
+			Description: "Streams the namespace's documents, chunks with their vectors, images and vocabulary as a gzip'd JSON-lines archive (docs/ARCHIVE.md). A namespace without documents is 404. An export that fails midway aborts the transfer; the archive then lacks its trailer and an import refuses it.",
+			Responses:   with(errs(403, 404, 422, 503), 200, openapi.Response{ContentType: "application/gzip", Description: "The archive"})}},
+		{ownBodyLimit: true, handler: (*handlers).importKB, op: openapi.Operation{Method: "POST", Path: "/kb/:kb_name/import", Summary: "Import an archive into a namespace (asynchronous)", Tags: []string{"archives"},
+			Description: "The body is an archive from GET /kb/{kb_name}/export, of any namespace, at most import.max_bytes. It is checked whole as it is stored (another embedder, a truncated or damaged archive: 422), then a job loads it; poll /jobs/{id}. Documents of the same id are replaced by the archive's version; the namespace's others stay.",
+			RawRequest:  "application/gzip",
+			Responses:   with(errs(403, 413, 415, 422, 503), 202, openapi.Response{Description: "Job enqueued", Body: library.ImportEnqueued{}})}},
 		{handler: (*handlers).serveMetrics, op: openapi.Operation{Method: "GET", Path: "/metrics", Summary: "Prometheus metrics", Tags: []string{"server"},
 			Responses: map[int]openapi.Response{200: {ContentType: "text/plain"}}}},
 		{handler: (*handlers).openAPI, op: openapi.Operation{Method: "GET", Path: "/openapi.json", Summary: "This document", Tags: []string{"server"},

@@ -51,7 +51,7 @@ func New(svc Services, opts Options) *echo.Echo {
 		e.GET(auth.MetadataPath, meta)
 		e.GET(auth.MetadataPath+"/*", meta)
 	}
-	e.Use(bodyLimit(opts.MaxBodyBytes, map[string]int64{"POST " + uploadPath: opts.MaxUploadBytes}))
+	e.Use(bodyLimit(opts.MaxBodyBytes, ownBodyLimit(map[string]int64{"POST " + uploadPath: opts.MaxUploadBytes})))
 	for _, r := range routes() {
 		handle := r.handler
 		e.Add(r.op.Method, r.op.Path, func(c echo.Context) error { return handle(h, c) })

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"ragd"
@@ -17,6 +18,8 @@ type Services struct {
 	Answer  Answerer
 	Library Librarian
 	Health  HealthChecker
+	// Archive exports and imports namespaces; nil serves neither.
+	Archive Archivist
 }
 
 // Searcher answers rag_search.
@@ -50,4 +53,10 @@ type Librarian interface {
 // HealthChecker answers GET /health.
 type HealthChecker interface {
 	Health(ctx context.Context) library.Health
+}
+
+// Archivist exports a namespace as an archive and imports archives.
+type Archivist interface {
+	Export(ctx context.Context, kb string) (*library.Export, error)
+	Import(ctx context.Context, kb string, body io.Reader, length int64) (library.ImportEnqueued, error)
 }

@@ -47,9 +47,11 @@ type App struct {
 	Log    *slog.Logger
 	Redis  redis.UniversalClient
 	// The services, which REST, MCP and the worker adapt.
-	Search   *search.Service
-	Answer   *answer.Service
-	Library  *library.Service
+	Search  *search.Service
+	Answer  *answer.Service
+	Library *library.Service
+	// Archiver exports and imports namespaces.
+	Archiver *library.Archiver
 	Probe    *library.Probe
 	Pipeline *worker.Pipeline
 	Queue    *jobs.Queue
@@ -251,7 +253,7 @@ func (a *App) NewWorker() *worker.Server {
 		a.Log.Warn("scanned PDF pages will not be read (ingest.ocr)", "error", err)
 	}
 	return worker.NewServer(a.Redis, worker.ServerOptions{Queue: a.Config.Worker.Queue,
-		Concurrency: a.Config.Worker.Concurrency, Log: a.Log}, a.Pipeline)
+		Concurrency: a.Config.Worker.Concurrency, Log: a.Log, Importer: a.Archiver}, a.Pipeline)
 }
 
 // LoadSearch reads what searches need but a worker does not (WordNet),
@@ -285,5 +287,5 @@ func (a *App) Handler() (http.Handler, func(), error) {
 
 // APIServices are the services the REST API adapts.
 func (a *App) APIServices() api.Services {
-	return api.Services{Search: a.Search, Answer: a.Answer, Library: a.Library, Health: a.Probe}
+	return api.Services{Search: a.Search, Answer: a.Answer, Library: a.Library, Health: a.Probe, Archive: a.Archiver}
 }

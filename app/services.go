@@ -52,6 +52,9 @@ func (a *App) assemble(d services) {
 		Queue: a.Queue, Vocab: words, Roots: d.roots, Fetcher: d.fetcher, MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles,
 		WaitTimeout: cfg.HTTP.WaitTimeout, Log: a.Log,
 		Uploads: &library.Uploads{Dir: uploadsDir(cfg), MaxFileBytes: cfg.Ingest.MaxFileBytes, MaxFiles: cfg.Ingest.MaxUploadFiles}}
+	a.Archiver = &library.Archiver{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
+		Queue: a.Queue, Vocab: words, Dir: filepath.Join(cfg.Data.Dir, "imports"), MaxBytes: cfg.Import.MaxBytes,
+		PageSize: cfg.Weaviate.BatchSize, Log: a.Log}
 	a.Pipeline = &worker.Pipeline{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
 		Queue: a.Queue, Reader: &ingest.Reader{Roots: d.roots, Fetcher: d.fetcher, MaxFileBytes: cfg.Ingest.MaxFileBytes,
 			Parser: ingest.Parser{Limits: ingest.Limits{MaxPages: cfg.Ingest.MaxPages, Timeout: cfg.Ingest.ParseTimeout,

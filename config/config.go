@@ -26,8 +26,16 @@ type Config struct {
 	Plugins    Plugins    `yaml:"plugins"`
 	Auth       Auth       `yaml:"auth"`
 	// Watch lists directories kept in sync continuously.
-	Watch []WatchEntry `yaml:"watch"`
-	Log   Log          `yaml:"log"`
+	Watch  []WatchEntry `yaml:"watch"`
+	Log    Log          `yaml:"log"`
+	Import Import       `yaml:"import"`
+}
+
+// Import configures POST /kb/{kb_name}/import.
+type Import struct {
+	// MaxBytes bounds an uploaded archive, which is stored under
+	// <data.dir>/imports until its job ends.
+	MaxBytes int64 `yaml:"max_bytes"`
 }
 
 // MCP configures the Model Context Protocol server.
@@ -305,6 +313,7 @@ func Default() Config {
 		Watch:      []WatchEntry{},
 		Resilience: Resilience{ToolTimeout: 30 * time.Second, MaxRetries: 3, CircuitFailThreshold: 5, CircuitOpenFor: 30 * time.Second},
 		Log:        Log{Level: "info", Format: "text"},
+		Import:     Import{MaxBytes: 4 << 30},
 	}
 }
 

@@ -75,6 +75,7 @@ func (c Config) Validate() error {
 	check(c.Resilience.MaxRetries >= 0, "resilience.max_retries must not be negative")
 	check(c.Resilience.CircuitFailThreshold > 0, "resilience.circuit_fail_threshold must be positive")
 	check(c.Resilience.CircuitOpenFor > 0, "resilience.circuit_open_for must be positive")
+	check(c.Import.MaxBytes > 0, "import.max_bytes must be positive")
 	check(c.MCP.WaitTimeout > 0 && c.MCP.WaitTimeout < time.Minute, "mcp.wait_timeout must be positive and under a minute (clients time out at 60 s)")
 	switch c.Auth.Mode {
 	case "disabled":

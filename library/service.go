@@ -36,5 +36,5 @@ type Service struct {
 	Uploads *Uploads
 	// WaitTimeout bounds how long a wait:true request waits for its job.
 	WaitTimeout time.Duration
-	Log          *slog.Logger
+	Log         *slog.Logger
 }

@@ -107,39 +107,21 @@ func (sp *Spool) Add(filename string, r io.Reader) error {
 	return nil
 }
 
-var errTooLarge = errors.New("over the limit")
-
-// writeError marks a failure to write the spool, as opposed to one reading
-// the caller's reader.
-type writeError struct{ error }
-
 // copyAtMost copies r to w, failing with errTooLarge once more than limit
 // bytes were read; it never reads more than limit+1.
 func copyAtMost(w io.Writer, r io.Reader, limit int64) (int64, error) {
-	n, err := io.Copy(errWriter{w}, io.LimitReader(r, limit+1))
-	var we writeError
+	n, err := io.Copy(diskWriter{w: w}, &limitedReader{r: r, left: limit})
+	var de diskError
+	var mbe *http.MaxBytesError
 	switch {
-	case errors.As(err, &we):
-		return n, ragd.Unavailable("uploads directory", we.error)
-	case err != nil:
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return n, mbe // the whole request is over its bound: 413
-		}
-		return n, fmt.Errorf("read upload: %w", err)
-	case n > limit:
+	case errors.As(err, &de):
+		return n, ragd.Unavailable("uploads directory", de.error)
+	case errors.Is(err, errTooLarge):
 		return n, errTooLarge
-	}
-	return n, nil
-}
-
-// errWriter tells write errors apart from read errors in io.Copy.
-type errWriter struct{ w io.Writer }
-
-func (e errWriter) Write(p []byte) (int, error) {
-	n, err := e.w.Write(p)
-	if err != nil {
-		return n, writeError{err}
+	case errors.As(err, &mbe):
+		return n, mbe // the whole request is over its bound: 413
+	case err != nil:
+		return n, fmt.Errorf("read upload: %w", err)
 	}
 	return n, nil
 }

@@ -115,6 +115,8 @@ func (b *builder) operation(op Operation, method string, pathParams []string) (*
 			return nil, fmt.Errorf("request: %w", err)
 		}
 		o.RequestBody = &requestBody{Required: true, Content: map[string]mediaType{cmp.Or(op.RequestContentType, "application/json"): {Schema: s}}}
+	} else if op.RawRequest != "" {
+		o.RequestBody = &requestBody{Required: true, Content: map[string]mediaType{op.RawRequest: {Schema: &schema{Type: "string", Format: "binary"}}}}
 	}
 	if len(op.Responses) == 0 {
 		return nil, errors.New("no responses")

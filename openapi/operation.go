@@ -24,6 +24,10 @@ type Operation struct {
 	// fields; tag a field format:"binary" for a file (a []string for a
 	// repeated file field).
 	RequestContentType string
+	// RawRequest, when set instead of Request, is the media type of a
+	// request body that is not JSON (e.g. application/gzip), declared as
+	// binary.
+	RawRequest string
 	// Responses maps a status code to its response; at least one is needed.
 	Responses map[int]Response
 }

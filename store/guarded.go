@@ -61,6 +61,20 @@ func (x *guarded) SearchImages(ctx context.Context, namespace string, q ragd.Chu
 	return resilience.Do(ctx, x.g, func(ctx context.Context) ([]ragd.ImageHit, error) { return x.s.SearchImages(ctx, namespace, q) })
 }
 
+func (x *guarded) ScanChunks(ctx context.Context, namespace, after string, limit int) ([]ragd.Chunk, error) {
+	return resilience.Do(ctx, x.g, func(ctx context.Context) ([]ragd.Chunk, error) { return x.s.ScanChunks(ctx, namespace, after, limit) })
+}
+
+func (x *guarded) ScanImages(ctx context.Context, namespace, after string, limit int) ([]ragd.Image, error) {
+	return resilience.Do(ctx, x.g, func(ctx context.Context) ([]ragd.Image, error) { return x.s.ScanImages(ctx, namespace, after, limit) })
+}
+
+func (x *guarded) CountVersion(ctx context.Context, namespace, documentID, contentHash string) (int, error) {
+	return resilience.Do(ctx, x.g, func(ctx context.Context) (int, error) {
+		return x.s.CountVersion(ctx, namespace, documentID, contentHash)
+	})
+}
+
 func (x *guarded) Ping(ctx context.Context) error { return x.s.Ping(ctx) }
 
 func (x *guarded) Collection() string { return x.s.Collection() }

@@ -148,10 +148,19 @@ func (s *Store) ClearNamespace(ctx context.Context, namespace string) error {
 // Count returns the number of chunks in a namespace, or of one document when
 // documentID is not empty.
 func (s *Store) Count(ctx context.Context, namespace, documentID string) (int, error) {
+	var where *filters.WhereBuilder
+	if documentID != "" {
+		where = eq(propDocumentID, documentID)
+	}
+	return s.countWhere(ctx, namespace, where)
+}
+
+// countWhere counts the namespace's chunks that match where (nil: all).
+func (s *Store) countWhere(ctx context.Context, namespace string, where *filters.WhereBuilder) (int, error) {
 	agg := s.client.GraphQL().Aggregate().WithClassName(s.class).WithTenant(namespace).
 		WithFields(graphqlMetaCount...)
-	if documentID != "" {
-		agg = agg.WithWhere(eq(propDocumentID, documentID))
+	if where != nil {
+		agg = agg.WithWhere(where)
 	}
 	resp, err := agg.Do(ctx)
 	if err != nil {

@@ -258,3 +258,36 @@ func TestLearned(t *testing.T) {
 		t.Errorf("Learned(garbled) = %q, %v; want \"\" (learn again)", got, err)
 	}
 }
+
+// A document's vocabulary read with Entries and restored elsewhere gives
+// the same statistics as learning it there.
+func TestEntriesRestore(t *testing.T) {
+	ctx := context.Background()
+	s, _ := testStore(t)
+	t.Cleanup(func() { _ = s.Clear(ctx, "copy"); _ = s.Clear(ctx, "learned") })
+	texts := []string{"Heap > Intro\nA heap is a tree", "the heap invariant"}
+	if err := s.Learn(ctx, "ns", "a", "h1", texts); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Entries(ctx, "ns", []string{"a", "missing"})
+	if err != nil || len(got) != 1 || got["a"].Hash != "h1" || got["a"].Chunks != 2 || got["a"].DF["heap"] != 2 {
+		t.Fatalf("entries: %+v, %v", got, err)
+	}
+	if err := s.Restore(ctx, "copy", "a2", got["a"]); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Learn(ctx, "learned", "a2", "h1", texts); err != nil {
+		t.Fatal(err)
+	}
+	restored, err := s.Load(ctx, "copy", versions(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned, _ := s.Load(ctx, "learned", versions(nil))
+	if restored.Chunks() != learned.Chunks() || !reflect.DeepEqual(restored.Words(), learned.Words()) || restored.DF("heap") != 2 {
+		t.Fatalf("restored %d chunks %v, learned %d chunks %v", restored.Chunks(), restored.Words(), learned.Chunks(), learned.Words())
+	}
+	if h, _ := s.Learned(ctx, "copy", "a2"); h != "h1" {
+		t.Fatalf("restored entry's version: %q", h)
+	}
+}

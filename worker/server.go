@@ -28,6 +28,8 @@ type ServerOptions struct {
 	Queue       string
 	Concurrency int
 	Log         *slog.Logger
+	// Importer, when set, runs import jobs.
+	Importer Importer
 }
 
 // NewServer returns a server processing the queue with the pipeline.
@@ -77,6 +79,9 @@ func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Serv
 		rep.Result(res)
 		return nil
 	})
+	if opts.Importer != nil {
+		mux.HandleFunc(jobs.TypeImport, handleImport(opts.Importer, opts.Log))
+	}
 	return &Server{srv: srv, mux: mux}
 }
 

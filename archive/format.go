@@ -1,0 +1,143 @@
+// Package archive is the portable format a namespace is exported in and
+// imported from (docs/ARCHIVE.md): one gzip stream of JSON lines, a header
+// record first, then the chunks, the images and the documents, and a
+// trailer last that counts them, so an archive cut short or altered is
+// refused rather than half-read. The package reads and writes the format
+// only; what a record means to ragd is library's concern.
+package archive
+
+import (
+	"time"
+
+	"ragd"
+)
+
+// Format names the archive format in its header.
+const Format = "ragd-archive"
+
+// Version is the format version this package writes and the only one it
+// reads. A change a version-1 reader would misread gets a new number.
+const Version = 1
+
+// Record types, the "type" of every line.
+const (
+	TypeHeader   = "header"
+	TypeChunk    = "chunk"
+	TypeImage    = "image"
+	TypeDocument = "document"
+	TypeTrailer  = "trailer"
+)
+
+// Header is the first record: what made the archive and what its vectors
+// are.
+type Header struct {
+	Format  string `json:"format"`
+	Version int    `json:"version"`
+	// KBName is the namespace exported.
+	KBName   string   `json:"kb_name"`
+	Embedder Embedder `json:"embedder"`
+	// Collection is the Weaviate collection the namespace was read from
+	// (informational).
+	Collection  string    `json:"collection,omitempty"`
+	RagdVersion string    `json:"ragd_version"`
+	CreatedAt   time.Time `json:"created_at"`
+}
+
+// Embedder names the model every vector of the archive came from.
+type Embedder struct {
+	Name      string `json:"name"`
+	Dimension int    `json:"dimension"`
+}
+
+// Chunk is one chunk of a document's current version, with its vector.
+type Chunk struct {
+	ID          string          `json:"id"`
+	DocumentID  string          `json:"document_id"`
+	Source      string          `json:"source"`
+	SourceType  ragd.SourceType `json:"source_type"`
+	ContentHash string          `json:"content_hash"`
+	Index       int             `json:"chunk_index"`
+	Text        string          `json:"text"`
+	Path        string          `json:"path"`
+	Level       int             `json:"level"`
+	Summary     string          `json:"summary"`
+	Page        int             `json:"page,omitempty"`
+	Tags        []string        `json:"tags,omitempty"`
+	Timestamp   time.Time       `json:"timestamp"`
+	// Related are the thesaurus words written with the chunk at ingest.
+	Related string    `json:"related,omitempty"`
+	Vector  []float32 `json:"vector"`
+}
+
+// Image is one picture of a document's current version: its metadata
+// (not its pixels, which ragd does not keep) and its vector.
+type Image struct {
+	ID          string    `json:"id"`
+	DocumentID  string    `json:"document_id"`
+	ContentHash string    `json:"content_hash"`
+	Source      string    `json:"source"`
+	Index       int       `json:"image_index"`
+	Page        int       `json:"page"`
+	Position    int       `json:"position"`
+	Caption     string    `json:"caption"`
+	Nearby      string    `json:"nearby"`
+	Format      string    `json:"format"`
+	Width       int       `json:"width"`
+	Height      int       `json:"height"`
+	Vector      []float32 `json:"vector"`
+}
+
+// Document is a document's registry entry and its vocabulary. It follows
+// the document's chunks and images, so a reader has seen every chunk of a
+// document by the time the document itself arrives.
+type Document struct {
+	Document ragd.Document `json:"document"`
+	// Vocabulary is nil when none was recorded for this version.
+	Vocabulary *Vocabulary `json:"vocabulary"`
+}
+
+// Vocabulary is what ragd learned of a document's words for query
+// expansion: how many chunks it has and in how many each word occurs.
+type Vocabulary struct {
+	Chunks int            `json:"chunks"`
+	DF     map[string]int `json:"df"`
+}
+
+// Trailer is the last record: the counts of each record type before it.
+type Trailer struct {
+	Documents int `json:"documents"`
+	Chunks    int `json:"chunks"`
+	Images    int `json:"images"`
+	// Skipped lists the documents left out because they changed while the
+	// archive was written; an import ignores whatever chunks and images
+	// of theirs the archive holds.
+	Skipped []string `json:"skipped_documents"`
+}
+
+// record is one line: its type and the one field that type fills.
+type record struct {
+	Type     string    `json:"type"`
+	Header   *Header   `json:"header,omitempty"`
+	Chunk    *Chunk    `json:"chunk,omitempty"`
+	Image    *Image    `json:"image,omitempty"`
+	Document *Document `json:"document,omitempty"`
+	Trailer  *Trailer  `json:"trailer,omitempty"`
+}
+
+// section orders the record types: a record may follow only records of its
+// own section or an earlier one.
+func section(typ string) int {
+	switch typ {
+	case TypeHeader:
+		return 0
+	case TypeChunk:
+		return 1
+	case TypeImage:
+		return 2
+	case TypeDocument:
+		return 3
+	case TypeTrailer:
+		return 4
+	}
+	return -1
+}

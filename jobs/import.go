@@ -1,0 +1,26 @@
+package jobs
+
+import (
+	"context"
+	"time"
+)
+
+// TypeImport loads an archive into a namespace (docs/ARCHIVE.md).
+const TypeImport = "kb:import"
+
+// ImportPayload asks a worker to load an archive, stored and validated
+// when it was uploaded, into a namespace.
+type ImportPayload struct {
+	// Namespace is the namespace the archive goes into.
+	Namespace string `json:"kb_name"`
+	// ArchivePath is the stored archive, under <data.dir>/imports.
+	ArchivePath string `json:"archive_path"`
+	// FromKBName is the namespace the archive was exported from.
+	FromKBName string    `json:"from_kb_name"`
+	CreatedAt  time.Time `json:"created_at"`
+}
+
+// EnqueueImport enqueues an import task under jobID.
+func (q *Queue) EnqueueImport(ctx context.Context, jobID string, p ImportPayload) error {
+	return q.enqueue(ctx, TypeImport, jobID, p)
+}

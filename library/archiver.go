@@ -1,0 +1,60 @@
+package library
+
+import (
+	"log/slog"
+
+	"ragd"
+	"ragd/archive"
+	"ragd/cache"
+	"ragd/jobs"
+	"ragd/registry"
+	"ragd/vocab"
+)
+
+// Archiver exports a namespace as one archive and imports archives into
+// namespaces (docs/ARCHIVE.md): backups, and moves between ragd servers or
+// namespaces. The REST API serves the export and takes the upload; the
+// worker runs the import job.
+type Archiver struct {
+	// Store comes guarded (breaker, timeout, retries).
+	Store ragd.ChunkStore
+	// Embedder names the vectors an archive carries; an archive of another
+	// embedder or dimension is refused.
+	Embedder    ragd.Embedder
+	Registry    *registry.Registry
+	Generations *cache.Generations
+	Queue       *jobs.Queue
+	// Vocab exports and restores each document's vocabulary; nil skips it.
+	Vocab *vocab.Store
+	// Dir keeps uploaded archives until their import job ends
+	// (<data.dir>/imports); API and worker must share it.
+	Dir string
+	// MaxBytes bounds an uploaded archive (import.max_bytes).
+	MaxBytes int64
+	// PageSize is how many chunks are read or written per store call.
+	PageSize int
+	Log      *slog.Logger
+}
+
+// embedder is the server's embedder as an archive header names it.
+func (a *Archiver) embedder() archive.Embedder {
+	return archive.Embedder{Name: a.Embedder.Name(), Dimension: a.Embedder.Dimension()}
+}
+
+// accept refuses an archive whose vectors this server cannot search.
+func (a *Archiver) accept(h archive.Header) error {
+	if mine := a.embedder(); h.Embedder != mine {
+		return ragd.Invalid("embedder", "value_error",
+			"the archive's vectors come from embedder %s (dimension %d) but this server embeds with %s (dimension %d); "+
+				"vectors of two models cannot be searched together: import the archive into a ragd configured with %s, "+
+				"or index its sources again here", h.Embedder.Name, h.Embedder.Dimension, mine.Name, mine.Dimension, h.Embedder.Name)
+	}
+	return nil
+}
+
+func (a *Archiver) pageSize() int {
+	if a.PageSize <= 0 {
+		return 200
+	}
+	return a.PageSize
+}

@@ -1,0 +1,266 @@
+package library
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"ragd"
+	"ragd/archive"
+	"ragd/jobs"
+	"ragd/vocab"
+)
+
+// ImportResult is what a finished import job reports.
+type ImportResult struct {
+	KBName     string `json:"kb_name"`
+	FromKBName string `json:"from_kb_name"`
+	// DocumentsImported counts the documents made current, of which
+	// DocumentsReplaced replaced another version of the same document.
+	DocumentsImported int `json:"documents_imported"`
+	DocumentsReplaced int `json:"documents_replaced"`
+	ChunksImported    int `json:"chunks_imported"`
+	ImagesImported    int `json:"images_imported"`
+	// DocumentsSkipped counts the documents the export left out.
+	DocumentsSkipped int `json:"documents_skipped"`
+}
+
+// importLockWait is how long an import waits for a job writing the same
+// document.
+const importLockWait = 20 * time.Second
+
+// RunImport loads a stored archive into the payload's namespace: the
+// archive is checked whole again first (nothing is written from a file
+// damaged since its upload), then its chunks and images are written with
+// their vectors, and each document is made current only once all its
+// chunks are in the store, as an ingest does: chunks first, then the
+// registry, then the old version's chunks deleted. A document of the same
+// id already in the namespace is replaced by the archive's version; the
+// namespace's other documents stay. Retrying writes the same objects
+// again (ids are deterministic).
+func (a *Archiver) RunImport(ctx context.Context, pl jobs.ImportPayload, rep *jobs.Reporter) (ImportResult, error) {
+	res := ImportResult{KBName: pl.Namespace, FromKBName: pl.FromKBName}
+	sum, err := a.validateStored(pl.ArchivePath)
+	if err != nil {
+		return res, err
+	}
+	f, err := os.Open(pl.ArchivePath)
+	if err != nil {
+		return res, err
+	}
+	defer f.Close()
+	ar, err := archive.NewReader(f)
+	if err != nil {
+		return res, ragd.Invalid("archive", "value_error", "%v", err)
+	}
+	im := &importer{a: a, ns: pl.Namespace, from: sum.Header.KBName, skipped: sum.Skipped, rep: rep,
+		total: sum.Trailer.Chunks, res: &res}
+	res.DocumentsSkipped = len(sum.Trailer.Skipped)
+	err = im.run(ctx, ar)
+	if res.DocumentsImported > 0 {
+		if _, berr := a.Generations.Bump(ctx, pl.Namespace); berr != nil && err == nil {
+			err = berr
+		}
+	}
+	if err != nil {
+		return res, err
+	}
+	if err := os.Remove(pl.ArchivePath); err != nil {
+		a.Log.Warn("imported archive not removed", "path", pl.ArchivePath, "error", err)
+	}
+	a.Log.Info("archive imported", "kb_name", pl.Namespace, "from_kb_name", res.FromKBName, "documents", res.DocumentsImported,
+		"replaced", res.DocumentsReplaced, "chunks", res.ChunksImported, "images", res.ImagesImported)
+	return res, nil
+}
+
+// validateStored checks the stored archive whole; a missing or damaged
+// file is a permanent (Invalid) failure.
+func (a *Archiver) validateStored(path string) (*archive.Summary, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, ragd.Invalid("archive", "value_error", "the uploaded archive is gone: %v", err)
+	}
+	defer f.Close()
+	sum, err := archive.Validate(f, a.accept)
+	var ae *archive.Error
+	if errors.As(err, &ae) {
+		return nil, ragd.Invalid("archive", "value_error", "%s", ae.Error())
+	}
+	return sum, err
+}
+
+// importer is one run of an import job.
+type importer struct {
+	a        *Archiver
+	ns, from string
+	skipped  map[string]bool
+	chunks   []ragd.Chunk
+	images   []ragd.Image
+	rep      *jobs.Reporter
+	total    int
+	res      *ImportResult
+}
+
+// run writes the archive's records in order, flushing the pending chunks
+// and images before the first document is made current.
+func (im *importer) run(ctx context.Context, ar *archive.Reader) error {
+	im.rep.Progress(0, im.total, "chunks")
+	for {
+		rec, err := ar.Next()
+		if errors.Is(err, io.EOF) {
+			return im.flush(ctx)
+		}
+		if err != nil {
+			return ragd.Invalid("archive", "value_error", "%v", err)
+		}
+		switch rec.Type {
+		case archive.TypeChunk:
+			if !im.skipped[rec.Chunk.DocumentID] {
+				im.chunks = append(im.chunks, im.chunk(rec.Chunk))
+			}
+		case archive.TypeImage:
+			if !im.skipped[rec.Image.DocumentID] {
+				im.images = append(im.images, im.image(rec.Image))
+			}
+		case archive.TypeDocument:
+			if err := im.flush(ctx); err != nil {
+				return err
+			}
+			if err := im.commit(ctx, rec.Document); err != nil {
+				return err
+			}
+		}
+		if len(im.chunks) >= im.a.pageSize() || len(im.images) >= im.a.pageSize() {
+			if err := im.flush(ctx); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// flush writes the pending chunks and images.
+func (im *importer) flush(ctx context.Context) error {
+	if len(im.chunks) > 0 {
+		if err := im.a.Store.Upsert(ctx, im.ns, im.chunks); err != nil {
+			return err
+		}
+		im.res.ChunksImported += len(im.chunks)
+		im.chunks = im.chunks[:0]
+		im.rep.Progress(im.res.ChunksImported, im.total, "chunks")
+	}
+	if len(im.images) > 0 {
+		if err := im.a.Store.UpsertImages(ctx, im.ns, im.images); err != nil {
+			return err
+		}
+		im.res.ImagesImported += len(im.images)
+		im.images = im.images[:0]
+	}
+	return nil
+}
+
+// commit makes an archived document current, under its lock, once the
+// store holds every chunk of its version: a job that wrote or deleted the
+// same document meanwhile may have removed some, and the import then fails
+// (and is retried) rather than make a partial document current.
+func (im *importer) commit(ctx context.Context, rec *archive.Document) error {
+	doc := rec.Document
+	doc.Namespace, doc.ID, doc.Source = im.ns, im.docID(doc.ID, doc.Source), im.source(doc.Source)
+	unlock, err := im.a.Registry.Lock(ctx, im.ns, doc.ID, importLockWait)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	n, err := im.a.Store.CountVersion(ctx, im.ns, doc.ID, doc.ContentHash)
+	if err != nil {
+		return err
+	}
+	if n != doc.Chunks {
+		return fmt.Errorf("document %s (%s): the store holds %d of its %d chunks; another job wrote or deleted it during the import",
+			doc.ID, doc.Source, n, doc.Chunks)
+	}
+	prev, err := im.a.Registry.Get(ctx, im.ns, doc.ID)
+	if err != nil && ragd.KindOf(err) != ragd.KindNotFound {
+		return err
+	}
+	if err := im.a.Registry.Put(ctx, doc); err != nil {
+		return err
+	}
+	im.res.DocumentsImported++
+	im.vocabulary(ctx, doc, rec.Vocabulary)
+	if prev != nil && prev.ContentHash != doc.ContentHash {
+		im.res.DocumentsReplaced++
+		// The archive's version is current already; a retry finishes this.
+		if _, err := im.a.Store.DeleteStale(ctx, im.ns, doc.ID, doc.ContentHash); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// vocabulary records the document's vocabulary, or forgets an earlier
+// version's when the archive has none. A failure costs only expansion
+// quality, so it is logged, as at ingest.
+func (im *importer) vocabulary(ctx context.Context, doc ragd.Document, v *archive.Vocabulary) {
+	if im.a.Vocab == nil {
+		return
+	}
+	var err error
+	if v == nil {
+		err = im.a.Vocab.Forget(ctx, im.ns, doc.ID)
+	} else {
+		err = im.a.Vocab.Restore(ctx, im.ns, doc.ID, vocab.Vocabulary{Hash: doc.ContentHash, Chunks: v.Chunks, DF: v.DF})
+	}
+	if err != nil {
+		im.a.Log.Warn("vocabulary not imported; query expansion will miss this document's words",
+			"kb_name", im.ns, "document_id", doc.ID, "error", err)
+	}
+}
+
+// renamed reports whether the archive goes into another namespace than
+// the one it came from.
+func (im *importer) renamed() bool { return im.ns != im.from }
+
+// docID is a document's id in the target namespace: the archive's in the
+// same namespace; in another, the id ragd derives there from the source,
+// so indexing the same source later finds the imported document.
+func (im *importer) docID(id, source string) string {
+	if !im.renamed() {
+		return id
+	}
+	return ragd.DocumentID(im.ns, im.source(source))
+}
+
+// source is a source in the target namespace: an upload's names its
+// namespace (upload://<kb_name>/<file>), anything else stays.
+func (im *importer) source(s string) string {
+	if rest, ok := strings.CutPrefix(s, "upload://"+im.from+"/"); ok && im.renamed() {
+		return "upload://" + im.ns + "/" + rest
+	}
+	return s
+}
+
+func (im *importer) chunk(c *archive.Chunk) ragd.Chunk {
+	doc := im.docID(c.DocumentID, c.Source)
+	id := c.ID
+	if im.renamed() {
+		id = ragd.ChunkID(doc, c.ContentHash, c.Index)
+	}
+	return ragd.Chunk{ID: id, DocumentID: doc, Namespace: im.ns, Source: im.source(c.Source), SourceType: c.SourceType,
+		ContentHash: c.ContentHash, Index: c.Index, Text: c.Text, Path: c.Path, Level: c.Level, Summary: c.Summary,
+		Page: c.Page, Tags: c.Tags, Timestamp: c.Timestamp, Vector: c.Vector, Related: c.Related}
+}
+
+func (im *importer) image(x *archive.Image) ragd.Image {
+	doc := im.docID(x.DocumentID, x.Source)
+	id := x.ID
+	if im.renamed() {
+		id = ragd.ChunkID(doc, x.ContentHash+"/image", x.Index)
+	}
+	return ragd.Image{ID: id, Namespace: im.ns, DocumentID: doc, ContentHash: x.ContentHash, Source: im.source(x.Source),
+		Index: x.Index, Page: x.Page, Position: x.Position, Caption: x.Caption, Nearby: x.Nearby, Format: x.Format,
+		Width: x.Width, Height: x.Height, Vector: x.Vector}
+}

@@ -27,7 +27,13 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 		return res, &ingest.ParseError{Source: pl.DirectoryPath, Err: err}
 	}
 	ids := make([]string, len(files))
+	ref := jobs.Ref{ID: parentID, Type: jobs.TypeIngestDirectory, Namespace: pl.Namespace, CreatedAt: pl.CreatedAt}
 	for i, f := range files {
+		if i%cancelCheckEvery == 0 {
+			if err := p.stopIfCancelled(ctx, ref, ids[:i], files[:i]); err != nil {
+				return res, err
+			}
+		}
 		ids[i] = ChildJobID(parentID, i)
 		source := "file://" + f
 		err := p.Queue.EnqueueDocument(ctx, ids[i], jobs.DocumentPayload{
@@ -42,6 +48,23 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 	res.FilesTotal = len(files)
 	p.Log.Info("directory fanned out", "kb_name", pl.Namespace, "directory", dir, "files", len(files))
 	return res, nil
+}
+
+// cancelCheckEvery is how many files a directory enqueues between its
+// checks for a cancel.
+const cancelCheckEvery = 20
+
+// stopIfCancelled returns ErrCancelled, after recording the files enqueued
+// so far for the cancel to stop, if the directory job was cancelled.
+func (p *Pipeline) stopIfCancelled(ctx context.Context, ref jobs.Ref, ids, files []string) error {
+	cancelled, err := p.Queue.Cancelled(ctx, ref)
+	if err != nil || !cancelled {
+		return err
+	}
+	if err := p.Queue.StoppedWithChildren(ctx, ref.ID, ids, files); err != nil {
+		return err
+	}
+	return jobs.ErrCancelled
 }
 
 // ChildJobID is the job id of a directory job's n-th file.

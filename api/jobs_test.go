@@ -56,7 +56,7 @@ func jobIDs(jobs []ragd.Job) []string {
 func TestListJobs(t *testing.T) {
 	t.Parallel()
 	s := stack.Start(t, stack.Config(t), false) // no worker: every job stays queued
-	var ids []string                             // oldest first
+	var ids []string                            // oldest first
 	for i, ns := range []string{"alpha", "beta", "alpha", "beta", "alpha"} {
 		ids = append(ids, enqueueText(t, s, ns, fmt.Sprintf("Job number %d was filed by the %s team about invoices.", i, ns)))
 		time.Sleep(2 * time.Millisecond) // distinct creation times, so the order is known

@@ -103,7 +103,7 @@ func routes() []route {
 				{Name: "offset", Type: "integer", Description: "jobs to skip, 0 or more, default 0"}}, Responses: with(errs(403, 422, 503), 200, openapi.Response{Body: library.JobList{}})}},
 		{handler: (*handlers).cancelJob, op: openapi.Operation{Method: "POST", Path: "/jobs/:id/cancel", Summary: "Cancel an ingest job", Tags: []string{"jobs"},
 			Description: "A queued job is removed from the queue, a running one stopped; a directory job stops fanning out and its unfinished files are cancelled. A cancelled document job leaves the previous version current and none of its own chunks. Answers once the runs have stopped (at most 15 s). 409 for a job already completed, failed or cancelled.",
-			Responses: with(errs(404, 409, 503), 200, openapi.Response{Body: library.CancelledJob{}})}},
+			Responses:   with(errs(404, 409, 503), 200, openapi.Response{Body: library.CancelledJob{}})}},
 		{handler: (*handlers).listDocuments, op: openapi.Operation{Method: "GET", Path: "/documents", Summary: "Documents of a namespace, one page at a time", Tags: []string{"documents"},
 			Description: "Ordered by source, then id. Page on with offset=next_offset until next_offset is absent; total counts the whole namespace.",
 			Query: []openapi.Param{kbParam, {Name: "limit", Type: "integer", Description: "documents per page, 1-1000, default 100"},

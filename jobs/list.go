@@ -3,8 +3,8 @@ package jobs
 import (
 	"cmp"
 	"context"
-	"errors"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -34,9 +34,10 @@ type entry struct {
 
 // List returns a page of the jobs callers asked for (a directory's
 // per-file jobs are in its children), newest first, without their
-// children, and how many jobs match. It reads every matching job's state
-// but decodes only the page's records, and a completed directory's files
-// only when a status filter needs its real status.
+// children, and how many jobs match. Asynq has no index by status: a
+// status filter reads every job's state (one script call per childBatch,
+// no decoding), and a completed directory's files to tell whether they
+// have all ended. Only the page's records are decoded.
 func (q *Queue) List(ctx context.Context, lq ListQuery) ([]ragd.Job, int, error) {
 	if err := q.backfill(ctx); err != nil {
 		return nil, 0, err
@@ -45,11 +46,21 @@ func (q *Queue) List(ctx context.Context, lq ListQuery) ([]ragd.Job, int, error)
 	if err != nil {
 		return nil, 0, err
 	}
-	if entries, err = q.live(ctx, entries, lq.Status != ""); err != nil {
-		return nil, 0, err
-	}
 	if lq.Status != "" {
+		if entries, err = q.live(ctx, entries, true); err != nil {
+			return nil, 0, err
+		}
 		entries = slices.DeleteFunc(entries, func(e entry) bool { return e.status != lq.Status })
+	} else {
+		// No job created within the retention can have expired: only
+		// older entries (the list's tail) need their job looked up.
+		cutoff := time.Now().Add(-q.opts.Retention).UnixMilli()
+		young, _ := slices.BinarySearchFunc(entries, cutoff, func(e entry, c int64) int { return cmp.Compare(c, e.created) })
+		old, err := q.live(ctx, entries[young:], false)
+		if err != nil {
+			return nil, 0, err
+		}
+		entries = append(entries[:young], old...)
 	}
 	total := len(entries)
 	page := entries[min(lq.Offset, total):min(lq.Offset+lq.Limit, total)]
@@ -101,6 +112,22 @@ func (q *Queue) entries(ctx context.Context, namespaces []string) ([]entry, erro
 	return out, nil
 }
 
+// statesScript reads, for each job id in ARGV[4:], its task's state, its
+// control record's status and whether it is a directory job, as
+// "state\tstatus\t0|1" (empty strings for none): one call per batch
+// where commands would cost three each. ARGV[1:3]: the task key prefix,
+// the control key prefix, the directories set. The keys share the queue's
+// hash tag.
+var statesScript = redis.NewScript(`
+local out = {}
+for i = 4, #ARGV do
+  local id = ARGV[i]
+  local state = redis.call('HGET', ARGV[1] .. id, 'state') or ''
+  local ctl = redis.call('HGET', ARGV[2] .. id, 'status') or ''
+  out[#out + 1] = state .. '\t' .. ctl .. '\t' .. redis.call('SISMEMBER', ARGV[3], id)
+end
+return out`)
+
 // live reads each entry's status and drops (and unindexes) the entries
 // whose job is gone. A completed directory's status is its files' when
 // exact is set; otherwise it is left completed, which only a filter would
@@ -109,31 +136,24 @@ func (q *Queue) live(ctx context.Context, entries []entry, exact bool) ([]entry,
 	out := entries[:0]
 	var dirs []int // indexes in out of completed directories
 	grace := time.Now().Add(-indexGrace).UnixMilli()
+	args := make([]any, 0, 3+childBatch)
 	for start := 0; start < len(entries); start += childBatch {
 		batch := entries[start:min(start+childBatch, len(entries))]
-		states, ctls := make([]*redis.StringCmd, len(batch)), make([]*redis.StringCmd, len(batch))
-		isDir := make([]*redis.BoolCmd, len(batch))
-		_, err := q.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-			for i, e := range batch {
-				states[i] = p.HGet(ctx, taskKey(q.opts.Queue, e.id), "state")
-				ctls[i] = p.HGet(ctx, q.ctlKey(e.id), "status")
-				isDir[i] = p.SIsMember(ctx, q.dirsKey(), e.id)
-			}
-			return nil
-		})
-		if err != nil && !errors.Is(err, redis.Nil) {
-			return nil, err
+		args = append(args[:0], taskKey(q.opts.Queue, ""), q.ctlKey(""), q.dirsKey())
+		for _, e := range batch {
+			args = append(args, e.id)
 		}
-		for i := range batch {
-			if err := cmp.Or(readErr(states[i]), readErr(ctls[i]), isDir[i].Err()); err != nil {
-				return nil, err
-			}
+		vals, err := statesScript.Run(ctx, q.rdb, nil, args...).StringSlice()
+		if err != nil {
+			return nil, err
 		}
 		var gone []entry
 		for i, e := range batch {
-			state, known := taskStates[states[i].Val()]
+			name, rest, _ := strings.Cut(vals[i], "\t")
+			ctl, isDir, _ := strings.Cut(rest, "\t")
+			state, known := taskStates[name]
 			switch {
-			case ctls[i].Val() == ctlCancelled:
+			case ctl == ctlCancelled:
 				e.status = ragd.JobCancelled
 			case !known && e.created < grace:
 				gone = append(gone, e)
@@ -142,7 +162,7 @@ func (q *Queue) live(ctx context.Context, entries []entry, exact bool) ([]entry,
 				e.status = ragd.JobQueued // indexed, being enqueued
 			default:
 				e.status = statusOf(state)
-				if e.status == ragd.JobCompleted && isDir[i].Val() {
+				if e.status == ragd.JobCompleted && isDir == "1" {
 					dirs = append(dirs, len(out))
 				}
 			}
@@ -156,30 +176,48 @@ func (q *Queue) live(ctx context.Context, entries []entry, exact bool) ([]entry,
 	return out, nil
 }
 
-// directoryStatuses sets the completed directories' statuses from their files.
+// directoryStatuses sets the completed directories' statuses from their
+// files. A directory whose files have all ended will not change again: its
+// status is kept (settledKey), so only running directories have their
+// files read.
 func (q *Queue) directoryStatuses(ctx context.Context, out []entry, dirs []int) error {
 	ids := make([]string, len(dirs))
 	for i, d := range dirs {
 		ids[i] = out[d].id
 	}
-	jobs, err := q.readJobs(ctx, ids)
+	settled, err := q.rdb.HMGet(ctx, q.settledKey(), ids...).Result()
 	if err != nil {
 		return err
 	}
-	for i, j := range jobs {
-		if j != nil {
-			out[dirs[i]].status = j.Status
+	var open []int // indexes in dirs of directories not known to be settled
+	for i, v := range settled {
+		if s, ok := v.(string); ok {
+			out[dirs[i]].status = ragd.JobStatus(s)
+		} else {
+			open = append(open, i)
 		}
 	}
-	return nil
-}
-
-// readErr is cmd's error, none for a missing key or field.
-func readErr(cmd *redis.StringCmd) error {
-	if errors.Is(cmd.Err(), redis.Nil) {
-		return nil
+	openIDs := make([]string, len(open))
+	for i, o := range open {
+		openIDs[i] = ids[o]
 	}
-	return cmd.Err()
+	jobs, err := q.readJobs(ctx, openIDs)
+	if err != nil {
+		return err
+	}
+	done := map[string]any{}
+	for i, j := range jobs {
+		if j != nil {
+			out[dirs[open[i]]].status = j.Status
+			if j.Status.Terminal() {
+				done[j.ID] = string(j.Status)
+			}
+		}
+	}
+	if len(done) > 0 {
+		_ = q.rdb.HSet(ctx, q.settledKey(), done).Err() // best effort: read again next time
+	}
+	return nil
 }
 
 // unindex drops the entries of jobs that are gone. It is best effort: an
@@ -192,6 +230,7 @@ func (q *Queue) unindex(ctx context.Context, gone []entry) {
 		for _, e := range gone {
 			p.ZRem(ctx, q.indexKey(e.ns), e.id)
 			p.SRem(ctx, q.dirsKey(), e.id)
+			p.HDel(ctx, q.settledKey(), e.id)
 		}
 		return nil
 	})

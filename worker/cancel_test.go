@@ -313,3 +313,53 @@ func firstLine(t *testing.T, path string) string {
 	}
 	return filepath.Base(path)
 }
+
+// A directory job cancelled while it is still enqueueing its files stops
+// enqueueing: it records the files enqueued so far, and they are cancelled
+// or completed like those of a directory that had finished fanning out.
+func TestCancelDirectoryWhileFanningOut(t *testing.T) {
+	t.Parallel()
+	fake := &fakeEmbeddings{dim: 16}
+	fake.delay.Store(int64(time.Second))
+	root := t.TempDir()
+	const total = 3000
+	for i := range total {
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("note-%04d.txt", i)), []byte(fmt.Sprintf("Note %d about the tides.", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := stack.Start(t, slowEmbedderConfig(t, fake, root), true)
+
+	r := s.Do(t, http.MethodPost, "/tools/rag_index_directory", map[string]any{"directory_path": root, "kb_name": "notes"})
+	id, _ := r.JSON["job_id"].(string)
+	if r.Status != http.StatusAccepted {
+		t.Fatalf("index directory: %d %s", r.Status, r.Body)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for { // until its first file is enqueued
+		if _, err := s.Queue.Inspector().GetTaskInfo(s.Queue.Name(), id+".0"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the directory enqueued no file")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if r = s.Do(t, http.MethodPost, "/jobs/"+id+"/cancel", nil); r.Status != 200 {
+		t.Fatalf("cancel: %d %s", r.Status, r.Body)
+	}
+
+	job := jobState(t, s, id)
+	n := len(job.Children)
+	if job.Status != ragd.JobCancelled || n == 0 || n >= total || countStatus(job.Children, ragd.JobCancelled)+countStatus(job.Children, ragd.JobCompleted) != n {
+		t.Fatalf("after the cancel: status %s, %d of %d files enqueued, %d cancelled, %d completed", job.Status, n, total,
+			countStatus(job.Children, ragd.JobCancelled), countStatus(job.Children, ragd.JobCompleted))
+	}
+	t.Logf("stopped after enqueueing %d of %d files", n, total)
+	if _, err := s.Queue.Inspector().GetTaskInfo(s.Queue.Name(), fmt.Sprintf("%s.%d", id, n)); err == nil {
+		t.Errorf("a file job beyond the %d recorded exists", n)
+	}
+	if info, err := s.Queue.Inspector().GetQueueInfo(s.Queue.Name()); err != nil || info.Pending+info.Active+info.Retry != 0 {
+		t.Fatalf("tasks left to run: %+v %v", info, err)
+	}
+}

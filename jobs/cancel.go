@@ -25,13 +25,15 @@ const stopPoll = 50 * time.Millisecond
 // deleters bounds the concurrent task deletions of a directory's cancel.
 const deleters = 8
 
-// Cancel stops job (as Job read it) and records it cancelled. A queued,
-// scheduled or retrying task is removed from the queue; a running one is
-// stopped through Asynq's CancelProcessing, which cancels its handler's
-// context on the worker that runs it, and its run then removes what it
-// wrote (the document's previous version stays current). A directory
-// stops fanning out and its unfinished files are cancelled the same way.
-// Cancel returns once those runs have stopped, or after stopWait.
+// Cancel stops job (as Job read it) and records it cancelled. A waiting
+// task that never ran is removed from the queue (one that ran and failed
+// before is run at once instead, to remove what it wrote, and ends without
+// running the pipeline); a running one is stopped through Asynq's
+// CancelProcessing, which cancels its handler's context on the worker that
+// runs it, and its run then removes what it wrote (the document's previous
+// version stays current). A directory stops fanning out and its unfinished
+// files are cancelled the same way. Cancel returns once those runs have
+// stopped, or after stopWait.
 //
 // A job that has ended, or has begun to commit its result, is a
 // KindConflict error.

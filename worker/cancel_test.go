@@ -363,3 +363,50 @@ func TestCancelDirectoryWhileFanningOut(t *testing.T) {
 		t.Fatalf("tasks left to run: %+v %v", info, err)
 	}
 }
+
+// A job cancelled while it waits to retry, after an attempt that wrote
+// some chunks and failed, never runs the pipeline again, and what the
+// failed attempt wrote is removed.
+func TestCancelRetryingJobRemovesWhatItWrote(t *testing.T) {
+	t.Parallel()
+	fake := &fakeEmbeddings{dim: 16}
+	fake.down.Store(4) // three batches written, then the embedder is down
+	root := t.TempDir()
+	path := filepath.Join(root, "godebug.md")
+	testenv.CopyFile(t, testenv.GorootFile(t, "doc/godebug.md"), path)
+	s := stack.Start(t, slowEmbedderConfig(t, fake, root), true)
+
+	r := s.Do(t, http.MethodPost, "/tools/rag_index", map[string]any{"file_path": path, "kb_name": "retrying"})
+	id, _ := r.JSON["job_id"].(string)
+	docID, _ := r.JSON["document_id"].(string)
+	waitJobUntil(t, s, id, "waited to retry", func(j ragd.Job) bool { return j.Status == ragd.JobRetry })
+	if n := s.ChunkCount(t, "retrying", docID); n == 0 {
+		t.Fatal("the failed attempt wrote nothing")
+	}
+	requests := fake.requests.Load()
+	if r = s.Do(t, http.MethodPost, "/jobs/"+id+"/cancel", nil); r.Status != 200 {
+		t.Fatalf("cancel: %d %s", r.Status, r.Body)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for s.ChunkCount(t, "retrying", docID) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d chunks of the cancelled job still stored", s.ChunkCount(t, "retrying", docID))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for {
+		if _, err := s.Queue.Inspector().GetTaskInfo(s.Queue.Name(), id); err != nil {
+			break // revoked once it had cleaned up
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the cancelled task is still in the queue")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if job := jobState(t, s, id); job.Status != ragd.JobCancelled || fake.requests.Load() != requests {
+		t.Fatalf("after the cancel: %+v; %d embedder requests since", job, fake.requests.Load()-requests)
+	}
+	if r := s.Do(t, http.MethodGet, "/documents/"+docID, nil); r.Status != 404 {
+		t.Fatalf("document of the cancelled job: %d %s", r.Status, r.Body)
+	}
+}

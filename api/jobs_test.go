@@ -237,3 +237,43 @@ func TestCancelQueuedJob(t *testing.T) {
 		t.Fatalf("metrics lack ragd_jobs_cancelled 1")
 	}
 }
+
+// A request waiting for its job (wait:true) answers 409 when the job is
+// cancelled meanwhile.
+func TestWaitingRequestSeesItsJobCancelled(t *testing.T) {
+	t.Parallel()
+	s := stack.Start(t, stack.Config(t), false)
+	type reply struct {
+		status int
+		body   map[string]any
+		err    error
+	}
+	answer := make(chan reply, 1)
+	go func() { // not s.Do, which may call t.Fatal, off the test's goroutine
+		resp, err := http.Post(s.URL+"/tools/rag_index", "application/json",
+			strings.NewReader(`{"text":"Gannets dive from thirty metres.","kb_name":"seabirds","wait":true}`))
+		if err != nil {
+			answer <- reply{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		var body map[string]any
+		err = json.NewDecoder(resp.Body).Decode(&body)
+		answer <- reply{resp.StatusCode, body, err}
+	}()
+	deadline := time.Now().Add(time.Minute)
+	var list library.JobList
+	for list = listJobs(t, s, "?kb_name=seabirds"); len(list.Jobs) == 0; list = listJobs(t, s, "?kb_name=seabirds") {
+		if time.Now().After(deadline) {
+			t.Fatal("the waiting request's job is not listed")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	id := list.Jobs[0].ID
+	if r := s.Do(t, http.MethodPost, "/jobs/"+id+"/cancel", nil); r.Status != 200 {
+		t.Fatalf("cancel: %d %s", r.Status, r.Body)
+	}
+	if r := <-answer; r.err != nil || r.status != http.StatusConflict || str(r.body, "detail") != "job "+id+" was cancelled" {
+		t.Fatalf("waiting request: %d %v %v", r.status, r.body, r.err)
+	}
+}

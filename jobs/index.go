@@ -23,8 +23,8 @@ func (q *Queue) indexKey(ns string) string { return q.keyPrefix() + "ns:" + ns }
 func (q *Queue) namespacesKey() string     { return q.keyPrefix() + "namespaces" }
 func (q *Queue) dirsKey() string           { return q.keyPrefix() + "dirs" }
 
-// settledKey holds the statuses of the directory jobs whose files have
-// all ended, which no longer change.
+// settledKey holds the directory jobs whose files have all ended, which no
+// longer change (settled.go).
 func (q *Queue) settledKey() string { return q.keyPrefix() + "settled" }
 
 // backfilledKey marks the queue's tasks from before the index as indexed.

@@ -68,14 +68,13 @@ func (q *Queue) List(ctx context.Context, lq ListQuery) ([]ragd.Job, int, error)
 	for i, e := range page {
 		ids[i] = e.id
 	}
-	jobs, err := q.readJobs(ctx, ids)
+	jobs, err := q.readListed(ctx, ids)
 	if err != nil {
 		return nil, 0, err
 	}
 	out := make([]ragd.Job, 0, len(jobs))
 	for _, j := range jobs {
 		if j != nil { // gone since its state was read
-			j.Children = nil
 			out = append(out, *j)
 		}
 	}
@@ -176,46 +175,20 @@ func (q *Queue) live(ctx context.Context, entries []entry, exact bool) ([]entry,
 	return out, nil
 }
 
-// directoryStatuses sets the completed directories' statuses from their
-// files. A directory whose files have all ended will not change again: its
-// status is kept (settledKey), so only running directories have their
-// files read.
+// directoryStatuses sets the completed directories' statuses from their files.
 func (q *Queue) directoryStatuses(ctx context.Context, out []entry, dirs []int) error {
 	ids := make([]string, len(dirs))
 	for i, d := range dirs {
 		ids[i] = out[d].id
 	}
-	settled, err := q.rdb.HMGet(ctx, q.settledKey(), ids...).Result()
+	jobs, err := q.readListed(ctx, ids)
 	if err != nil {
 		return err
 	}
-	var open []int // indexes in dirs of directories not known to be settled
-	for i, v := range settled {
-		if s, ok := v.(string); ok {
-			out[dirs[i]].status = ragd.JobStatus(s)
-		} else {
-			open = append(open, i)
-		}
-	}
-	openIDs := make([]string, len(open))
-	for i, o := range open {
-		openIDs[i] = ids[o]
-	}
-	jobs, err := q.readJobs(ctx, openIDs)
-	if err != nil {
-		return err
-	}
-	done := map[string]any{}
 	for i, j := range jobs {
 		if j != nil {
-			out[dirs[open[i]]].status = j.Status
-			if j.Status.Terminal() {
-				done[j.ID] = string(j.Status)
-			}
+			out[dirs[i]].status = j.Status
 		}
-	}
-	if len(done) > 0 {
-		_ = q.rdb.HSet(ctx, q.settledKey(), done).Err() // best effort: read again next time
 	}
 	return nil
 }

@@ -181,8 +181,11 @@ func TestListKeepsSettledDirectories(t *testing.T) {
 		if err != nil || total != 1 || jobs[0].ID != d.parentID {
 			t.Fatalf("completed: %+v, total %d, %v", jobs, total, err)
 		}
-		if s, _ := d.queue.rdb.HGet(ctx, d.queue.settledKey(), d.parentID).Result(); s != string(ragd.JobCompleted) {
-			t.Fatalf("settled status %q", s)
+		var kept ragd.Job
+		s, _ := d.queue.rdb.HGet(ctx, d.queue.settledKey(), d.parentID).Result()
+		listed, _ := json.Marshal(jobs[0])
+		if json.Unmarshal([]byte(s), &kept) != nil || kept.Status != ragd.JobCompleted || kept.Progress.Done != 1 || s != string(listed) {
+			t.Fatalf("settled %q, listed %+v", s, jobs[0])
 		}
 	}
 }

@@ -151,6 +151,10 @@ func TestCancelRunningDirectory(t *testing.T) {
 			job.Status, len(job.Children), len(completed), len(cancelled), job.Progress, job.Result)
 	}
 	t.Logf("%d files completed, %d cancelled", len(completed), len(cancelled))
+	// The embedder calls the cancel interrupted are not the embedder's failures.
+	if h := s.Do(t, http.MethodGet, "/health", nil); fmt.Sprint(h.JSON["breakers"]) != "map[embedder:closed weaviate:closed]" {
+		t.Errorf("breakers after the cancel: %s", h.Body)
+	}
 	if info, err := s.Queue.Inspector().GetQueueInfo(s.Queue.Name()); err != nil ||
 		info.Pending+info.Active+info.Scheduled+info.Retry != 0 {
 		t.Fatalf("tasks left to run: %+v %v", info, err)

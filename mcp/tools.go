@@ -37,7 +37,7 @@ func (m *Server) coreTools() []tool {
 	return []tool{
 		{name: "core_ingest", annotations: sdk.ToolAnnotations{Title: "Index a document", OpenWorldHint: yes(), DestructiveHint: no(), IdempotentHint: true},
 			description: "Index one document into the knowledge base: a file path inside the server's ingest roots, an http(s) URL, or inline text (source_type text). " +
-				"Returns at once with a job_id and status \"queued\"; poll core_job_status(job_id) until status is completed or failed. " +
+				"Returns at once with a job_id and status \"queued\"; poll core_job_status(job_id) until status is completed, failed or cancelled. " +
 				"With wait:true it waits (sending progress notifications) and returns the final status, or the job_id and current status if the wait limit is reached. " +
 				"Content already indexed unchanged is not indexed again: dedup_hit is true and job_id is empty.",
 			register: func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.log, m.ingest(p))) }},

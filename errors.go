@@ -18,6 +18,7 @@ const (
 	KindUnavailable                  // a dependency is down, timed out or its breaker is open (503)
 	KindTooLarge                     // the input exceeds a configured size (413)
 	KindMediaType                    // the body's Content-Type is not one the endpoint reads (415)
+	KindConflict                     // the request conflicts with the target's state, e.g. cancelling a finished job (409)
 )
 
 // FieldError is one problem with one field of a request, in the shape of
@@ -67,6 +68,11 @@ func NotFound(format string, args ...any) *Error {
 // Forbidden returns a KindForbidden error.
 func Forbidden(format string, args ...any) *Error {
 	return &Error{Kind: KindForbidden, Message: fmt.Sprintf(format, args...)}
+}
+
+// Conflict returns a KindConflict error.
+func Conflict(format string, args ...any) *Error {
+	return &Error{Kind: KindConflict, Message: fmt.Sprintf(format, args...)}
 }
 
 // Unavailable wraps err as a KindUnavailable error naming the dependency.

@@ -15,10 +15,16 @@ const (
 	JobRetry     JobStatus = "retry"
 	JobCompleted JobStatus = "completed"
 	JobFailed    JobStatus = "failed"
+	// JobCancelled is a job stopped by request: it wrote nothing that
+	// stays (a document keeps its previous version).
+	JobCancelled JobStatus = "cancelled"
 )
 
+// JobStatuses lists every status, in the order a job may pass through them.
+var JobStatuses = []JobStatus{JobQueued, JobActive, JobRetry, JobCompleted, JobFailed, JobCancelled}
+
 // Terminal reports whether the job will not change any more.
-func (s JobStatus) Terminal() bool { return s == JobCompleted || s == JobFailed }
+func (s JobStatus) Terminal() bool { return s == JobCompleted || s == JobFailed || s == JobCancelled }
 
 // Progress counts a job's units of work (chunks for a document, files for a
 // directory; pages while a document's scanned pages are read by OCR).
@@ -33,7 +39,7 @@ type Job struct {
 	ID          string          `json:"job_id"`
 	Type        string          `json:"type"`
 	Namespace   string          `json:"kb_name"`
-	Status      JobStatus       `json:"status"`
+	Status      JobStatus       `json:"status" enum:"queued,active,retry,completed,failed,cancelled"`
 	Progress    Progress        `json:"progress"`
 	Result      json.RawMessage `json:"result"`
 	Error       string          `json:"error"`
@@ -48,7 +54,7 @@ type Job struct {
 type ChildJob struct {
 	ID       string    `json:"job_id"`
 	FilePath string    `json:"file_path"`
-	Status   JobStatus `json:"status"`
+	Status   JobStatus `json:"status" enum:"queued,active,retry,completed,failed,cancelled"`
 	Chunks   int       `json:"chunks_indexed"`
 	Error    string    `json:"error,omitempty"`
 }
@@ -74,7 +80,9 @@ type DirectoryResult struct {
 	FilesTotal    int    `json:"files_total"`
 	FilesIndexed  int    `json:"files_indexed"`
 	FilesFailed   int    `json:"files_failed"`
-	ChunksIndexed int    `json:"chunks_indexed"`
+	// FilesCancelled counts the files whose jobs were cancelled.
+	FilesCancelled int `json:"files_cancelled,omitempty"`
+	ChunksIndexed  int `json:"chunks_indexed"`
 	// A sync's files skipped unread and documents deleted (file gone).
 	FilesUnchanged   int `json:"files_unchanged"`
 	DocumentsDeleted int `json:"documents_deleted"`

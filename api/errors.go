@@ -19,6 +19,7 @@ var statusOfKind = map[ragd.ErrorKind]int{
 	ragd.KindUnavailable: http.StatusServiceUnavailable,
 	ragd.KindTooLarge:    http.StatusRequestEntityTooLarge,
 	ragd.KindMediaType:   http.StatusUnsupportedMediaType,
+	ragd.KindConflict:    http.StatusConflict,
 }
 
 // detail is the error body: a string, or for validation errors the list of

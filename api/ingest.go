@@ -124,6 +124,9 @@ func (h *handlers) await(c echo.Context, enq library.Enqueued, wait bool) (*ragd
 	if job.Status == ragd.JobFailed {
 		return nil, failed(job)
 	}
+	if job.Status == ragd.JobCancelled {
+		return nil, ragd.Conflict("job %s was cancelled", job.ID)
+	}
 	return job, nil
 }
 

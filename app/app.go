@@ -105,6 +105,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	queue := jobs.NewQueue(rdb, jobs.Options{Queue: cfg.Worker.Queue, MaxRetries: cfg.Worker.MaxRetries,
 		Timeout: cfg.Worker.TaskTimeout, Retention: cfg.Worker.JobRetention})
 	a := &App{Config: cfg, Log: log, Redis: rdb, Queue: queue, Metrics: metrics.New(queue.Inspector())}
+	a.Metrics.CountCancelled(queue.CancelledCount)
 	guards := a.guards()
 	var model ragd.ChatModel
 	if cfg.LLM.BaseURL != "" {

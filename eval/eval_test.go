@@ -332,7 +332,13 @@ func TestHTTPSearcherIndexDirectory(t *testing.T) {
 				return
 			}
 			w.WriteHeader(http.StatusAccepted)
+			if body["directory_path"] == "/stopped" {
+				_, _ = w.Write([]byte(`{"job_id":"j2","status":"active"}`))
+				return
+			}
 			_, _ = w.Write([]byte(`{"job_id":"j1","status":"active"}`))
+		case r.Method == http.MethodGet && r.URL.Path == "/jobs/j2":
+			_, _ = w.Write([]byte(`{"job_id":"j2","status":"cancelled"}`))
 		case r.Method == http.MethodGet && r.URL.Path == "/jobs/j1":
 			if polls.Add(1) < 2 {
 				_, _ = w.Write([]byte(`{"job_id":"j1","status":"active"}`))
@@ -353,5 +359,8 @@ func TestHTTPSearcherIndexDirectory(t *testing.T) {
 	idx, err = s.IndexDirectory(context.Background(), "/slow")
 	if err == nil || !strings.Contains(err.Error(), "1 of 5 files failed") || idx.Chunks != 77 || polls.Load() != 2 {
 		t.Errorf("slow index with a failed file: %+v, %v (polls %d)", idx, err, polls.Load())
+	}
+	if _, err := s.IndexDirectory(context.Background(), "/stopped"); err == nil || !strings.Contains(err.Error(), "j2 was cancelled") {
+		t.Errorf("cancelled index: %v", err)
 	}
 }

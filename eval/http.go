@@ -115,6 +115,8 @@ func (h *HTTPSearcher) awaitJob(ctx context.Context, id string) (Indexed, error)
 				FilesTotal: j.Result.FilesTotal, FilesFailed: j.Result.FilesFailed}, nil
 		case "failed":
 			return Indexed{}, fmt.Errorf("eval: index job %s failed: %s", id, j.Error)
+		case "cancelled":
+			return Indexed{}, fmt.Errorf("eval: index job %s was cancelled", id)
 		}
 		select {
 		case <-ctx.Done():

@@ -27,7 +27,7 @@ func (q *Queue) aggregateChildren(ctx context.Context, job *ragd.Job, rep *repor
 	if job.Result != nil {
 		_ = json.Unmarshal(job.Result, &result)
 	}
-	result.FilesIndexed, result.FilesFailed, result.ChunksIndexed = 0, 0, 0
+	result.FilesIndexed, result.FilesFailed, result.FilesCancelled, result.ChunksIndexed = 0, 0, 0, 0
 	done := 0
 	var last time.Time
 	states := q.childStates(ctx, rep.Children)
@@ -35,6 +35,8 @@ func (q *Queue) aggregateChildren(ctx context.Context, job *ragd.Job, rep *repor
 		child := ragd.ChildJob{ID: c.ID, FilePath: c.FilePath, Status: ragd.JobActive}
 		info, err := states[i].info, states[i].err
 		switch {
+		case states[i].ctl == ctlCancelled:
+			child.Status = ragd.JobCancelled
 		case errors.Is(err, asynq.ErrTaskNotFound):
 			// Its record expired: it finished more than the retention ago.
 			child.Status = ragd.JobCompleted
@@ -59,6 +61,9 @@ func (q *Queue) aggregateChildren(ctx context.Context, job *ragd.Job, rep *repor
 		case ragd.JobFailed:
 			done++
 			result.FilesFailed++
+		case ragd.JobCancelled:
+			done++
+			result.FilesCancelled++
 		}
 		job.Children = append(job.Children, child)
 	}
@@ -73,10 +78,12 @@ func (q *Queue) aggregateChildren(ctx context.Context, job *ragd.Job, rep *repor
 	}
 }
 
-// childState is one child task as read, or why it could not be read.
+// childState is one child task as read, or why it could not be read, and
+// its control record's status.
 type childState struct {
 	info *asynq.TaskInfo
 	err  error
+	ctl  string
 }
 
 // childStates reads the children's tasks with one pipelined round trip per
@@ -87,13 +94,15 @@ func (q *Queue) childStates(ctx context.Context, children []childRef) []childSta
 	ctx = context.WithoutCancel(ctx)
 	out := make([]childState, len(children))
 	cmds := make([]*redis.SliceCmd, 0, min(len(children), childBatch))
+	ctls := make([]*redis.StringCmd, 0, min(len(children), childBatch))
 	for start := 0; start < len(children); start += childBatch {
 		batch := children[start:min(start+childBatch, len(children))]
-		cmds = cmds[:0]
+		cmds, ctls = cmds[:0], ctls[:0]
 		// Each command carries its own error, read below; Exec's is the first of them.
 		_, _ = q.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 			for _, c := range batch {
 				cmds = append(cmds, p.HMGet(ctx, taskKey(q.opts.Queue, c.ID), taskFields...))
+				ctls = append(ctls, p.HGet(ctx, q.ctlKey(c.ID), "status"))
 			}
 			return nil
 		})
@@ -103,6 +112,7 @@ func (q *Queue) childStates(ctx context.Context, children []childRef) []childSta
 				out[start+i].info, err = taskInfoOf(vals)
 			}
 			out[start+i].err = err
+			out[start+i].ctl = ctls[i].Val()
 		}
 	}
 	return out

@@ -56,10 +56,14 @@ func (q *Queue) EnqueueDirectory(ctx context.Context, jobID string, p DirectoryP
 }
 
 // enqueue is idempotent per job id: a parent retried after fanning out some
-// children re-enqueues the same ids, and Asynq refuses the duplicates.
+// children re-enqueues the same ids, and Asynq refuses the duplicates. A job
+// a caller asked for is indexed for listing first (index.go).
 func (q *Queue) enqueue(ctx context.Context, typ, jobID string, payload any) error {
 	body, err := json.Marshal(payload)
 	if err != nil {
+		return err
+	}
+	if err := q.index(ctx, typ, jobID, body); err != nil {
 		return err
 	}
 	task := asynq.NewTask(typ, body)

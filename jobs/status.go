@@ -3,7 +3,6 @@ package jobs
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"time"
 
@@ -15,18 +14,14 @@ import (
 // Job reads a job's state. A directory job stays active until every file job
 // it fanned out has finished; its progress counts those files.
 func (q *Queue) Job(ctx context.Context, id string) (*ragd.Job, error) {
-	info, err := q.inspector.GetTaskInfo(q.opts.Queue, id)
-	if errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
-		return nil, ragd.NotFound("job %s not found (unknown id, or finished more than %s ago)", id, q.opts.Retention)
-	}
+	jobs, err := q.readJobs(ctx, []string{id})
 	if err != nil {
 		return nil, ragd.Unavailable("redis", err)
 	}
-	job, rep := fromTaskInfo(info)
-	if info.Type == TypeIngestDirectory {
-		q.aggregateChildren(ctx, job, rep)
+	if jobs[0] == nil {
+		return nil, ragd.NotFound("job %s not found (unknown id, or finished more than %s ago)", id, q.opts.Retention)
 	}
-	return job, nil
+	return jobs[0], nil
 }
 
 func fromTaskInfo(info *asynq.TaskInfo) (*ragd.Job, *report) {

@@ -38,6 +38,8 @@ func toolError(err error) error {
 		return fmt.Errorf("temporarily unavailable: %s; retry in %d s", re.Message, max(re.RetryAfterSeconds, 1))
 	case ragd.KindTooLarge:
 		return fmt.Errorf("too large: %s", re.Error())
+	case ragd.KindConflict:
+		return fmt.Errorf("conflict: %s", re.Error())
 	default:
 		return errors.New("internal error: the server logged the details")
 	}

@@ -16,7 +16,7 @@ import (
 // IngestOutput is core_ingest's and core_ingest_directory's result.
 type IngestOutput struct {
 	JobID      string         `json:"job_id" jsonschema:"poll it with core_job_status; empty when nothing had to be done (dedup_hit)"`
-	Status     string         `json:"status" jsonschema:"queued, active, retry, completed or failed; planned for a dry_run"`
+	Status     string         `json:"status" jsonschema:"queued, active, retry, completed, failed or cancelled; planned for a dry_run"`
 	DocumentID string         `json:"document_id,omitempty"`
 	DedupHit   bool           `json:"dedup_hit" jsonschema:"true when the same content was already indexed in this namespace"`
 	Progress   *ragd.Progress `json:"progress,omitempty" jsonschema:"with wait: how far the job got"`
@@ -30,7 +30,7 @@ type IngestOutput struct {
 type JobOutput struct {
 	JobID    string          `json:"job_id"`
 	Type     string          `json:"type" jsonschema:"ingest:document or ingest:directory"`
-	Status   string          `json:"status" jsonschema:"queued, active, retry, completed or failed; poll again until completed or failed"`
+	Status   string          `json:"status" jsonschema:"queued, active, retry, completed, failed or cancelled; poll again until completed, failed or cancelled"`
 	Progress ragd.Progress   `json:"progress"`
 	Result   any             `json:"result,omitempty" jsonschema:"once completed: what the job indexed"`
 	Error    string          `json:"error,omitempty"`

@@ -67,7 +67,7 @@ func docsRoot(t *testing.T) string {
 }
 
 var coreTools = []string{"core_ingest", "core_ingest_directory", "core_job_status", "core_query", "core_retrieve_text",
-	"core_retrieve_visual", "core_list_documents", "core_delete_document", "core_stats"}
+	"core_retrieve_visual", "core_list_documents", "core_delete_document", "core_stats", "core_list_jobs", "core_cancel_job"}
 
 func TestCoreToolsOverHTTP(t *testing.T) {
 	t.Parallel()

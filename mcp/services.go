@@ -36,6 +36,8 @@ type Librarian interface {
 	PlanDirectory(ctx context.Context, req library.DirectoryRequest) (library.SyncPlan, error)
 	Job(ctx context.Context, id string) (*ragd.Job, error)
 	WaitJob(ctx context.Context, id string, timeout time.Duration, onChange func(*ragd.Job)) (*ragd.Job, error)
+	ListJobs(ctx context.Context, req library.JobListRequest) (library.JobList, error)
+	CancelJob(ctx context.Context, req library.CancelRequest) (library.CancelledJob, error)
 	ListDocuments(ctx context.Context, req library.ListRequest) (library.DocumentList, error)
 	DeleteDocument(ctx context.Context, kb, id string) (library.Deleted, error)
 	Stats(ctx context.Context) (library.Stats, error)

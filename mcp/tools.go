@@ -38,7 +38,7 @@ func (m *Server) coreTools() []tool {
 		{name: "core_ingest", annotations: sdk.ToolAnnotations{Title: "Index a document", OpenWorldHint: yes(), DestructiveHint: no(), IdempotentHint: true},
 			description: "Index one document into the knowledge base: a file path inside the server's ingest roots, an http(s) URL, or inline text (source_type text). " +
 				"For files not on the server's disk, send the text as content, or the file's bytes as content_base64 with its filename (the same limits as an upload). " +
-				"Returns at once with a job_id and status \"queued\"; poll core_job_status(job_id) until status is completed or failed. " +
+				"Returns at once with a job_id and status \"queued\"; poll core_job_status(job_id) until status is completed, failed or cancelled. " +
 				"With wait:true it waits (sending progress notifications) and returns the final status, or the job_id and current status if the wait limit is reached. " +
 				"Content already indexed unchanged is not indexed again: dedup_hit is true and job_id is empty.",
 			register: func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.log, m.ingest(p))) }},
@@ -47,8 +47,20 @@ func (m *Server) coreTools() []tool {
 				"Returns a job_id at once; core_job_status reports files done/total and each file's job. wait:true waits with progress notifications.",
 			register: func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.log, m.ingestDirectory(p))) }},
 		{name: "core_job_status", annotations: sdk.ToolAnnotations{Title: "Ingest job status", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
-			description: "The state of an ingest job: status (queued, active, retry, completed, failed), progress {done, total, unit}, result when completed, error when failed. Poll every few seconds until completed or failed.",
+			description: "The state of an ingest job: status (queued, active, retry, completed, failed, cancelled), progress {done, total, unit}, result when completed, error when failed. Poll every few seconds until completed, failed or cancelled.",
 			register:    func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.log, m.jobStatus)) }},
+		{name: "core_list_jobs", annotations: sdk.ToolAnnotations{Title: "List ingest jobs", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
+			description: "List ingest jobs, newest first, one page at a time (100 by default), optionally only one namespace's or only those in one status " +
+				"(queued, active, retry, completed, failed, cancelled). A directory job is one entry; core_job_status lists its files. " +
+				"total is how many match; while next_offset is present, call again with offset=next_offset for the next page.",
+			register: func(s *sdk.Server, t *sdk.Tool, p preset) {
+				t.OutputSchema = jobListSchema
+				sdk.AddTool(s, t, guarded(m.log, m.listJobs(p)))
+			}},
+		{name: "core_cancel_job", annotations: sdk.ToolAnnotations{Title: "Cancel an ingest job", DestructiveHint: yes(), IdempotentHint: true, OpenWorldHint: no()},
+			description: "Cancel an ingest job that has not ended: a queued one never runs, a running one stops, a directory job stops and cancels its unfinished files. " +
+				"A cancelled document keeps its previous version. Fails for a job already completed, failed or cancelled.",
+			register: func(s *sdk.Server, t *sdk.Tool, p preset) { sdk.AddTool(s, t, guarded(m.log, m.cancelJob)) }},
 		{name: "core_query", annotations: sdk.ToolAnnotations{Title: "Answer from the documents", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 			description: "Answer a question from the indexed documents. The answer cites its sources as [n], meaning sources[n-1]; route says how it was made " +
 				"(llm: by the configured model; extractive: the best-matching sentences; not_found: the documents do not contain the answer — do not guess then). " +
@@ -143,6 +155,25 @@ func (m *Server) jobStatus(ctx context.Context, _ *sdk.CallToolRequest, in JobIn
 		return nil, JobOutput{}, err
 	}
 	return nil, jobOutput(job), nil
+}
+
+func (m *Server) listJobs(p preset) sdk.ToolHandlerFor[library.JobListRequest, library.JobList] {
+	return func(ctx context.Context, _ *sdk.CallToolRequest, in library.JobListRequest) (*sdk.CallToolResult, library.JobList, error) {
+		in.KBName = p.kb(in.KBName)
+		list, err := m.svc.Library.ListJobs(ctx, in)
+		if err != nil {
+			return nil, library.JobList{}, err
+		}
+		return nil, list, nil
+	}
+}
+
+func (m *Server) cancelJob(ctx context.Context, _ *sdk.CallToolRequest, in library.CancelRequest) (*sdk.CallToolResult, library.CancelledJob, error) {
+	res, err := m.svc.Library.CancelJob(ctx, in)
+	if err != nil {
+		return nil, library.CancelledJob{}, err
+	}
+	return nil, res, nil
 }
 
 func jobOutput(job *ragd.Job) JobOutput {

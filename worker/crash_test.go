@@ -29,6 +29,8 @@ type fakeEmbeddings struct {
 	after    int64 // requests answered before the rest block until release
 	failFrom int64 // when set, this request and every later one gets a 400
 	requests atomic.Int64
+	delay    atomic.Int64  // when set, every request takes this long (ns)
+	down     atomic.Int64  // when set, this request and every later one gets a 503
 	blocked  chan struct{} // receives once per blocked request
 	release  chan struct{}
 	once     sync.Once
@@ -43,9 +45,20 @@ func (f *fakeEmbeddings) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	n := f.requests.Add(1)
+	if d := f.down.Load(); d > 0 && n >= d {
+		http.Error(w, `{"error":{"message":"overloaded"}}`, http.StatusServiceUnavailable)
+		return
+	}
 	if f.failFrom > 0 && n >= f.failFrom {
 		http.Error(w, `{"error":{"message":"input rejected"}}`, http.StatusBadRequest)
 		return
+	}
+	if d := time.Duration(f.delay.Load()); d > 0 {
+		select {
+		case <-time.After(d):
+		case <-r.Context().Done():
+			return
+		}
 	}
 	if f.after > 0 && n > f.after {
 		select {

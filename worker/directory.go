@@ -40,7 +40,13 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 		return res, err
 	}
 	ids := make([]string, len(files))
+	ref := jobs.Ref{ID: parentID, Type: jobs.TypeIngestDirectory, Namespace: pl.Namespace, CreatedAt: pl.CreatedAt}
 	for i, f := range files {
+		if i%cancelCheckEvery == 0 {
+			if err := p.stopIfCancelled(ctx, ref, ids[:i], files[:i]); err != nil {
+				return res, err
+			}
+		}
 		ids[i] = ChildJobID(parentID, i)
 		if pl.Sync {
 			// A retried sync plans again and may list other files: the id
@@ -81,6 +87,23 @@ func (p *Pipeline) syncPlan(ctx context.Context, pl jobs.DirectoryPayload, dir s
 	}
 	res.FilesUnchanged = plan.Unchanged
 	return append(plan.Added, plan.Changed...), nil
+}
+
+// cancelCheckEvery is how many files a directory enqueues between its
+// checks for a cancel.
+const cancelCheckEvery = 20
+
+// stopIfCancelled returns ErrCancelled, after recording the files enqueued
+// so far for the cancel to stop, if the directory job was cancelled.
+func (p *Pipeline) stopIfCancelled(ctx context.Context, ref jobs.Ref, ids, files []string) error {
+	cancelled, err := p.Queue.Cancelled(ctx, ref)
+	if err != nil || !cancelled {
+		return err
+	}
+	if err := p.Queue.StoppedWithChildren(ctx, ref.ID, ids, files); err != nil {
+		return err
+	}
+	return jobs.ErrCancelled
 }
 
 // ChildJobID is the job id of a directory job's n-th file.

@@ -41,5 +41,6 @@ func (p *Pipeline) indexImages(ctx context.Context, pl jobs.DocumentPayload, loa
 	for i := range images {
 		images[i].Vector = vectors[i]
 	}
-	return len(images), p.Store.UpsertImages(ctx, pl.Namespace, images)
+	// Finished even if the job is cancelled meanwhile, as chunk upserts are (write).
+	return len(images), p.Store.UpsertImages(context.WithoutCancel(ctx), pl.Namespace, images)
 }

@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -23,17 +24,26 @@ type Importer interface {
 // one registry read and at most one delete per archived document.
 const importDiscardTimeout = 5 * time.Minute
 
-// handleImport runs an import job; after its last attempt fails, what it
-// wrote of documents it did not make current is discarded.
-func handleImport(imp Importer, log *slog.Logger) asynq.HandlerFunc {
+// handleImport runs an import job; after its last attempt fails, or when
+// it is cancelled, what it wrote of documents it did not make current is
+// discarded (documents it made current stay: each is whole).
+func (p *Pipeline) handleImport(imp Importer, log *slog.Logger) asynq.HandlerFunc {
 	return func(ctx context.Context, t *asynq.Task) error {
 		var pl jobs.ImportPayload
 		if err := json.Unmarshal(t.Payload(), &pl); err != nil {
 			return fmt.Errorf("bad payload: %v: %w", err, asynq.SkipRetry)
 		}
 		rep := jobs.NewReporter(t)
-		res, err := imp.RunImport(ctx, pl, rep)
-		if err == nil {
+		discard := func(ctx context.Context) { discardImport(ctx, imp, pl, log) }
+		var res library.ImportResult
+		err := p.cancellable(ctx, jobs.RefOf(ctx, t), func() (err error) {
+			res, err = imp.RunImport(ctx, pl, rep)
+			return err
+		}, discard)
+		switch {
+		case errors.Is(err, jobs.ErrCancelled):
+			return err
+		case err == nil:
 			rep.Result(res)
 			return nil
 		}
@@ -41,13 +51,18 @@ func handleImport(imp Importer, log *slog.Logger) asynq.HandlerFunc {
 		if final(ctx, err) {
 			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), importDiscardTimeout)
 			defer cancel()
-			n, derr := imp.DiscardImport(dctx, pl)
-			if derr != nil {
-				log.Warn("chunks of a failed import not all removed; searches hide them", "kb_name", pl.Namespace, "error", derr)
-			} else {
-				log.Info("removed the chunks of a failed import's unfinished documents", "kb_name", pl.Namespace, "chunks", n)
-			}
+			discard(dctx)
 		}
 		return err
 	}
+}
+
+// discardImport removes the chunks of the import's unfinished documents.
+func discardImport(ctx context.Context, imp Importer, pl jobs.ImportPayload, log *slog.Logger) {
+	n, err := imp.DiscardImport(ctx, pl)
+	if err != nil {
+		log.Warn("chunks of a failed import not all removed; searches hide them", "kb_name", pl.Namespace, "error", err)
+		return
+	}
+	log.Info("removed the chunks of an unfinished import's documents", "kb_name", pl.Namespace, "chunks", n)
 }

@@ -40,6 +40,15 @@ type Pipeline struct {
 	Log       *slog.Logger
 }
 
+// claimCommit asks the queue whether the job may commit; ErrCancelled if it
+// was cancelled. A pipeline run outside a queue's task (tests) may.
+func (p *Pipeline) claimCommit(ctx context.Context, pl jobs.DocumentPayload) error {
+	if p.Queue == nil {
+		return nil
+	}
+	return p.Queue.ClaimCommit(ctx, jobs.DocumentRef(ctx, pl))
+}
+
 // lockWait is how long a job waits for another job writing the same document.
 const lockWait = 20 * time.Second
 
@@ -72,6 +81,9 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	}
 	if !pl.Force {
 		if dup, err := p.duplicate(ctx, pl, prev, hash, &res); err != nil || dup {
+			if err == nil {
+				err = p.claimCommit(ctx, pl) // a cancel from here on is refused
+			}
 			if err == nil && prev != nil && prev.ContentHash == hash {
 				err = p.finishLearning(ctx, pl, loaded, hash)
 			}
@@ -105,6 +117,11 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 		doc.CreatedAt = prev.CreatedAt
 	}
 	setFileStat(&doc, content)
+	// The last moment a cancel can stop the job: once the registry points
+	// at the new version, the job completes.
+	if err := p.claimCommit(ctx, pl); err != nil {
+		return res, err
+	}
 	if err := p.Registry.Put(ctx, doc); err != nil {
 		return res, err
 	}
@@ -195,7 +212,10 @@ func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Ch
 		for i := range batch {
 			batch[i].Vector = vectors[i]
 		}
-		if err := p.Store.Upsert(ctx, namespace, batch); err != nil {
+		// Finished even if the job is cancelled meanwhile (the store's own
+		// timeout bounds it), so that what the run wrote is in Weaviate by
+		// the time its cleanup looks.
+		if err := p.Store.Upsert(context.WithoutCancel(ctx), namespace, batch); err != nil {
 			return err
 		}
 		rep.Progress(start+len(batch), len(chunks), "chunks")

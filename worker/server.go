@@ -41,10 +41,7 @@ func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Serv
 		Logger:          slogAdapter{opts.Log},
 		ShutdownTimeout: 20 * time.Second,
 		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
-			retried, _ := asynq.GetRetryCount(ctx)
-			id, _ := asynq.GetTaskID(ctx)
-			opts.Log.Warn("job failed", "job_id", id, "type", t.Type(), "attempt", retried+1,
-				"final", final(ctx, err), "error", err)
+			logFailure(ctx, opts.Log, t, err)
 		}),
 	})
 	mux := asynq.NewServeMux()
@@ -54,7 +51,14 @@ func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Serv
 			return fmt.Errorf("bad payload: %v: %w", err, asynq.SkipRetry)
 		}
 		rep := jobs.NewReporter(t)
-		res, err := p.IndexDocument(ctx, pl, rep)
+		var res ragd.DocumentResult
+		err := p.cancellable(ctx, jobs.DocumentRef(ctx, pl), func() (err error) {
+			res, err = p.IndexDocument(ctx, pl, rep)
+			return err
+		}, func(ctx context.Context) { p.discardCancelled(ctx, pl) })
+		if errors.Is(err, jobs.ErrCancelled) {
+			return err
+		}
 		if err != nil {
 			err = classify(err)
 			if final(ctx, err) {
@@ -72,7 +76,14 @@ func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Serv
 		}
 		id, _ := asynq.GetTaskID(ctx)
 		rep := jobs.NewReporter(t)
-		res, err := p.IndexDirectory(ctx, id, pl, rep)
+		var res ragd.DirectoryResult
+		err := p.cancellable(ctx, jobs.RefOf(ctx, t), func() (err error) {
+			res, err = p.IndexDirectory(ctx, id, pl, rep)
+			return err
+		}, nil)
+		if errors.Is(err, jobs.ErrCancelled) {
+			return err
+		}
 		if err != nil {
 			return classify(err)
 		}
@@ -80,7 +91,7 @@ func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Serv
 		return nil
 	})
 	if opts.Importer != nil {
-		mux.HandleFunc(jobs.TypeImport, handleImport(opts.Importer, opts.Log))
+		mux.HandleFunc(jobs.TypeImport, p.handleImport(opts.Importer, opts.Log))
 	}
 	return &Server{srv: srv, mux: mux}
 }

@@ -1,0 +1,115 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+)
+
+// Asynq keeps no index of its tasks but by state, and reading a task's
+// namespace and age means decoding its payload. ragd therefore indexes the
+// jobs a caller asked for (not a directory's per-file jobs) as it enqueues
+// them: per namespace, a sorted set of job ids by creation time, plus the
+// set of namespaces with jobs and the set of directory jobs. Asynq stays
+// the truth about each job; an entry whose job is gone is dropped when a
+// listing meets it.
+
+func (q *Queue) indexKey(ns string) string { return q.keyPrefix() + "ns:" + ns }
+func (q *Queue) namespacesKey() string     { return q.keyPrefix() + "namespaces" }
+func (q *Queue) dirsKey() string           { return q.keyPrefix() + "dirs" }
+
+// settledKey holds the directory jobs whose files have all ended, which no
+// longer change (settled.go).
+func (q *Queue) settledKey() string { return q.keyPrefix() + "settled" }
+
+// backfilledKey marks the queue's tasks from before the index as indexed.
+func (q *Queue) backfilledKey() string { return q.keyPrefix() + "backfilled" }
+
+// indexMeta is what the index needs of any payload.
+type indexMeta struct {
+	Namespace string    `json:"kb_name"`
+	ParentID  string    `json:"parent_id"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// index records a top-level job before it is enqueued, so no listing can
+// miss a job that exists; one whose enqueue then fails is dropped later.
+func (q *Queue) index(ctx context.Context, typ, id string, body []byte) error {
+	var m indexMeta
+	if err := json.Unmarshal(body, &m); err != nil || m.ParentID != "" || m.Namespace == "" {
+		return err
+	}
+	_, err := q.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		q.indexPipe(ctx, p, typ, id, m)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("index job: %w", err)
+	}
+	return nil
+}
+
+func (q *Queue) indexPipe(ctx context.Context, p redis.Pipeliner, typ, id string, m indexMeta) {
+	p.ZAdd(ctx, q.indexKey(m.Namespace), redis.Z{Score: float64(m.CreatedAt.UnixMilli()), Member: id})
+	p.SAdd(ctx, q.namespacesKey(), m.Namespace)
+	if typ == TypeIngestDirectory {
+		p.SAdd(ctx, q.dirsKey(), id)
+	}
+}
+
+// backfillPage is how many tasks one inspector call lists when backfilling.
+const backfillPage = 500
+
+// backfill indexes, once per queue, the tasks enqueued before ragd indexed
+// its jobs: the inspector lists them by state.
+func (q *Queue) backfill(ctx context.Context) error {
+	first, err := q.rdb.SetNX(ctx, q.backfilledKey(), time.Now().UTC().Format(time.RFC3339), 0).Result()
+	if err != nil || !first {
+		return err
+	}
+	if err := q.backfillStates(ctx); err != nil {
+		q.rdb.Del(context.WithoutCancel(ctx), q.backfilledKey()) // try again next time
+		return err
+	}
+	return nil
+}
+
+func (q *Queue) backfillStates(ctx context.Context) error {
+	name := q.opts.Queue
+	lists := []func(string, ...asynq.ListOption) ([]*asynq.TaskInfo, error){
+		q.inspector.ListPendingTasks, q.inspector.ListScheduledTasks, q.inspector.ListRetryTasks,
+		q.inspector.ListActiveTasks, q.inspector.ListCompletedTasks, q.inspector.ListArchivedTasks,
+	}
+	for _, list := range lists {
+		for page := 1; ; page++ {
+			tasks, err := list(name, asynq.PageSize(backfillPage), asynq.Page(page))
+			if errors.Is(err, asynq.ErrQueueNotFound) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			_, err = q.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+				for _, t := range tasks {
+					var m indexMeta
+					if json.Unmarshal(t.Payload, &m) == nil && m.ParentID == "" && m.Namespace != "" {
+						q.indexPipe(ctx, p, t.Type, t.ID, m)
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			if len(tasks) < backfillPage {
+				break
+			}
+		}
+	}
+	return nil
+}

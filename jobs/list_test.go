@@ -1,0 +1,191 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"ragd"
+)
+
+// An index entry whose job is gone (finished past the retention, or never
+// enqueued) is dropped; one younger than indexGrace is a job being
+// enqueued, counted as queued.
+func TestListDropsVanishedJobs(t *testing.T) {
+	t.Parallel()
+	q := testQueue(t)
+	ctx := t.Context()
+	live := enqueueDoc(t, q, "docs", "")
+	old, _ := json.Marshal(indexMeta{Namespace: "docs", CreatedAt: time.Now().Add(-2 * q.opts.Retention)})
+	young, _ := json.Marshal(indexMeta{Namespace: "docs", CreatedAt: time.Now()})
+	if err := q.index(ctx, TypeIngestDocument, "gone", old); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.index(ctx, TypeIngestDocument, "enqueueing", young); err != nil {
+		t.Fatal(err)
+	}
+	jobs, total, err := q.List(ctx, ListQuery{Limit: 10})
+	if err != nil || total != 2 || len(jobs) != 1 || jobs[0].ID != live {
+		t.Fatalf("list: %v, total %d, %v", jobs, total, err)
+	}
+	if _, total, _ := q.List(ctx, ListQuery{Limit: 10, Status: ragd.JobQueued}); total != 2 {
+		t.Errorf("queued: %d, want the live job and the one being enqueued", total)
+	}
+	if ids, _ := q.rdb.ZRange(ctx, q.indexKey("docs"), 0, -1).Result(); len(ids) != 2 {
+		t.Errorf("index after the listing: %v", ids)
+	}
+}
+
+// Jobs enqueued before ragd indexed them (by an older version) are listed
+// too: the first listing indexes the queue's tasks from the inspector.
+func TestListBackfillsOlderJobs(t *testing.T) {
+	t.Parallel()
+	q := testQueue(t)
+	ctx := t.Context()
+	older := func(typ, id string, payload any) {
+		body, _ := json.Marshal(payload)
+		if _, err := q.client.EnqueueContext(ctx, asynq.NewTask(typ, body), asynq.TaskID(id), asynq.Queue(q.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	created := time.Now().UTC()
+	older(TypeIngestDocument, "doc", DocumentPayload{Namespace: "old", CreatedAt: created})
+	older(TypeIngestDirectory, "dir", DirectoryPayload{Namespace: "old", CreatedAt: created.Add(time.Second)})
+	older(TypeIngestDocument, "dir.0", DocumentPayload{Namespace: "old", ParentID: "dir", CreatedAt: created})
+	jobs, total, err := q.List(ctx, ListQuery{Limit: 10})
+	if err != nil || total != 2 || jobs[0].ID != "dir" || jobs[1].ID != "doc" {
+		t.Fatalf("list: %+v, total %d, %v", jobs, total, err)
+	}
+	if isDir, _ := q.rdb.SIsMember(ctx, q.dirsKey(), "dir").Result(); !isDir {
+		t.Error("the directory job is not indexed as one")
+	}
+}
+
+// listJobsFixture is a queue of n queued document jobs over 10 namespaces.
+func listJobsFixture(b *testing.B, n int) *Queue {
+	q := testQueue(b)
+	ctx := context.Background()
+	const batch = 500
+	for start := 0; start < n; start += batch {
+		errs := make(chan error, batch)
+		for i := start; i < min(start+batch, n); i++ {
+			go func() {
+				errs <- q.EnqueueDocument(ctx, NewJobID(), DocumentPayload{Namespace: fmt.Sprintf("ns%d", i%10), DocumentID: "d",
+					Source: "text://d", Text: "a short text", CreatedAt: time.Now().UTC()})
+			}()
+		}
+		for i := start; i < min(start+batch, n); i++ {
+			if err := <-errs; err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	return q
+}
+
+// BenchmarkListJobs lists the first page of 10,000 jobs: all of them, one
+// namespace's, and all with a status filter, against the floor of listing
+// without ragd's index: every task read through the inspector and its
+// payload decoded to learn its namespace and age.
+func BenchmarkListJobs(b *testing.B) {
+	const n = 10_000
+	q := listJobsFixture(b, n)
+	ctx := context.Background()
+	inspectAll := func() {
+		for page := 1; ; page++ {
+			tasks, err := q.inspector.ListPendingTasks(q.Name(), asynq.PageSize(1000), asynq.Page(page))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, t := range tasks {
+				var m indexMeta
+				_ = json.Unmarshal(t.Payload, &m)
+			}
+			if len(tasks) < 1000 {
+				return
+			}
+		}
+	}
+	list := func(lq ListQuery) func() {
+		return func() {
+			if _, total, err := q.List(ctx, lq); err != nil || total == 0 {
+				b.Fatal(total, err)
+			}
+		}
+	}
+	cases := []struct {
+		name string
+		run  func()
+	}{
+		{"all", list(ListQuery{Limit: 100})},
+		{"namespace", list(ListQuery{Namespaces: []string{"ns3"}, Limit: 100})},
+		{"status", list(ListQuery{Status: ragd.JobQueued, Limit: 100})},
+	}
+	var floor time.Duration
+	took := make([]time.Duration, len(cases))
+	rounds := 0
+	for b.Loop() {
+		floor += timed(inspectAll)
+		for i, c := range cases {
+			took[i] += timed(c.run)
+		}
+		rounds++
+	}
+	b.ReportMetric(float64(floor.Microseconds())/float64(rounds)/1000, "inspector-ms")
+	for i, c := range cases {
+		ms := float64(took[i].Microseconds()) / float64(rounds) / 1000
+		b.ReportMetric(ms, c.name+"-ms")
+		b.Logf("%s: %.1f ms per listing of %d jobs, %.2f× the inspector's %.1f ms", c.name, ms, n,
+			float64(took[i])/float64(floor), float64(floor.Microseconds())/float64(rounds)/1000)
+	}
+}
+
+func timed(f func()) time.Duration {
+	start := time.Now()
+	f()
+	return time.Since(start)
+}
+
+// A directory job whose own task completed is listed by its files' status:
+// active while one runs, so a filter finds it among the active jobs.
+func TestListFiltersDirectoriesByTheirFiles(t *testing.T) {
+	t.Parallel()
+	d := startDirectory(t, 40, 30, 5)
+	ctx := t.Context()
+	for status, want := range map[ragd.JobStatus]int{ragd.JobActive: 1, ragd.JobCompleted: 0} {
+		jobs, total, err := d.queue.List(ctx, ListQuery{Status: status, Limit: 10})
+		if err != nil || total != want || len(jobs) != want {
+			t.Fatalf("%s: %+v, total %d, %v", status, jobs, total, err)
+		}
+		if want == 1 && (jobs[0].ID != d.parentID || jobs[0].Children != nil || jobs[0].Progress.Total != 40) {
+			t.Errorf("listed directory: %+v", jobs[0])
+		}
+	}
+	if n, _ := d.queue.rdb.HLen(ctx, d.queue.settledKey()).Result(); n != 0 {
+		t.Errorf("a running directory was kept as settled")
+	}
+}
+
+// Once every file of a directory has ended, its status is kept, so later
+// filtered listings do not read its files again.
+func TestListKeepsSettledDirectories(t *testing.T) {
+	t.Parallel()
+	d := startDirectory(t, 1, 1, 0) // its one file fails for good
+	ctx := t.Context()
+	for range 2 {
+		jobs, total, err := d.queue.List(ctx, ListQuery{Status: ragd.JobCompleted, Limit: 10})
+		if err != nil || total != 1 || jobs[0].ID != d.parentID {
+			t.Fatalf("completed: %+v, total %d, %v", jobs, total, err)
+		}
+		var kept ragd.Job
+		s, _ := d.queue.rdb.HGet(ctx, d.queue.settledKey(), d.parentID).Result()
+		listed, _ := json.Marshal(jobs[0])
+		if json.Unmarshal([]byte(s), &kept) != nil || kept.Status != ragd.JobCompleted || kept.Progress.Done != 1 || s != string(listed) {
+			t.Fatalf("settled %q, listed %+v", s, jobs[0])
+		}
+	}
+}

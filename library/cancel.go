@@ -1,0 +1,37 @@
+package library
+
+import (
+	"context"
+	"fmt"
+
+	"ragd"
+)
+
+// CancelRequest names the job to cancel: POST /jobs/{id}/cancel (from its
+// path) and core_cancel_job.
+type CancelRequest struct {
+	JobID string `json:"job_id" jsonschema:"the job to cancel, as an ingest call or core_list_jobs returned it"`
+}
+
+// CancelledJob answers a cancel.
+type CancelledJob struct {
+	JobID  string         `json:"job_id"`
+	Status ragd.JobStatus `json:"status" enum:"cancelled" jsonschema:"cancelled"`
+}
+
+// CancelJob cancels a job that has not ended: see jobs.Queue.Cancel. A job
+// of a namespace the caller may not use is not found, as in Job.
+func (s *Service) CancelJob(ctx context.Context, req CancelRequest) (CancelledJob, error) {
+	job, err := s.Job(ctx, req.JobID)
+	if err != nil {
+		return CancelledJob{}, err
+	}
+	if err := s.Queue.Cancel(ctx, job); err != nil {
+		if ragd.KindOf(err) == ragd.KindInternal {
+			err = ragd.Unavailable("redis", fmt.Errorf("cancel job %s: %w", job.ID, err))
+		}
+		return CancelledJob{}, err
+	}
+	s.Log.Info("job cancelled", "job_id", job.ID, "type", job.Type, "kb_name", job.Namespace)
+	return CancelledJob{JobID: job.ID, Status: ragd.JobCancelled}, nil
+}

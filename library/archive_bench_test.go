@@ -18,38 +18,16 @@ import (
 	"github.com/hibiken/asynq"
 
 	"ragd"
-	"ragd/ingest"
 	"ragd/internal/stack"
-	"ragd/internal/testenv"
 	"ragd/jobs"
 	"ragd/library"
 )
 
-// specTemplate chunks and embeds the Go specification: real text, real
-// vectors, one document's worth.
+// specTemplate is the Go specification's chunks, one document's worth.
 func specTemplate(b *testing.B, s *stack.Stack) []ragd.Chunk {
-	b.Helper()
-	data, err := os.ReadFile(testenv.GorootFile(b, "doc/go_spec.html"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	loaded, err := ingest.Parse(data, ragd.SourceHTML, "go_spec.html")
-	if err != nil {
-		b.Fatal(err)
-	}
-	pieces := ingest.Chunk(loaded, ingest.ChunkOptions{Tokens: 256, Overlap: 32})
-	texts := make([]string, len(pieces))
-	for i, p := range pieces {
-		texts[i] = p.Path + "\n" + p.Text
-	}
-	vectors, err := s.Search.Embedder.Embed(context.Background(), texts)
-	if err != nil {
-		b.Fatal(err)
-	}
-	chunks := make([]ragd.Chunk, len(pieces))
-	for i, p := range pieces {
-		chunks[i] = ragd.Chunk{Index: i, Text: p.Text, Path: p.Path, Level: p.Level, Summary: p.Summary,
-			SourceType: ragd.SourceHTML, Timestamp: time.Now().UTC(), Vector: vectors[i], Tags: []string{"spec"}}
+	chunks := s.SpecChunks(b)
+	for i := range chunks {
+		chunks[i].Tags = []string{"spec"}
 	}
 	return chunks
 }

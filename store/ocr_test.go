@@ -2,15 +2,11 @@ package store
 
 import (
 	"context"
-	"net/url"
 	"testing"
-	"time"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate"
-	"github.com/weaviate/weaviate/entities/models"
 
 	"ragd"
-	"ragd/internal/testenv"
 )
 
 // A chunk's OCR mark and page are written and come back with each hit.
@@ -43,38 +39,7 @@ func TestOCRMarkRoundTrips(t *testing.T) {
 // ones keep their mark.
 func TestOpenAddsOCRPropertyToOlderCollection(t *testing.T) {
 	ctx := context.Background()
-	cfg := Config{URL: testenv.WeaviateURL(t), GRPCAddr: testenv.WeaviateGRPC(t),
-		Collection: testenv.Unique(t, "T"), BatchSize: 50, Timeout: 20 * time.Second}
-	u, err := url.Parse(cfg.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client, err := weaviate.NewClient(weaviate.Config{Host: u.Host, Scheme: u.Scheme})
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := &Store{class: cfg.Collection}
-	t.Cleanup(func() {
-		_ = client.Schema().ClassDeleter().WithClassName(cfg.Collection).Do(context.Background())
-		_ = client.Schema().ClassDeleter().WithClassName(old.imageClass()).Do(context.Background())
-	})
-	class := old.classDefinition("m", 8)
-	var props []*models.Property
-	for _, p := range class.Properties {
-		if p.Name != propOCR {
-			props = append(props, p)
-		}
-	}
-	class.Properties = props
-	if err := client.Schema().ClassCreator().WithClass(class).Do(ctx); err != nil {
-		t.Fatal(err)
-	}
-	before := chunks("doc0", "h0", "typed minutes of the board meeting")
-	obj := old.object("ns", &before[0])
-	delete(obj.Properties.(map[string]any), propOCR)
-	if _, err := client.Batch().ObjectsBatcher().WithObjects(obj).Do(ctx); err != nil {
-		t.Fatal(err)
-	}
+	cfg, client := olderCollection(t, propOCR, "typed minutes of the board meeting")
 	if n := countProperty(t, client, cfg.Collection, propOCR); n != 0 {
 		t.Fatalf("the older collection already has %d ocr properties", n)
 	}

@@ -2,15 +2,12 @@ package store
 
 import (
 	"context"
-	"net/url"
-	"ragd"
 	"testing"
-	"time"
+
+	"ragd"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate"
 	"github.com/weaviate/weaviate/entities/models"
-
-	"ragd/internal/testenv"
 )
 
 // A Related query searches the related words alone, by BM25: it finds the
@@ -47,40 +44,8 @@ func TestRelatedQuerySearchesOnlyRelatedWords(t *testing.T) {
 // queries. Opening it again changes nothing.
 func TestOpenAddsRelatedPropertyToOlderCollection(t *testing.T) {
 	ctx := context.Background()
-	cfg := Config{URL: testenv.WeaviateURL(t), GRPCAddr: testenv.WeaviateGRPC(t),
-		Collection: testenv.Unique(t, "T"), BatchSize: 50, Timeout: 20 * time.Second}
-	u, err := url.Parse(cfg.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client, err := weaviate.NewClient(weaviate.Config{Host: u.Host, Scheme: u.Scheme})
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := &Store{class: cfg.Collection}
-	t.Cleanup(func() {
-		_ = client.Schema().ClassDeleter().WithClassName(cfg.Collection).Do(context.Background())
-		_ = client.Schema().ClassDeleter().WithClassName(old.imageClass()).Do(context.Background())
-	})
-
 	// The collection as an earlier ragd made it, holding one chunk.
-	class := old.classDefinition("m", 8)
-	var props []*models.Property
-	for _, p := range class.Properties {
-		if p.Name != propRelated {
-			props = append(props, p)
-		}
-	}
-	class.Properties = props
-	if err := client.Schema().ClassCreator().WithClass(class).Do(ctx); err != nil {
-		t.Fatal(err)
-	}
-	before := chunks("doc0", "h0", "precedence rules decide the order of operators")
-	obj := old.object("ns", &before[0])
-	delete(obj.Properties.(map[string]any), propRelated)
-	if _, err := client.Batch().ObjectsBatcher().WithObjects(obj).Do(ctx); err != nil {
-		t.Fatal(err)
-	}
+	cfg, client := olderCollection(t, propRelated, "precedence rules decide the order of operators")
 	if hasRelated(t, client, cfg.Collection) != 0 {
 		t.Fatal("the older collection already has the related property")
 	}

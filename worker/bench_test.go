@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -15,36 +14,16 @@ import (
 	"github.com/weaviate/weaviate/entities/models"
 
 	"ragd"
-	"ragd/ingest"
 	"ragd/internal/stack"
 	"ragd/internal/testenv"
 )
 
-// specChunks chunks and embeds the Go specification: real text, real vectors.
+// specChunks is the Go specification's chunks as document "spec".
 func specChunks(b *testing.B, s *stack.Stack) []ragd.Chunk {
-	b.Helper()
-	data, err := os.ReadFile(testenv.GorootFile(b, "doc/go_spec.html"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	loaded, err := ingest.Parse(data, ragd.SourceHTML, "go_spec.html")
-	if err != nil {
-		b.Fatal(err)
-	}
-	pieces := ingest.Chunk(loaded, ingest.ChunkOptions{Tokens: 256, Overlap: 32})
-	texts := make([]string, len(pieces))
-	for i, p := range pieces {
-		texts[i] = p.Path + "\n" + p.Text
-	}
-	vectors, err := s.Search.Embedder.Embed(context.Background(), texts)
-	if err != nil {
-		b.Fatal(err)
-	}
-	chunks := make([]ragd.Chunk, len(pieces))
-	for i, p := range pieces {
-		chunks[i] = ragd.Chunk{ID: ragd.ChunkID("spec", "h", i), DocumentID: "spec", ContentHash: "h", Index: i,
-			Text: p.Text, Path: p.Path, Level: p.Level, Summary: p.Summary, Source: "file:///go_spec.html",
-			SourceType: ragd.SourceHTML, Timestamp: time.Now(), Vector: vectors[i], Tags: []string{}}
+	chunks := s.SpecChunks(b)
+	for i := range chunks {
+		chunks[i].ID, chunks[i].DocumentID, chunks[i].ContentHash = ragd.ChunkID("spec", "h", i), "spec", "h"
+		chunks[i].Source = "file:///go_spec.html"
 	}
 	return chunks
 }

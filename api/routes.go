@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/labstack/echo/v4"
 
@@ -50,7 +51,13 @@ func with(m map[int]openapi.Response, code int, r openapi.Response) map[int]open
 
 var kbParam = openapi.Param{Name: "kb_name", Description: "namespace (default: default)"}
 
+// routes is every endpoint, in the order the OpenAPI document lists them.
 func routes() []route {
+	return slices.Concat(serverRoutes(), toolRoutes(), jobRoutes(), documentRoutes(), specRoutes())
+}
+
+// serverRoutes are the server's own endpoints and web search.
+func serverRoutes() []route {
 	return []route{
 		{handler: (*handlers).info, op: openapi.Operation{Method: "GET", Path: "/", Summary: "Server info", Tags: []string{"server"},
 			Responses: map[int]openapi.Response{200: {Body: serverInfo{}}}}},
@@ -67,6 +74,12 @@ func routes() []route {
 			Responses: map[int]openapi.Response{200: {Body: healthBody{}}, 503: {Description: "A dependency is down", Body: healthBody{}}}}},
 		{handler: (*handlers).tools, op: openapi.Operation{Method: "GET", Path: "/tools", Summary: "The tools this server offers", Tags: []string{"tools"},
 			Responses: map[int]openapi.Response{200: {Body: toolList{}}}}},
+	}
+}
+
+// toolRoutes are the tools, as REST endpoints.
+func toolRoutes() []route {
+	return []route{
 		{tool: true, handler: (*handlers).query, op: openapi.Operation{Method: "POST", Path: "/tools/rag_query", Tags: []string{"tools"},
 			Summary:     "Answer a question from the documents, with citations",
 			Description: "Retrieves the best passages and answers from them: with the configured chat model (numbered citations [n] that map to sources[n-1]), or extractively. stream:true answers as server-sent events: delta events carry text, a done event the full response.",
@@ -94,6 +107,12 @@ func routes() []route {
 			Query: []openapi.Param{kbParam, {Name: "all", Type: "boolean", Description: "clear every namespace (needs confirm=true)"},
 				{Name: "confirm", Type: "boolean", Description: "confirms all=true"}},
 			Responses: with(errs(422, 503), 200, openapi.Response{Body: library.Cleared{}})}},
+	}
+}
+
+// jobRoutes are the MCP tool list and the jobs.
+func jobRoutes() []route {
+	return []route{
 		{handler: (*handlers).mcpTools, op: openapi.Operation{Method: "GET", Path: "/mcp/tools", Summary: "The MCP tools, as MCP clients list them", Tags: []string{"tools"},
 			Description: "MCP itself is served at /mcp (streamable HTTP).", Responses: with(errs(404), 200, openapi.Response{Body: mcpToolList{}})}},
 		{handler: (*handlers).job, op: openapi.Operation{Method: "GET", Path: "/jobs/:id", Summary: "State of an ingest job", Tags: []string{"jobs"},
@@ -107,6 +126,12 @@ func routes() []route {
 		{handler: (*handlers).cancelJob, op: openapi.Operation{Method: "POST", Path: "/jobs/:id/cancel", Summary: "Cancel an ingest job", Tags: []string{"jobs"},
 			Description: "A queued job is removed from the queue, a running one stopped; a directory job stops fanning out and its unfinished files are cancelled. A cancelled document job leaves the previous version current and none of its own chunks. Answers once the runs have stopped (at most 15 s). 409 for a job already completed, failed or cancelled.",
 			Responses:   with(errs(404, 409, 503), 200, openapi.Response{Body: library.CancelledJob{}})}},
+	}
+}
+
+// documentRoutes are the documents, uploads and archives.
+func documentRoutes() []route {
+	return []route{
 		{handler: (*handlers).listDocuments, op: openapi.Operation{Method: "GET", Path: "/documents", Summary: "Documents of a namespace, one page at a time", Tags: []string{"documents"},
 			Description: "Ordered by source, then id. Page on with offset=next_offset until next_offset is absent; total counts the whole namespace.",
 			Query: []openapi.Param{kbParam, {Name: "limit", Type: "integer", Description: "documents per page, 1-1000, default 100"},
@@ -129,6 +154,12 @@ func routes() []route {
 			Description: "The body is an archive from GET /kb/{kb_name}/export, of any namespace, at most import.max_bytes. It is checked whole as it is stored (another embedder, a truncated or damaged archive: 422), then a job loads it; poll /jobs/{id}. Documents of the same id are replaced by the archive's version; the namespace's others stay.",
 			RawRequest:  "application/gzip",
 			Responses:   with(errs(403, 413, 415, 422, 503), 202, openapi.Response{Description: "Job enqueued", Body: library.ImportEnqueued{}})}},
+	}
+}
+
+// specRoutes are metrics and this API's description.
+func specRoutes() []route {
+	return []route{
 		{handler: (*handlers).serveMetrics, op: openapi.Operation{Method: "GET", Path: "/metrics", Summary: "Prometheus metrics", Tags: []string{"server"},
 			Responses: map[int]openapi.Response{200: {ContentType: "text/plain"}}}},
 		{handler: (*handlers).openAPI, op: openapi.Operation{Method: "GET", Path: "/openapi.json", Summary: "This document", Tags: []string{"server"},

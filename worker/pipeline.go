@@ -82,13 +82,7 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	if !pl.Force {
 		if dup, err := p.duplicate(ctx, pl, prev, hash, &res); err != nil || dup {
 			if err == nil {
-				err = p.claimCommit(ctx, pl) // a cancel from here on is refused
-			}
-			if err == nil && prev != nil && prev.ContentHash == hash {
-				err = p.finishLearning(ctx, pl, loaded, hash)
-			}
-			if err == nil && prev != nil && prev.ContentHash == hash {
-				err = p.recordFileStat(ctx, *prev, content)
+				err = p.settleDuplicate(ctx, pl, prev, content, hash)
 			}
 			return res, err
 		}
@@ -117,27 +111,51 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 		doc.CreatedAt = prev.CreatedAt
 	}
 	setFileStat(&doc, content)
-	// The last moment a cancel can stop the job: once the registry points
-	// at the new version, the job completes.
-	if err := p.claimCommit(ctx, pl); err != nil {
-		return res, err
-	}
-	if err := p.Registry.Put(ctx, doc); err != nil {
-		return res, err
-	}
-	p.learnVocabulary(ctx, pl.Namespace, pl.DocumentID, hash, chunks)
-	if res.Replaced, err = p.deleteStale(ctx, pl.Namespace, pl.DocumentID, hash); err != nil {
-		// The new version is already current and searches hide the old
-		// chunks; a retry finishes the cleanup.
-		return res, err
-	}
-	if _, err := p.Generations.Bump(ctx, pl.Namespace); err != nil {
+	if err := p.commit(ctx, pl, doc, chunks, &res); err != nil {
 		return res, err
 	}
 	res.ChunksIndexed = len(chunks)
 	p.Log.Info("document indexed", "kb_name", pl.Namespace, "document_id", pl.DocumentID,
 		"source", pl.Source, "chunks", len(chunks), "replaced", res.Replaced)
 	return res, nil
+}
+
+// commit makes doc, whose chunks are written, the current version: the
+// registry switches to it (the last moment a cancel can stop the job),
+// its words are learned, the old version's chunks deleted and the
+// namespace's cached results invalidated.
+func (p *Pipeline) commit(ctx context.Context, pl jobs.DocumentPayload, doc ragd.Document, chunks []ragd.Chunk, res *ragd.DocumentResult) error {
+	if err := p.claimCommit(ctx, pl); err != nil {
+		return err
+	}
+	if err := p.Registry.Put(ctx, doc); err != nil {
+		return err
+	}
+	p.learnVocabulary(ctx, pl.Namespace, pl.DocumentID, doc.ContentHash, chunks)
+	var err error
+	if res.Replaced, err = p.deleteStale(ctx, pl.Namespace, pl.DocumentID, doc.ContentHash); err != nil {
+		// The new version is already current and searches hide the old
+		// chunks; a retry finishes the cleanup.
+		return err
+	}
+	_, err = p.Generations.Bump(ctx, pl.Namespace)
+	return err
+}
+
+// settleDuplicate ends a job whose content is already indexed: a cancel
+// from here on is refused, and a current version left unfinished by an
+// earlier run gets its words learned and its file's time recorded.
+func (p *Pipeline) settleDuplicate(ctx context.Context, pl jobs.DocumentPayload, prev *ragd.Document, content ingest.Content, hash string) error {
+	if err := p.claimCommit(ctx, pl); err != nil {
+		return err
+	}
+	if prev == nil || prev.ContentHash != hash {
+		return nil
+	}
+	if err := p.finishLearning(ctx, pl, content.Doc, hash); err != nil {
+		return err
+	}
+	return p.recordFileStat(ctx, *prev, content)
 }
 
 // chunk splits a loaded version into its chunks.

@@ -94,9 +94,9 @@ func (s *Service) Query(ctx context.Context, req QueryRequest, onDelta func(stri
 	}
 	key := ""
 	if onDelta == nil {
-		key = s.Cache.Key(ctx, p.Namespaces, "rag_query", args)
 		var cached QueryResponse
-		if s.Cache.Get(ctx, "rag_query", key, &cached) {
+		var hit bool
+		if key, hit = s.Cache.Lookup(ctx, p.Namespaces, "rag_query", args, &cached); hit {
 			return cached, nil
 		}
 	}

@@ -67,10 +67,7 @@ func (g *Generations) Get(ctx context.Context, namespace string) (int64, error) 
 
 // read sums the namespace's counters, read in one round trip.
 func (g *Generations) read(ctx context.Context, namespace string) (int64, error) {
-	keys := []string{g.key(namespace)}
-	for _, k := range g.also {
-		keys = append(keys, k(namespace))
-	}
+	keys := g.counters(namespace)
 	vals, err := g.rdb.MGet(ctx, keys...).Result()
 	if err != nil {
 		return 0, fmt.Errorf("cache generation: %w", err)

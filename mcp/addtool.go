@@ -7,6 +7,7 @@ import (
 	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	lru "github.com/hashicorp/golang-lru/v2"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -33,8 +34,9 @@ func addTool[In, Out any](s *sdk.Server, t *sdk.Tool, h sdk.ToolHandlerFor[In, O
 		}
 		tt.OutputSchema = out.Schema()
 	}
+	valid := newValidArguments()
 	s.AddTool(&tt, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		in, err := decodeArguments[In](req.Params.Arguments, input)
+		in, err := decodeArguments[In](req.Params.Arguments, input, valid)
 		if err != nil {
 			return errorResult(err), nil
 		}
@@ -74,17 +76,21 @@ func schemaOf[T any](given any) (*jsonschema.Resolved, error) {
 }
 
 // decodeArguments validates the arguments against the input schema (in
-// the SDK's words, so an agent reads the same errors) and decodes them.
-func decodeArguments[In any](args json.RawMessage, schema *jsonschema.Resolved) (In, error) {
+// the SDK's words, so an agent reads the same errors), unless the same
+// arguments passed before, and decodes them.
+func decodeArguments[In any](args json.RawMessage, schema *jsonschema.Resolved, valid *validArguments) (In, error) {
 	var in In
-	generic := map[string]any{}
-	if len(args) > 0 {
-		if err := json.Unmarshal(args, &generic); err != nil {
-			return in, fmt.Errorf("validating \"arguments\": unmarshaling arguments: %w", err)
+	if !valid.seen(args) {
+		generic := map[string]any{}
+		if len(args) > 0 {
+			if err := json.Unmarshal(args, &generic); err != nil {
+				return in, fmt.Errorf("validating \"arguments\": unmarshaling arguments: %w", err)
+			}
 		}
-	}
-	if err := schema.Validate(generic); err != nil {
-		return in, fmt.Errorf("validating \"arguments\": %v", err)
+		if err := schema.Validate(generic); err != nil {
+			return in, fmt.Errorf("validating \"arguments\": %v", err)
+		}
+		valid.add(args)
 	}
 	if len(args) > 0 {
 		if err := json.Unmarshal(args, &in); err != nil {
@@ -99,4 +105,30 @@ func errorResult(err error) *sdk.CallToolResult {
 	var res sdk.CallToolResult
 	res.SetError(err)
 	return &res
+}
+
+// validArguments remembers argument texts that passed validation: agents
+// repeat their calls, and validating against the schema costs more than
+// the decoding (a map, then a walk of the schema).
+type validArguments struct{ c *lru.Cache[string, struct{}] }
+
+// Bounds of the remembered arguments, per tool.
+const (
+	validArgumentsKept   = 1024
+	validArgumentsMaxLen = 2048
+)
+
+func newValidArguments() *validArguments {
+	c, _ := lru.New[string, struct{}](validArgumentsKept)
+	return &validArguments{c: c}
+}
+
+func (v *validArguments) seen(args json.RawMessage) bool {
+	return len(args) <= validArgumentsMaxLen && v.c.Contains(string(args))
+}
+
+func (v *validArguments) add(args json.RawMessage) {
+	if len(args) <= validArgumentsMaxLen {
+		v.c.Add(string(args), struct{}{})
+	}
 }

@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"bytes"
+	"os"
 	"context"
 	"fmt"
 	"io"
@@ -80,6 +81,13 @@ func BenchmarkMCPCachedRetrieve(b *testing.B) {
 	ragd := mcpCaller{client, s.URL + "/mcp", toolCall("core_retrieve_text", `{"query":"lighthouse keeper ledger","top_k":3}`)}
 	echo := mcpCaller{client, bareMCP(b), toolCall("echo", `{"text":"lighthouse keeper ledger"}`)}
 	ragd.call(b) // fill the cache
+	if os.Getenv("RAGD_BENCH_REST") != "" { // decomposition: the cached search over REST
+		rest := restCaller{client, s.URL + "/tools/rag_search", []byte(`{"query":"lighthouse keeper ledger","top_k":3}`)}
+		for range 3 {
+			lat := interleaveFuncs(1, 400, func() { echo.call(b) }, func() { ragd.call(b) }, func() { rest.call(b) })
+			fmt.Printf("p50 echo %s, ragd MCP %s, ragd REST %s\n", median(lat[0]), median(lat[1]), median(lat[2]))
+		}
+	}
 	for _, c := range []int{1, 16} {
 		var ratios, p50s []float64
 		var last [2]time.Duration
@@ -139,4 +147,32 @@ func median(d []time.Duration) time.Duration {
 	s := slices.Clone(d)
 	slices.Sort(s)
 	return s[len(s)/2]
+}
+
+type restCaller struct {
+	client *http.Client
+	url    string
+	body   []byte
+}
+
+func (c restCaller) call(b *testing.B) {
+	resp, err := c.client.Post(c.url, "application/json", bytes.NewReader(c.body))
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+}
+
+func interleaveFuncs(c, n int, fs ...func()) [][]time.Duration {
+	out := make([][]time.Duration, len(fs))
+	for k := range n {
+		for i := range fs {
+			j := (k + i) % len(fs)
+			start := time.Now()
+			fs[j]()
+			out[j] = append(out[j], time.Since(start))
+		}
+	}
+	return out
 }

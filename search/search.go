@@ -31,9 +31,9 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (SearchResponse
 	if err != nil {
 		return SearchResponse{}, err
 	}
-	key := s.Cache.Key(ctx, p.Namespaces, "rag_search", p)
 	var resp SearchResponse
-	if s.Cache.Get(ctx, "rag_search", key, &resp) {
+	key, hit := s.Cache.Lookup(ctx, p.Namespaces, "rag_search", p, &resp)
+	if hit {
 		resp.Query = req.Query
 		return resp, nil
 	}

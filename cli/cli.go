@@ -131,7 +131,10 @@ func report(stderr io.Writer, name string, err error) int {
 	}
 	msg := strings.Join(strings.Fields(err.Error()), " ")
 	if code == ExitInterrupted {
-		msg = "interrupted (jobs already enqueued go on on the server: ragd jobs)"
+		msg = "interrupted"
+		if name == "ingest" || name == "import" {
+			msg += " (the jobs already enqueued go on on the server: ragd jobs)"
+		}
 	}
 	if code == ExitUsage && name != "" {
 		msg += " (usage: ragd " + name + " " + commands[name].synopsis + ")"

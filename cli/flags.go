@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -122,9 +121,6 @@ func (s *session) client() (*client.Client, error) {
 	}
 	return c, nil
 }
-
-// commandFunc is what a command does once its flags are parsed.
-type commandFunc func(ctx context.Context, c *client.Client) error
 
 // listFlag is a comma-separated list flag that may also be repeated.
 type listFlag []string

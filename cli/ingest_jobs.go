@@ -160,10 +160,32 @@ func (d *dirJob) follow(ctx context.Context, c *client.Client, g *gauge) error {
 		d.last = job
 		var res ragd.DirectoryResult
 		_ = json.Unmarshal(job.Result, &res)
+		chunks := res.ChunksIndexed + runningChunks(ctx, c, job.Children)
 		g.set(int64(job.Progress.Done), int64(job.Progress.Total), "files", phaseOf(job.Status),
-			fmt.Sprintf("%d chunks", res.ChunksIndexed))
+			fmt.Sprintf("%d chunks", chunks))
 	})
 	return err
+}
+
+// maxRunningPolls bounds the running files read per round: about the
+// workers' concurrency.
+const maxRunningPolls = 4
+
+// runningChunks is the chunks the running files have written so far: a
+// directory's own counts move only as its files end, and one large file
+// would otherwise show no progress at all.
+func runningChunks(ctx context.Context, c *client.Client, children []ragd.ChildJob) int {
+	n, polled := 0, 0
+	for _, ch := range children {
+		if ch.Status != ragd.JobActive || polled == maxRunningPolls {
+			continue
+		}
+		polled++
+		if job, err := c.Job(ctx, ch.ID); err == nil && job.Progress.Unit == "chunks" {
+			n += job.Progress.Done
+		}
+	}
+	return n
 }
 
 // followJob polls one job until it ends and returns its last state;
@@ -183,10 +205,19 @@ func followJob(ctx context.Context, c *client.Client, id string, show func(*ragd
 				return job, nil
 			}
 		}
-		if err := sleep(ctx, pollEvery); err != nil {
+		if err := sleep(ctx, pollDelay(job)); err != nil {
 			return nil, err
 		}
 	}
+}
+
+// pollDelay is how long to wait before reading a job again: longer for a
+// directory of many files, whose every read lists them all.
+func pollDelay(job *ragd.Job) time.Duration {
+	if job == nil {
+		return pollEvery
+	}
+	return min(pollEvery+time.Duration(len(job.Children))*200*time.Microsecond, 3*time.Second)
 }
 
 func (d *dirJob) sum(s *IngestSummary) {

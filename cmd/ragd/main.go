@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -31,13 +32,22 @@ func main() {
 	}
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "ragd:", err)
+		var usage usageError
+		if errors.As(err, &usage) {
+			os.Exit(cli.ExitUsage)
+		}
 		os.Exit(1)
 	}
 }
 
+// usageError is a command line naming no command ragd knows.
+type usageError string
+
+func (e usageError) Error() string { return string(e) }
+
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("no command given\n%s%s", usage, cli.Usage())
+		return usageError("no command given\n" + usage + cli.Usage())
 	}
 	switch args[0] {
 	case "serve":
@@ -56,7 +66,7 @@ func run(args []string) error {
 		fmt.Println(usage + cli.Usage())
 		return nil
 	default:
-		return fmt.Errorf("unknown command %q\n%s%s", args[0], usage, cli.Usage())
+		return usageError(fmt.Sprintf("unknown command %q\n%s%s", args[0], usage, cli.Usage()))
 	}
 }
 

@@ -20,6 +20,8 @@ type APIError struct {
 	Detail       string
 }
 
+// Error is the server's message and the status: "job j1 is already
+// completed (409 Conflict)".
 func (e *APIError) Error() string {
 	return fmt.Sprintf("%s (%d %s)", e.Detail, e.Status, http.StatusText(e.Status))
 }
@@ -31,10 +33,12 @@ type UnreachableError struct {
 	Err    error
 }
 
+// Error names the server and why it gave no answer.
 func (e *UnreachableError) Error() string {
 	return fmt.Sprintf("cannot reach ragd at %s: %v", e.Server, unwrapURLError(e.Err))
 }
 
+// Unwrap is the transport's error.
 func (e *UnreachableError) Unwrap() error { return e.Err }
 
 // unwrapURLError drops the "Get URL:" prefix *url.Error adds, since the

@@ -1,9 +1,10 @@
 # shellcheck shell=bash
 # Shared helpers for ragd's scripts. Source it; do not run it.
 #
-#   install_redis | install_wordnet | install_ocr | install_weaviate | install_model DATA_DIR   (idempotent)
+#   install_redis | install_redis_sentinel | install_wordnet | install_ocr | install_weaviate | install_model DATA_DIR   (idempotent)
 #   install_mcpclient               npm deps of test/mcpclient (idempotent)
 #   start_redis PORT DIR | start_weaviate HTTP_PORT GRPC_PORT DIR
+#   start_redis_replica PORT PRIMARY_PORT DIR | start_sentinel PORT PRIMARY_PORT DIR
 #   wait_ready                      waits for everything started above
 #   start_test_stack TMP_DIR        both services on the test ports + RAGD_TEST_* env
 #   stop_started                    stops only what this script started (runs on exit)
@@ -124,6 +125,14 @@ install_redis() {
 		return
 	fi
 	apt_install redis-server || die "could not install redis-server"
+}
+
+# Debian's redis-sentinel: the sentinels of `make cluster` and of the
+# failover test (redis.sentinel).
+install_redis_sentinel() {
+	install_redis
+	command -v redis-sentinel >/dev/null && return
+	apt_install redis-sentinel || die "could not install redis-sentinel"
 }
 
 # WordNet's database for synonym expansion (search.synonym_expansion); ragd

@@ -81,7 +81,7 @@ func (q *Queue) enqueue(ctx context.Context, typ, jobID string, payload any) err
 	if err != nil {
 		return fmt.Errorf("enqueue %s: %w", typ, err)
 	}
-	return q.replicated(ctx, jobID)
+	return q.replicated(ctx, jobID, body)
 }
 
 // Close releases the queue's connections (not the shared Redis client).

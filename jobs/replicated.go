@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/redis/go-redis/v9"
@@ -16,9 +17,15 @@ import (
 // on one connection of its own. The replication stream keeps the
 // primary's order, so a replica that holds the marker holds the enqueue
 // before it.
-func (q *Queue) replicated(ctx context.Context, jobID string) error {
+//
+// Only a job a caller asked for waits: a child a directory task enqueues is
+// written before that task's completion, so a failover that loses the
+// child loses the completion too, and the directory task runs again and
+// re-enqueues it.
+func (q *Queue) replicated(ctx context.Context, jobID string, body []byte) error {
 	pool, ok := q.rdb.(interface{ Conn() *redis.Conn })
-	if q.opts.WaitReplicas <= 0 || !ok {
+	var m indexMeta
+	if q.opts.WaitReplicas <= 0 || !ok || json.Unmarshal(body, &m) != nil || m.ParentID != "" {
 		return nil
 	}
 	conn := pool.Conn()

@@ -374,9 +374,8 @@ start_redis_node() {
 		printf 'port %s\nbind 127.0.0.1\ndir %s\nsave ""\nappendonly yes\ndaemonize no\n' "$port" "$dir" >"$conf"
 		[[ -z $primary ]] || printf 'replicaof 127.0.0.1 %s\n' "$primary" >>"$conf"
 	fi
-	local role="role from $conf"
-	[[ -n $(sed -n '/^replicaof/p' "$conf") ]] || role=primary
-	[[ $role == primary ]] || role="replica of :$(awk '/^replicaof/ {print $3}' "$conf")"
+	local role=primary # as the file says: the sentinels may have swapped them
+	if grep -q '^replicaof' "$conf"; then role="replica of :$(awk '/^replicaof/ {print $3}' "$conf")"; fi
 	log "redis: starting on 127.0.0.1:$port as $role (data $dir, log $log_file)"
 	setsid redis-server "$conf" >>"$log_file" 2>&1 & # setsid: see start_redis
 	remember $! "redis on :$port" redis-server

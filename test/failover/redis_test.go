@@ -105,6 +105,8 @@ func getJob(t *testing.T, s *stack.Stack, id string) (ragd.Job, bool) {
 	case http.StatusOK:
 	case http.StatusServiceUnavailable:
 		return ragd.Job{}, false
+	case http.StatusNotFound:
+		t.Fatalf("job %s is gone: lost in the failover (%s)", id, resp.Body)
 	default:
 		t.Fatalf("GET /jobs/%s: %d %s", id, resp.Status, resp.Body)
 	}

@@ -77,6 +77,7 @@ func NewLogger(cfg config.Log) *slog.Logger {
 // New connects to Redis and Weaviate, loads the embedder and assembles ragd.
 // Every failure names the setting or service at fault.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
+	redis.SetLogger(redisLog{log})
 	rdb, err := NewRedis(cfg.Redis)
 	if err != nil {
 		return nil, err

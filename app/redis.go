@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -66,4 +67,12 @@ func queueOptions(cfg config.Config, log *slog.Logger) jobs.Options {
 		}
 	}
 	return o
+}
+
+// redisLog sends go-redis's own messages (failed dials, a sentinel
+// naming a new primary) to ragd's log rather than bare stderr.
+type redisLog struct{ log *slog.Logger }
+
+func (r redisLog) Printf(_ context.Context, format string, v ...any) {
+	r.log.Warn("redis client: " + fmt.Sprintf(format, v...))
 }

@@ -5,7 +5,7 @@ SHELL := /bin/bash
 ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help run test bench bench-growth eval build deps fmt vet
+.PHONY: help run cluster test bench bench-growth eval build deps fmt vet
 
 help: ## show this help
 	@echo "usage: make <target>"
@@ -13,6 +13,9 @@ help: ## show this help
 
 run: ## install deps, start Redis + Weaviate (./data), run `ragd serve --worker $(ARGS)`
 	scripts/run.sh $(ARGS)
+
+cluster: ## three Weaviate nodes, Redis primary + replica + 3 sentinels, 2 `ragd serve` + 3 `ragd worker` (data ./data/cluster, ports 9xxx)
+	scripts/cluster.sh
 
 test: ## install deps, start throwaway Redis + Weaviate on test ports, go vet + go test -race
 	scripts/test.sh

@@ -13,7 +13,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/hibiken/asynq"
 	"github.com/hibiken/asynqmon"
 	"github.com/redis/go-redis/v9"
 	"github.com/sony/gobreaker/v2"
@@ -78,15 +77,15 @@ func NewLogger(cfg config.Log) *slog.Logger {
 // New connects to Redis and Weaviate, loads the embedder and assembles ragd.
 // Every failure names the setting or service at fault.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
-	ropts, err := redis.ParseURL(cfg.Redis.URL)
+	redis.SetLogger(redisLog{log})
+	rdb, err := NewRedis(cfg.Redis)
 	if err != nil {
-		return nil, fmt.Errorf("redis.url: %w", err)
+		return nil, err
 	}
-	rdb := redis.NewClient(ropts)
 	pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := rdb.Ping(pingCtx).Err(); err != nil {
-		return nil, fmt.Errorf("redis at %s does not answer: %w", ropts.Addr, err)
+		return nil, fmt.Errorf("redis (%s) does not answer: %w", describeRedis(cfg.Redis), err)
 	}
 	embedder, err := newEmbedder(ctx, cfg)
 	if err != nil {
@@ -106,8 +105,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		MaxBytes: cfg.Ingest.MaxFileBytes, UserAgent: "ragd/" + ragd.Version}
 	reg := registry.New(rdb, cfg.Redis.KeyPrefix)
 	gens := cache.NewGenerations(rdb, cfg.Redis.KeyPrefix, reg.EpochKey)
-	queue := jobs.NewQueue(rdb, jobs.Options{Queue: cfg.Worker.Queue, MaxRetries: cfg.Worker.MaxRetries,
-		Timeout: cfg.Worker.TaskTimeout, Retention: cfg.Worker.JobRetention})
+	queue := jobs.NewQueue(rdb, queueOptions(cfg, log))
 	a := &App{Config: cfg, Log: log, Redis: rdb, Queue: queue, Metrics: metrics.New(queue.Inspector())}
 	a.Metrics.CountCancelled(queue.CancelledCount)
 	guards := a.guards()
@@ -138,7 +136,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	if a.Auth, err = auth.New(authConfig(cfg.Auth), log); err != nil {
 		return nil, fmt.Errorf("auth: %w", err)
 	}
-	log.Info("ragd ready", "redis", ropts.Addr, "weaviate", cfg.Weaviate.URL, "collection", cfg.Weaviate.Collection,
+	log.Info("ragd ready", "redis", describeRedis(cfg.Redis), "weaviate", cfg.Weaviate.URL, "collection", cfg.Weaviate.Collection,
 		"embedder", embedder.Name(), "dimension", embedder.Dimension(), "ingest_roots", roots.String())
 	return a, nil
 }
@@ -276,7 +274,7 @@ func (a *App) PreloadSearch() { go a.LoadSearch() }
 // Handler returns the HTTP handler: REST API and the Asynq UI at /monitoring.
 // The returned func releases the UI's connections.
 func (a *App) Handler() (http.Handler, func(), error) {
-	redisOpt, err := asynq.ParseRedisURI(a.Config.Redis.URL)
+	redisOpt, err := AsynqRedis(a.Config.Redis)
 	if err != nil {
 		return nil, nil, err
 	}

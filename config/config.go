@@ -122,6 +122,9 @@ type HTTP struct {
 type Redis struct {
 	URL       string `yaml:"url"`
 	KeyPrefix string `yaml:"key_prefix"`
+	// Sentinel, when set, finds the primary through Redis Sentinel
+	// instead of redis.url (which must then be empty).
+	Sentinel Sentinel `yaml:"sentinel"`
 }
 
 // Weaviate configures the vector store.
@@ -293,7 +296,7 @@ type Log struct {
 func Default() Config {
 	return Config{
 		HTTP:     HTTP{Addr: "127.0.0.1:8000", MaxBodyBytes: 10 << 20, WaitTimeout: 50 * time.Second, MaxBatchCalls: 50},
-		Redis:    Redis{URL: "redis://127.0.0.1:6379/0", KeyPrefix: "ragd"},
+		Redis:    Redis{URL: "redis://127.0.0.1:6379/0", KeyPrefix: "ragd", Sentinel: Sentinel{Addrs: []string{}, WaitReplicas: 1, WaitTimeout: time.Second}},
 		Weaviate: Weaviate{URL: "http://127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", Collection: "RagdChunk", BatchSize: 200, Timeout: 30 * time.Second},
 		Data:     Data{Dir: "./data"},
 		Embed:    Embed{Provider: "glove", BatchSize: 64, Timeout: 30 * time.Second},

@@ -97,7 +97,11 @@ func EnvName(section, key string) string {
 
 var durationType = reflect.TypeOf(time.Duration(0))
 
+// envSettable: a nested section (redis.sentinel) lives in the file only.
 func envSettable(f reflect.Value) bool {
+	if f.Kind() == reflect.Struct && f.Type() != durationType {
+		return false
+	}
 	return f.Kind() != reflect.Slice || f.Type().Elem().Kind() == reflect.String
 }
 

@@ -23,7 +23,7 @@ func (c Config) Validate() error {
 	check(c.HTTP.MaxBodyBytes > 0, "http.max_body_bytes must be positive")
 	check(c.HTTP.WaitTimeout > 0, "http.wait_timeout must be positive")
 	check(c.HTTP.MaxBatchCalls > 0, "http.max_batch_calls must be positive")
-	check(c.Redis.URL != "", "redis.url is empty")
+	errs = append(errs, c.Redis.check()...)
 	check(c.Redis.KeyPrefix != "", "redis.key_prefix is empty")
 	check(c.Weaviate.URL != "", "weaviate.url is empty")
 	check(c.Weaviate.GRPCAddr != "", "weaviate.grpc_addr is empty")

@@ -19,6 +19,12 @@ type Options struct {
 	Timeout    time.Duration
 	// Retention keeps finished jobs readable for this long.
 	Retention time.Duration
+	// WaitReplicas replicas must hold a job before it is acknowledged, at
+	// most WaitTimeout (see replicated.go); Unreplicated hears of a job
+	// fewer replicas held in time.
+	WaitReplicas int
+	WaitTimeout  time.Duration
+	Unreplicated func(jobID string, acked int64)
 }
 
 // Queue enqueues ragd's tasks and reads their state back.
@@ -75,7 +81,7 @@ func (q *Queue) enqueue(ctx context.Context, typ, jobID string, payload any) err
 	if err != nil {
 		return fmt.Errorf("enqueue %s: %w", typ, err)
 	}
-	return nil
+	return q.replicated(ctx, jobID, body)
 }
 
 // Close releases the queue's connections (not the shared Redis client).

@@ -1,9 +1,10 @@
 # shellcheck shell=bash
 # Shared helpers for ragd's scripts. Source it; do not run it.
 #
-#   install_redis | install_wordnet | install_ocr | install_weaviate | install_model DATA_DIR   (idempotent)
+#   install_redis | install_redis_sentinel | install_wordnet | install_ocr | install_weaviate | install_model DATA_DIR   (idempotent)
 #   install_mcpclient               npm deps of test/mcpclient (idempotent)
 #   start_redis PORT DIR | start_weaviate HTTP_PORT GRPC_PORT DIR
+#   start_redis_replica PORT PRIMARY_PORT DIR | start_sentinel PORT PRIMARY_PORT DIR
 #   wait_ready                      waits for everything started above
 #   start_test_stack TMP_DIR        both services on the test ports + RAGD_TEST_* env
 #   stop_started                    stops only what this script started (runs on exit)
@@ -124,6 +125,14 @@ install_redis() {
 		return
 	fi
 	apt_install redis-server || die "could not install redis-server"
+}
+
+# Debian's redis-sentinel: the sentinels of `make cluster` and of the
+# failover test (redis.sentinel).
+install_redis_sentinel() {
+	install_redis
+	command -v redis-sentinel >/dev/null && return
+	apt_install redis-sentinel || die "could not install redis-sentinel"
 }
 
 # WordNet's database for synonym expansion (search.synonym_expansion); ragd
@@ -295,7 +304,10 @@ start_redis() {
 #
 # Cluster-internal ports come from WEAVIATE_RAFT_PORT, WEAVIATE_RAFT_RPC_PORT,
 # WEAVIATE_GOSSIP_PORT and WEAVIATE_DATA_PORT; unset, they keep Weaviate's own
-# layout relative to the HTTP port (8080 -> 8300, 8301, 7946, 7947).
+# layout relative to the HTTP port (8080 -> 8300, 8301, 7946, 7947). A node
+# of a cluster also sets WEAVIATE_NODE (its name), WEAVIATE_RAFT_JOIN
+# (name:raft_port of every node), WEAVIATE_BOOTSTRAP_EXPECT and
+# WEAVIATE_CLUSTER_JOIN (the first node's 127.0.0.1:gossip_port).
 start_weaviate() {
 	local http=$1 grpc=$2 dir=$3
 	local raft=${WEAVIATE_RAFT_PORT:-$((http + 220))}
@@ -323,14 +335,19 @@ start_weaviate() {
 		export DEFAULT_VECTORIZER_MODULE=none
 		export ENABLE_MODULES=
 		export DISABLE_TELEMETRY=true
-		export CLUSTER_HOSTNAME=node1
+		export CLUSTER_HOSTNAME="${WEAVIATE_NODE:-node1}"
 		export CLUSTER_ADVERTISE_ADDR=127.0.0.1
 		export CLUSTER_BIND_ADDR=127.0.0.1
 		export CLUSTER_GOSSIP_BIND_PORT="$gossip"
 		export CLUSTER_DATA_BIND_PORT="$data"
 		export RAFT_PORT="$raft"
 		export RAFT_INTERNAL_RPC_PORT="$raft_rpc"
-		export RAFT_BOOTSTRAP_EXPECT=1
+		export RAFT_BOOTSTRAP_EXPECT="${WEAVIATE_BOOTSTRAP_EXPECT:-1}"
+		# A node of a local cluster (scripts/cluster.sh): DESIGN.md §11.
+		if [[ -n ${WEAVIATE_RAFT_JOIN:-} ]]; then
+			export CLUSTER_IN_LOCALHOST=true RAFT_JOIN="$WEAVIATE_RAFT_JOIN"
+			[[ -z ${WEAVIATE_CLUSTER_JOIN:-} ]] || export CLUSTER_JOIN="$WEAVIATE_CLUSTER_JOIN"
+		fi
 		export GRPC_PORT="$grpc"
 		export USE_INVERTED_SEARCHABLE=false
 		export QUERY_DEFAULTS_LIMIT=25
@@ -342,6 +359,61 @@ start_weaviate() {
 	) >>"$log_file" 2>&1 &
 	remember $! "weaviate on :$http" weaviate-server
 	WAIT_WEAVIATE+=("$! $http $grpc $log_file")
+}
+
+# start_redis_node PORT DIR [PRIMARY_PORT]: a Redis of a replicated set,
+# the primary or (with PRIMARY_PORT) its replica. Its DIR/redis.conf is
+# written once and then left to Redis: the sentinels rewrite it on a
+# failover, so a restart keeps the roles they chose.
+start_redis_node() {
+	local port=$1 dir=$2 primary=${3:-}
+	ports_free redis "$port"
+	mkdir -p "$dir"
+	local conf=$dir/redis.conf log_file=$dir/redis.log
+	if [[ ! -f $conf ]]; then
+		printf 'port %s\nbind 127.0.0.1\ndir %s\nsave ""\nappendonly yes\ndaemonize no\n' "$port" "$dir" >"$conf"
+		[[ -z $primary ]] || printf 'replicaof 127.0.0.1 %s\n' "$primary" >>"$conf"
+	fi
+	local role=primary # as the file says: the sentinels may have swapped them
+	if grep -q '^replicaof' "$conf"; then role="replica of :$(awk '/^replicaof/ {print $3}' "$conf")"; fi
+	log "redis: starting on 127.0.0.1:$port as $role (data $dir, log $log_file)"
+	setsid redis-server "$conf" >>"$log_file" 2>&1 & # setsid: see start_redis
+	remember $! "redis on :$port" redis-server
+	WAIT_REDIS+=("$! $port $log_file")
+}
+
+# start_sentinel PORT DIR MASTER_NAME PRIMARY_PORT: a Redis Sentinel watching
+# the primary (quorum 2 of 3; a primary silent for 5 s is replaced). The
+# config is written once: Sentinel keeps its state in it.
+start_sentinel() {
+	local port=$1 dir=$2 name=$3 primary=$4
+	command -v redis-sentinel >/dev/null || die "redis-sentinel is missing (run install_redis_sentinel first)"
+	ports_free sentinel "$port"
+	mkdir -p "$dir"
+	local conf=$dir/sentinel.conf log_file=$dir/sentinel.log
+	if [[ ! -f $conf ]]; then
+		{
+			printf 'port %s\nbind 127.0.0.1\ndir %s\ndaemonize no\n' "$port" "$dir"
+			printf 'sentinel monitor %s 127.0.0.1 %s 2\n' "$name" "$primary"
+			printf 'sentinel down-after-milliseconds %s %s\n' "$name" "${SENTINEL_DOWN_AFTER_MS:-5000}"
+			printf 'sentinel failover-timeout %s %s\n' "$name" "${SENTINEL_FAILOVER_TIMEOUT_MS:-15000}"
+		} >"$conf"
+	fi
+	log "sentinel: starting on 127.0.0.1:$port (watching $name, log $log_file)"
+	setsid redis-sentinel "$conf" >>"$log_file" 2>&1 &
+	remember $! "sentinel on :$port" redis-sentinel
+	WAIT_REDIS+=("$! $port $log_file")
+}
+
+# sentinels_ready MASTER_NAME PORT...: every sentinel knows a replica and the
+# other sentinels (until then a failover could not happen).
+sentinels_ready() {
+	local name=$1 port others=$(($# - 2))
+	shift
+	for port in "$@"; do
+		[[ $(redis-cli -p "$port" sentinel replicas "$name" 2>/dev/null | grep -c '^name$') -ge 1 ]] || return 1
+		[[ $(redis-cli -p "$port" sentinel sentinels "$name" 2>/dev/null | grep -c '^name$') -ge $others ]] || return 1
+	done
 }
 
 # wait_ready: wait until every service started above answers, up to
@@ -421,8 +493,9 @@ stop_started() {
 # remove_on_exit DIR: delete DIR after the services are stopped.
 remove_on_exit() { CLEANUP_DIRS+=("$1"); }
 
+# _on_exit [RC]: a script's own EXIT handler passes the status it caught.
 _on_exit() {
-	local rc=$?
+	local rc=${1:-$?}
 	trap - EXIT INT TERM
 	stop_started
 	local dir

@@ -18,6 +18,7 @@ if ! (cd "$ROOT" && go mod tidy -diff); then
 fi
 
 install_redis
+install_redis_sentinel # the Redis failover test (test/failover) starts its own sentinels
 install_wordnet
 install_ocr
 install_weaviate

@@ -1,0 +1,78 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+
+	"ragd/config"
+	"ragd/jobs"
+)
+
+// NewRedis is the one place ragd's Redis clients are built from config:
+// a plain client for redis.url, or go-redis's failover client, which asks
+// the sentinels for the primary and follows a promotion, for
+// redis.sentinel. The queue, worker, registry and cache all share it.
+func NewRedis(cfg config.Redis) (*redis.Client, error) {
+	if s := cfg.Sentinel; s.Enabled() {
+		return redis.NewFailoverClient(&redis.FailoverOptions{MasterName: s.MasterName, SentinelAddrs: s.Addrs,
+			Password: s.Password, SentinelPassword: s.SentinelPassword}), nil
+	}
+	opts, err := redis.ParseURL(cfg.URL)
+	if err != nil {
+		return nil, fmt.Errorf("redis.url: %w", err)
+	}
+	return redis.NewClient(opts), nil
+}
+
+// AsynqRedis is the same connection as Asynq options, for the parts of
+// Asynq that open their own (the /monitoring UI).
+func AsynqRedis(cfg config.Redis) (asynq.RedisConnOpt, error) {
+	if s := cfg.Sentinel; s.Enabled() {
+		return asynq.RedisFailoverClientOpt{MasterName: s.MasterName, SentinelAddrs: s.Addrs,
+			Password: s.Password, SentinelPassword: s.SentinelPassword}, nil
+	}
+	opt, err := asynq.ParseRedisURI(cfg.URL)
+	if err != nil {
+		return nil, fmt.Errorf("redis.url: %w", err)
+	}
+	return opt, nil
+}
+
+// describeRedis names the Redis in logs and errors.
+func describeRedis(cfg config.Redis) string {
+	if s := cfg.Sentinel; s.Enabled() {
+		return fmt.Sprintf("primary %q via sentinels %s", s.MasterName, strings.Join(s.Addrs, ","))
+	}
+	if opts, err := redis.ParseURL(cfg.URL); err == nil {
+		return opts.Addr
+	}
+	return cfg.URL
+}
+
+// queueOptions: with sentinels, a job is acknowledged once a replica holds
+// it (redis.sentinel.wait_replicas), so a failover does not lose it.
+func queueOptions(cfg config.Config, log *slog.Logger) jobs.Options {
+	o := jobs.Options{Queue: cfg.Worker.Queue, MaxRetries: cfg.Worker.MaxRetries,
+		Timeout: cfg.Worker.TaskTimeout, Retention: cfg.Worker.JobRetention}
+	if s := cfg.Redis.Sentinel; s.Enabled() {
+		o.WaitReplicas, o.WaitTimeout = s.WaitReplicas, s.WaitTimeout
+		o.Unreplicated = func(jobID string, acked int64) {
+			log.Warn("job accepted but not yet on a Redis replica: a failover now could lose it",
+				"job_id", jobID, "replicas", acked, "wanted", s.WaitReplicas, "waited", s.WaitTimeout)
+		}
+	}
+	return o
+}
+
+// redisLog sends go-redis's own messages (failed dials, a sentinel
+// naming a new primary) to ragd's log rather than bare stderr.
+type redisLog struct{ log *slog.Logger }
+
+func (r redisLog) Printf(_ context.Context, format string, v ...any) {
+	r.log.Warn("redis client: " + fmt.Sprintf(format, v...))
+}

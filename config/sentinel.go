@@ -1,0 +1,76 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"time"
+)
+
+// Sentinel finds the Redis primary through Redis Sentinel, so that the
+// queue, the registry and the cache follow a failover to the promoted
+// replica.
+type Sentinel struct {
+	// MasterName is the name the sentinels monitor the primary under.
+	MasterName string `yaml:"master_name"`
+	// Addrs are the sentinels, host:port each.
+	Addrs []string `yaml:"addrs"`
+	// Password authenticates to the primary and replicas.
+	Password string `yaml:"password"`
+	// SentinelPassword authenticates to the sentinels.
+	SentinelPassword string `yaml:"sentinel_password"`
+	// WaitReplicas is how many replicas must hold a job before ragd
+	// acknowledges it (Redis WAIT; 0: do not wait): replication is
+	// asynchronous, so without it a failover may lose a job just accepted.
+	WaitReplicas int `yaml:"wait_replicas"`
+	// WaitTimeout bounds that wait; past it the job is accepted with a
+	// warning (no replica in sync).
+	WaitTimeout time.Duration `yaml:"wait_timeout"`
+}
+
+// Enabled reports whether a sentinel section is given at all.
+func (s Sentinel) Enabled() bool { return s.MasterName != "" || len(s.Addrs) > 0 }
+
+// check reports a Redis section that names no server, or two ways to one.
+func (r Redis) check() []error {
+	s := r.Sentinel
+	switch {
+	case r.URL != "" && s.Enabled():
+		return []error{errors.New(`redis.url and redis.sentinel are both set: set redis.url to "" (RAGD_REDIS_URL=) to reach Redis through the sentinels, or remove redis.sentinel`)}
+	case r.URL == "" && !s.Enabled():
+		return []error{errors.New("redis.url is empty and redis.sentinel is not set: give one of them")}
+	case r.URL != "":
+		return nil
+	}
+	var errs []error
+	if s.MasterName == "" {
+		errs = append(errs, errors.New("redis.sentinel.master_name is empty: name the primary the sentinels monitor"))
+	}
+	if len(s.Addrs) == 0 {
+		errs = append(errs, errors.New("redis.sentinel.addrs is empty: list the sentinels as host:port"))
+	}
+	for i, a := range s.Addrs {
+		if err := checkHostPort(a); err != nil {
+			errs = append(errs, fmt.Errorf("redis.sentinel.addrs[%d] %q: %w", i, a, err))
+		}
+	}
+	if s.WaitReplicas < 0 {
+		errs = append(errs, errors.New("redis.sentinel.wait_replicas must not be negative"))
+	}
+	if s.WaitReplicas > 0 && s.WaitTimeout <= 0 {
+		errs = append(errs, errors.New("redis.sentinel.wait_timeout must be positive when wait_replicas is set"))
+	}
+	return errs
+}
+
+func checkHostPort(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return errors.New("want host:port")
+	}
+	if n, err := strconv.Atoi(port); host == "" || err != nil || n < 1 || n > 65535 {
+		return errors.New("want host:port with a port from 1 to 65535")
+	}
+	return nil
+}

@@ -1,0 +1,257 @@
+// Package failover holds the tests that kill a real dependency under load.
+package failover
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"ragd"
+	"ragd/config"
+	"ragd/internal/sentinel"
+	"ragd/internal/stack"
+	"ragd/internal/testenv"
+)
+
+// The Redis primary SIGKILLed under a directory ingest and a stream of
+// single-document requests: the sentinels promote the replica, ragd's
+// queue, registry and cache follow it, every directory file and every
+// acknowledged request reaches completed, and the chunk count equals a
+// clean run's (no file indexed twice into duplicate chunks).
+func TestRedisPrimaryKilledUnderIngest(t *testing.T) {
+	set := sentinel.Start(t, sentinel.DefaultPorts)
+	root := corpus(t)
+	cfg := stack.Config(t, root)
+	cfg.Redis.URL = ""
+	cfg.Redis.Sentinel = config.Sentinel{MasterName: sentinel.MasterName, Addrs: set.Addrs(), WaitReplicas: 1, WaitTimeout: time.Second}
+	s := stack.Start(t, cfg, true)
+
+	clean := ingestDirectory(t, s, root, "clean")
+	cleanJob := waitJob(t, s, clean, 3*time.Minute)
+	files := checkCompleted(t, cleanJob)
+	cleanChunks := s.ChunkCount(t, "clean", "")
+
+	chaos := ingestDirectory(t, s, root, "chaos")
+	waitProgress(t, s, chaos, 3)
+	stream := startStream(t, s)
+	time.Sleep(300 * time.Millisecond) // some requests before the kill
+	old := set.KillPrimary(t)
+	killed := time.Now()
+	promoted := set.WaitPromoted(t, old, 30*time.Second)
+	t.Logf("primary :%d killed; sentinels promoted :%d after %s", old, promoted, time.Since(killed).Round(100*time.Millisecond))
+	set.Restart(t, old) // back as a replica, so WAIT has a replica again
+	time.Sleep(2 * time.Second)
+	acked, refused := stream.stop()
+
+	job := waitJob(t, s, chaos, 3*time.Minute)
+	t.Logf("directory job ended %s after the kill", time.Since(killed).Round(100*time.Millisecond))
+	if got := checkCompleted(t, job); got != files {
+		t.Errorf("chaos run indexed %d files, the clean run %d", got, files)
+	}
+	lost := 0
+	for _, id := range acked {
+		if j := waitJob(t, s, id, time.Minute); j.Status != ragd.JobCompleted {
+			lost++
+			t.Errorf("acknowledged job %s ended %s: %s", id, j.Status, j.Error)
+		}
+	}
+	t.Logf("acknowledged jobs ended %s after the kill", time.Since(killed).Round(100*time.Millisecond))
+	chunks := s.ChunkCount(t, "chaos", "")
+	t.Logf("directory files %d, chunks clean %d chaos %d (duplicates %d); requests acknowledged %d, refused %d, lost %d",
+		files, cleanChunks, chunks, chunks-cleanChunks, len(acked), refused, lost)
+	if chunks != cleanChunks {
+		t.Errorf("chaos run stored %d chunks, the clean run %d", chunks, cleanChunks)
+	}
+	if len(acked) == 0 {
+		t.Error("no request was acknowledged while the primary was killed")
+	}
+	checkRegistryAndCache(t, s, countDocuments(t, s, "clean"))
+}
+
+// corpus is Go's own documentation: distinct files, so that no two are
+// one document (a namespace keeps one copy of identical content).
+func corpus(t *testing.T) string {
+	root := t.TempDir()
+	for _, f := range []string{"doc/go_spec.html", "doc/go_mem.html", "doc/asm.html", "doc/godebug.md", "doc/README.md",
+		"src/cmd/compile/README.md", "src/runtime/HACKING.md", "src/cmd/compile/internal/types2/README.md",
+		"src/cmd/compile/internal/ssa/README.md", "src/internal/trace/tracev2/EXPERIMENTS.md", "src/cmd/compile/abi-internal.md",
+		"src/cmd/vendor/golang.org/x/sys/unix/README.md", "src/math/big/calibrate.md"} {
+		testenv.CopyFile(t, testenv.GorootFile(t, f), filepath.Join(root, "docs", strings.ReplaceAll(f, "/", "_")))
+	}
+	return root
+}
+
+func ingestDirectory(t *testing.T, s *stack.Stack, root, kb string) string {
+	t.Helper()
+	resp := s.Do(t, http.MethodPost, "/tools/rag_index_directory", map[string]any{"directory_path": filepath.Join(root, "docs"), "kb_name": kb})
+	id, _ := resp.JSON["job_id"].(string)
+	if resp.Status != http.StatusAccepted || id == "" {
+		t.Fatalf("rag_index_directory %s: %d %s", kb, resp.Status, resp.Body)
+	}
+	return id
+}
+
+// getJob reads a job; during the failover ragd may answer 503, which is
+// not an end.
+func getJob(t *testing.T, s *stack.Stack, id string) (ragd.Job, bool) {
+	resp := s.Do(t, http.MethodGet, "/jobs/"+id, nil)
+	switch resp.Status {
+	case http.StatusOK:
+	case http.StatusServiceUnavailable:
+		return ragd.Job{}, false
+	case http.StatusNotFound:
+		t.Fatalf("job %s is gone: lost in the failover (%s)", id, resp.Body)
+	default:
+		t.Fatalf("GET /jobs/%s: %d %s", id, resp.Status, resp.Body)
+	}
+	var job ragd.Job
+	if err := json.Unmarshal(resp.Body, &job); err != nil {
+		t.Fatal(err)
+	}
+	return job, true
+}
+
+func waitJob(t *testing.T, s *stack.Stack, id string, timeout time.Duration) ragd.Job {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		job, ok := getJob(t, s, id)
+		if ok && job.Status.Terminal() {
+			return job
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %s not ended after %s: %+v", id, timeout, job)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// waitProgress waits until the directory job has finished n files, so the
+// kill lands mid-ingest.
+func waitProgress(t *testing.T, s *stack.Stack, id string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		if job, ok := getJob(t, s, id); ok && job.Progress.Done >= n {
+			if job.Status.Terminal() {
+				t.Fatalf("directory job ended before the kill: make the corpus bigger (%+v)", job.Progress)
+			}
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("directory job %s did not reach %d files", id, n)
+}
+
+// checkCompleted fails unless the directory job and every file completed;
+// it returns the number of files.
+func checkCompleted(t *testing.T, job ragd.Job) int {
+	t.Helper()
+	if job.Status != ragd.JobCompleted {
+		t.Fatalf("directory job %s: %s", job.Status, job.Error)
+	}
+	for _, c := range job.Children {
+		if c.Status != ragd.JobCompleted || c.Chunks == 0 {
+			t.Errorf("file job %+v", c)
+		}
+	}
+	if len(job.Children) == 0 {
+		t.Fatal("directory job has no files")
+	}
+	return len(job.Children)
+}
+
+// stream sends single-document requests until stopped, keeping the ids
+// of those ragd acknowledged (202).
+type stream struct {
+	done    chan struct{}
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	acked   []string
+	refused int
+}
+
+func startStream(t *testing.T, s *stack.Stack) *stream {
+	st := &stream{done: make(chan struct{})}
+	for g := range 4 {
+		st.wg.Add(1)
+		go st.send(t, s, g)
+	}
+	return st
+}
+
+func (st *stream) send(t *testing.T, s *stack.Stack, g int) {
+	defer st.wg.Done()
+	for i := 0; ; i++ {
+		select {
+		case <-st.done:
+			return
+		case <-time.After(50 * time.Millisecond):
+		}
+		text := fmt.Sprintf("Stream note %d-%d: basalt column number %d cooled slowly.", g, i, i)
+		resp := s.Do(t, http.MethodPost, "/tools/rag_index", map[string]any{"text": text, "kb_name": "stream", "title": "note " + strconv.Itoa(i)})
+		st.mu.Lock()
+		if id, _ := resp.JSON["job_id"].(string); resp.Status == http.StatusAccepted && id != "" {
+			st.acked = append(st.acked, id)
+		} else {
+			st.refused++
+		}
+		st.mu.Unlock()
+	}
+}
+
+func (st *stream) stop() ([]string, int) {
+	close(st.done)
+	st.wg.Wait()
+	return st.acked, st.refused
+}
+
+// checkRegistryAndCache: after the failover the registry lists every
+// document and a repeated search is served from the cache.
+func checkRegistryAndCache(t *testing.T, s *stack.Stack, want int) {
+	t.Helper()
+	if n := countDocuments(t, s, "chaos"); n != want {
+		t.Errorf("registry lists %d documents after the failover, %d after the clean run", n, want)
+	}
+	query := map[string]any{"query": "memory model happens before", "kb_name": "chaos", "top_k": 3}
+	before := cacheHits(t, s)
+	for range 2 {
+		if r := s.Do(t, http.MethodPost, "/tools/rag_search", query); r.Status != http.StatusOK {
+			t.Fatalf("search after failover: %d %s", r.Status, r.Body)
+		}
+	}
+	if after := cacheHits(t, s); after != before+1 {
+		t.Errorf("cache hits %v -> %v after a repeated search: the cache does not work after the failover", before, after)
+	}
+}
+
+func cacheHits(t *testing.T, s *stack.Stack) float64 {
+	resp := s.Do(t, http.MethodGet, "/metrics", nil)
+	for _, line := range strings.Split(string(resp.Body), "\n") {
+		if strings.HasPrefix(line, "ragd_cache_lookups_total{") && strings.Contains(line, `result="hit"`) && strings.Contains(line, `tool="rag_search"`) {
+			v, _ := strconv.ParseFloat(line[strings.LastIndex(line, " ")+1:], 64)
+			return v
+		}
+	}
+	return 0
+}
+
+// countDocuments is the registry's document count of a namespace.
+func countDocuments(t *testing.T, s *stack.Stack, kb string) int {
+	t.Helper()
+	resp := s.Do(t, http.MethodGet, "/documents?kb_name="+kb+"&limit=1000", nil)
+	var docs struct {
+		Total int `json:"total"`
+	}
+	if err := json.Unmarshal(resp.Body, &docs); resp.Status != http.StatusOK || err != nil {
+		t.Fatalf("GET /documents?kb_name=%s: %d %s", kb, resp.Status, resp.Body)
+	}
+	t.Logf("registry: %d documents in %s", docs.Total, kb)
+	return docs.Total
+}

@@ -44,6 +44,9 @@ func addTool[In, Out any](s *sdk.Server, t *sdk.Tool, h sdk.ToolHandlerFor[In, O
 		if err != nil {
 			return errorResult(err), nil
 		}
+		if res != nil && res.InputRequests != nil {
+			return res, nil // input required: no content until the client answers
+		}
 		if res == nil {
 			res = &sdk.CallToolResult{}
 		}

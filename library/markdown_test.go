@@ -102,11 +102,11 @@ func TestOverlapLen(t *testing.T) {
 	}{
 		{"One. Two. Three.", "Two. Three. Four.", len("Two. Three.")},
 		{"One. Two. Three.", "Three. Four.", len("Three.")},
-		{"One. Two.", "wo. Three.", 0},    // not at a sentence start in prev
-		{"One. Two.", "Two.", 0},          // all of next
-		{"Two.", "Two. Three.", 0},        // all of prev
-		{"One. Two.", "Two.Three.", 0},    // no separator after it in next
-		{"One. Two.", "Other. Text.", 0},  // nothing shared
+		{"One. Two.", "wo. Three.", 0},             // not at a sentence start in prev
+		{"One. Two.", "Two.", 0},                   // all of next
+		{"Two.", "Two. Three.", 0},                 // all of prev
+		{"One. Two.", "Two.Three.", 0},             // no separator after it in next
+		{"One. Two.", "Other. Text.", 0},           // nothing shared
 		{"A b. A b.", "A b. A b. C.", len("A b.")}, // the longest repeat that starts after a space in prev
 	} {
 		if got := overlapLen(c.prev, c.next); got != c.want {

@@ -18,12 +18,19 @@
 //   refused_tokens      tokens that must be refused with HTTP 401 ("" = no header)
 //   forbidden           {token, kb_name}: a namespace-limited key calling
 //                       core_retrieve_text on another namespace gets isError "forbidden"
+//   beyond_tools        true: list and read a document resource of kb_name, read
+//                       the chunk core_retrieve_text found first, get the kb_answer
+//                       prompt, complete kb_name
+//   sampling_answer     text the client's stand-in model answers sampling requests
+//                       with (the client then declares sampling); core_query must
+//                       report route "sampling" and that answer
 //
 // It prints one JSON line per step, {"step", "ok", ...details}, then a summary
 // line, and exits 1 if any step failed (2 if the scenario is unusable).
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const CORE_TOOLS = [
     'core_ingest',
@@ -105,11 +112,13 @@ function loadScenario() {
 }
 
 // connect returns a connected client and its transport; token "" or
-// undefined sends no Authorization header.
-async function connect(url, token, name) {
+// undefined sends no Authorization header. With onSample, the client
+// declares sampling and answers sampling/createMessage with it.
+async function connect(url, token, name, onSample) {
     const requestInit = token ? { headers: { Authorization: `Bearer ${token}` } } : undefined;
     const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit });
-    const client = new Client({ name, version: '1.0.0' }, { capabilities: {} });
+    const client = new Client({ name, version: '1.0.0' }, { capabilities: onSample ? { sampling: {} } : {} });
+    if (onSample) client.setRequestHandler(CreateMessageRequestSchema, onSample);
     await client.connect(transport);
     return { client, transport };
 }
@@ -142,6 +151,54 @@ async function explainListTools(client, err) {
 
 const sleep = ms => new Promise(r => setTimeout(r, ms));
 
+// beyondTools reads what MCP offers besides tools: resources, a prompt and
+// a completion.
+async function beyondTools(client, s, topNode) {
+    const kbName = s.kb_name ?? 'default';
+    let docURI;
+    await step('list_resources', async () => {
+        const { resources, nextCursor } = await client.listResources();
+        const mine = resources.filter(r => r.uri.startsWith(`ragd://${kbName}/documents/`));
+        check(mine.length > 0, `no document resource of ${kbName}`, resources);
+        check(mine.every(r => r.mimeType === 'text/markdown' && r.name), 'resource without mimeType/name', mine);
+        const { resourceTemplates } = await client.listResourceTemplates();
+        const templates = resourceTemplates.map(t => t.uriTemplate);
+        check(templates.includes('ragd://{kb_name}/documents/{document_id}') && templates.includes('ragd://{kb_name}/chunks/{chunk_id}'),
+            'resource templates missing', templates);
+        docURI = mine[0].uri;
+        return { count: resources.length, next_cursor: nextCursor ?? null, first: mine[0], templates };
+    });
+    if (docURI) {
+        await step('read_resource', async () => {
+            const { contents } = await client.readResource({ uri: docURI });
+            check(contents.length === 1 && contents[0].mimeType === 'text/markdown', 'not one markdown content', contents);
+            const text = contents[0].text;
+            check(text.startsWith('---\ntitle: ') && text.includes('\nsource_type: ') && /\n#{1,6} /.test(text), 'no front matter or headings', text.slice(0, 500));
+            return { uri: docURI, chars: text.length, meta: contents[0]._meta, start: text.slice(0, 200) };
+        });
+    }
+    if (topNode) {
+        await step('read_chunk', async () => {
+            const uri = `ragd://${kbName}/chunks/${topNode.node_id}`;
+            const { contents } = await client.readResource({ uri });
+            check(contents[0].text.includes(topNode.text), 'the chunk text is not in the resource', contents[0]);
+            return { uri, document_uri: contents[0]._meta?.document_uri };
+        });
+    }
+    await step('get_prompt', async () => {
+        const question = s.query ?? 'What is this about?';
+        const res = await client.getPrompt({ name: 'kb_answer', arguments: { question, kb_name: kbName } });
+        const text = res.messages.map(m => m.content?.text ?? '').join('\n');
+        check(text.includes('Passages:') && text.includes(`Question: ${question}`), 'no passages in kb_answer', res);
+        return { messages: res.messages.length, sources: res._meta?.sources?.length ?? 0, description: res.description };
+    });
+    await step('complete_kb_name', async () => {
+        const res = await client.complete({ ref: { type: 'ref/prompt', name: 'kb_answer' }, argument: { name: 'kb_name', value: kbName.slice(0, 1) } });
+        check(res.completion.values.includes(kbName), `${kbName} not among the completions`, res.completion);
+        return { prefix: kbName.slice(0, 1), values: res.completion.values };
+    });
+}
+
 async function main() {
     const s = loadScenario();
     const kb = s.kb_name ? { kb_name: s.kb_name } : {};
@@ -149,8 +206,14 @@ async function main() {
 
     // 1. Connect, negotiate, list tools.
     let client, transport;
+    // The stand-in for the client's own model: it keeps what it was asked.
+    const sampled = [];
+    const onSample = s.sampling_answer ? async request => {
+        sampled.push(request.params);
+        return { role: 'assistant', model: 'stand-in', content: { type: 'text', text: s.sampling_answer } };
+    } : undefined;
     const connected = await step('connect', async () => {
-        ({ client, transport } = await connect(s.url, s.token, 'ragd-mcpclient-test'));
+        ({ client, transport } = await connect(s.url, s.token, 'ragd-mcpclient-test', onSample));
         return {
             protocol_version: transport.protocolVersion ?? null,
             server: client.getServerVersion() ?? null,
@@ -242,6 +305,7 @@ async function main() {
     }
 
     // 4. core_retrieve_text.
+    let topNode;
     if (s.retrieve_query) {
         await step('retrieve_text', async () => {
             const out = await callOK(client, 'core_retrieve_text', { query: s.retrieve_query, top_k: 3, ...kb });
@@ -251,6 +315,7 @@ async function main() {
                 check(typeof r.metadata?.path === 'string' && r.metadata.path, 'result without metadata.path', r);
             }
             const top = out.results[0];
+            topNode = top;
             return {
                 count: out.results.length,
                 top: { node_id: top.node_id, score: top.score, path: top.metadata.path, source_type: top.metadata.source_type, text: top.text.slice(0, 120) }
@@ -263,10 +328,27 @@ async function main() {
         await step('query', async () => {
             const out = await callOK(client, 'core_query', { query: s.query, ...kb });
             check(typeof out.answer === 'string' && out.answer.trim(), 'empty answer', out);
-            check(['llm', 'extractive', 'not_found'].includes(out.route), 'unexpected route', out);
+            if (s.sampling_answer) {
+                check(out.route === 'sampling' && out.answer === s.sampling_answer, 'not answered by the client\'s model', out);
+            } else {
+                check(['llm', 'extractive', 'not_found'].includes(out.route), 'unexpected route', out);
+            }
             return { route: out.route, sources: out.sources?.length ?? 0, answer: out.answer.slice(0, 200) };
         });
     }
+    if (s.query && s.sampling_answer) {
+        // The server has no chat model: the stand-in, asked through
+        // sampling/createMessage, writes the answer from the passages.
+        await step('query_sampling', async () => {
+            check(sampled.length === 1, 'the stand-in model was not asked exactly once', sampled.length);
+            const asked = sampled[0];
+            const prompt = (asked.messages ?? []).map(m => m.content?.text ?? '').join('\n');
+            check(/numbered passages/.test(asked.systemPrompt ?? ''), 'no grounding rules in the system prompt', asked);
+            check(prompt.includes('[1] source: ') && prompt.includes(`Question: ${s.query}`), 'the passages are not in the request', asked);
+            return { asked: sampled.length, max_tokens: asked.maxTokens, prompt_chars: prompt.length };
+        });
+    }
+    if (s.beyond_tools) await beyondTools(client, s, topNode);
 
     await client.close();
 

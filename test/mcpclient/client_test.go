@@ -145,6 +145,9 @@ func start(t *testing.T, cfg config.Config) (*stack.Stack, string) {
 
 var coreSteps = []string{"connect", "list_tools", "ingest_wait_progress", "ingest_async_poll", "retrieve_text", "query"}
 
+// beyondSteps read resources, a prompt and a completion.
+var beyondSteps = []string{"list_resources", "read_resource", "read_chunk", "get_prompt", "complete_kb_name"}
+
 func baseScenario(url string, root string, cfg config.Config) map[string]any {
 	return map[string]any{
 		"url":               url,
@@ -168,7 +171,28 @@ func TestTypeScriptSDKClient(t *testing.T) {
 		_, url := start(t, cfg)
 		sc := baseScenario(url, root, cfg)
 		sc["kb_name"] = "docs"
-		runClient(t, sc, coreSteps...)
+		sc["beyond_tools"] = true
+		runClient(t, sc, append(coreSteps, beyondSteps...)...)
+	})
+
+	// Sampling needs a session that carries the server's request to the
+	// client during the call: HTTP with mcp.stateless false (the SDK speaks
+	// 2025-11-25, before multi round-trip requests). ragd has no chat model,
+	// so the client's stand-in model writes core_query's answer.
+	t.Run("sampling on a stateful session", func(t *testing.T) {
+		t.Parallel()
+		root := docsRoot(t)
+		cfg := stack.Config(t, root)
+		cfg.MCP.Stateless = false
+		_, url := start(t, cfg)
+		sc := baseScenario(url, root, cfg)
+		sc["kb_name"] = "docs"
+		sc["beyond_tools"] = true
+		sc["sampling_answer"] = "STAND-IN MODEL: two goroutines access one variable without synchronization, one of them writing [1]."
+		steps := runClient(t, sc, append(coreSteps, append(beyondSteps, "query_sampling")...)...)
+		if !strings.Contains(string(steps["query"]), `"route":"sampling"`) {
+			t.Errorf("core_query: %s", steps["query"])
+		}
 	})
 
 	t.Run("static-token auth", func(t *testing.T) {

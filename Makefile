@@ -5,11 +5,11 @@ SHELL := /bin/bash
 ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help run test bench eval build deps fmt vet
+.PHONY: help run test bench bench-growth eval build deps fmt vet
 
 help: ## show this help
 	@echo "usage: make <target>"
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-7s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-13s %s\n", $$1, $$2}'
 
 run: ## install deps, start Redis + Weaviate (./data), run `ragd serve --worker $(ARGS)`
 	scripts/run.sh $(ARGS)
@@ -19,6 +19,9 @@ test: ## install deps, start throwaway Redis + Weaviate on test ports, go vet + 
 
 bench: ## same services as test, then the benchmarks
 	scripts/bench.sh
+
+bench-growth: ## same services as test, then ingest in steps to 1M chunks (RAGD_GROWTH_STEPS) and print rates, latency, memory, disk
+	scripts/bench-growth.sh
 
 eval: ## same services as test, index Go's package docs, print recall@k and MRR per search mode
 	scripts/eval.sh $(ARGS)

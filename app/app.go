@@ -46,18 +46,22 @@ type App struct {
 	Config config.Config
 	Log    *slog.Logger
 	Redis  redis.UniversalClient
-	// The services, which REST, MCP and the worker adapt.
+	Services
+	Pipeline *worker.Pipeline
+	Queue    *jobs.Queue
+	Metrics  *metrics.Metrics
+	MCP      *mcp.Server
+	Auth     *auth.Authenticator
+}
+
+// Services are the services REST, MCP and the worker adapt.
+type Services struct {
 	Search  *search.Service
 	Answer  *answer.Service
 	Library *library.Service
 	// Archiver exports and imports namespaces.
 	Archiver *library.Archiver
 	Probe    *library.Probe
-	Pipeline *worker.Pipeline
-	Queue    *jobs.Queue
-	Metrics  *metrics.Metrics
-	MCP      *mcp.Server
-	Auth     *auth.Authenticator
 }
 
 // NewLogger returns the slog logger the config asks for, writing to stderr.

@@ -1,13 +1,20 @@
 // Command ragd runs the ragd knowledge-base server, its ingest worker and its
-// MCP stdio server. It only wires the packages together.
+// MCP stdio server, and is the command-line client of a running ragd. It
+// only wires the packages together.
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
+
+	"ragd/cli"
 )
 
-const usage = `usage:
+const usage = `server commands:
   ragd serve [--config FILE] [--worker]   REST API (and, with --worker, the ingest worker)
   ragd worker [--config FILE]             ingest worker only
   ragd mcp [--config FILE]                MCP over stdio (logs go to stderr)
@@ -15,18 +22,32 @@ const usage = `usage:
                                           keep a directory in sync with a namespace
   ragd eval [--url U] [--kb_name K] [--set F] [--mode M]   retrieval quality on a question set
   ragd eval corpus --out DIR              build the evaluation corpus from GOROOT
-  ragd convert-glove -in JSON -out BIN    convert the GloVe npm package into ragd's table`
+  ragd convert-glove -in JSON -out BIN    convert the GloVe npm package into ragd's table
+
+`
 
 func main() {
+	if cli.Is(os.Args[1:]) {
+		os.Exit(runClient(os.Args[1:]))
+	}
 	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "ragd:", err)
+		var usage usageError
+		if errors.As(err, &usage) {
+			os.Exit(cli.ExitUsage)
+		}
 		os.Exit(1)
 	}
 }
 
+// usageError is a command line naming no command ragd knows.
+type usageError string
+
+func (e usageError) Error() string { return string(e) }
+
 func run(args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("no command given\n%s", usage)
+		return usageError("no command given\n" + usage + cli.Usage())
 	}
 	switch args[0] {
 	case "serve":
@@ -42,9 +63,16 @@ func run(args []string) error {
 	case "convert-glove":
 		return runConvertGloVe(args[1:])
 	case "help", "-h", "--help":
-		fmt.Println(usage)
+		fmt.Println(usage + cli.Usage())
 		return nil
 	default:
-		return fmt.Errorf("unknown command %q\n%s", args[0], usage)
+		return usageError(fmt.Sprintf("unknown command %q\n%s%s", args[0], usage, cli.Usage()))
 	}
+}
+
+// runClient runs a client command; SIGINT or SIGTERM stops it.
+func runClient(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	return cli.Run(ctx, args, cli.StdEnv())
 }

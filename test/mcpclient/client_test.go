@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"ragd"
 	"ragd/config"
 	"ragd/internal/stack"
 	"ragd/internal/testenv"
@@ -145,8 +147,23 @@ func start(t *testing.T, cfg config.Config) (*stack.Stack, string) {
 
 var coreSteps = []string{"connect", "list_tools", "ingest_wait_progress", "ingest_async_poll", "retrieve_text", "query"}
 
-// beyondSteps read resources, a prompt and a completion.
-var beyondSteps = []string{"list_resources", "read_resource", "read_chunk", "get_prompt", "complete_kb_name"}
+// beyondSteps list and read resources, get the prompts and complete
+// arguments.
+var beyondSteps = []string{"list_resources", "read_resource", "read_chunk", "get_prompt", "get_prompt_summarize",
+	"complete_kb_name", "complete_document_id"}
+
+// seedDocuments registers n documents of namespace ns in the registry only:
+// enough for resources/list to page, without indexing them.
+func seedDocuments(t *testing.T, s *stack.Stack, ns string, n int) {
+	t.Helper()
+	for i := range n {
+		d := ragd.Document{ID: fmt.Sprintf("%s%028x", "5eed", i), Namespace: ns, Source: fmt.Sprintf("file:///%s/%03d.txt", ns, i),
+			SourceType: ragd.SourceText, ContentHash: fmt.Sprint("h", i), Title: fmt.Sprint(ns, " ", i), Chunks: 1, UpdatedAt: time.Now()}
+		if err := s.Library.Registry.Put(t.Context(), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
 
 func baseScenario(url string, root string, cfg config.Config) map[string]any {
 	return map[string]any{
@@ -172,6 +189,7 @@ func TestTypeScriptSDKClient(t *testing.T) {
 		sc := baseScenario(url, root, cfg)
 		sc["kb_name"] = "docs"
 		sc["beyond_tools"] = true
+		sc["expect_resources"] = map[string]int{"docs": 2}
 		runClient(t, sc, append(coreSteps, beyondSteps...)...)
 	})
 
@@ -189,9 +207,13 @@ func TestTypeScriptSDKClient(t *testing.T) {
 		sc["kb_name"] = "docs"
 		sc["beyond_tools"] = true
 		sc["sampling_answer"] = "STAND-IN MODEL: two goroutines access one variable without synchronization, one of them writing [1]."
-		steps := runClient(t, sc, append(coreSteps, append(beyondSteps, "query_sampling")...)...)
+		sc["sampling_decline"] = "User rejected sampling request"
+		steps := runClient(t, sc, append(coreSteps, append(beyondSteps, "query_sampling", "query_sampling_declined")...)...)
 		if !strings.Contains(string(steps["query"]), `"route":"sampling"`) {
 			t.Errorf("core_query: %s", steps["query"])
+		}
+		if !strings.Contains(string(steps["query_sampling_declined"]), `"route":"extractive"`) {
+			t.Errorf("core_query, sampling declined: %s", steps["query_sampling_declined"])
 		}
 	})
 
@@ -205,13 +227,24 @@ func TestTypeScriptSDKClient(t *testing.T) {
 			{Name: "all", Token: "tok-all"},
 			{Name: "finance", Token: "tok-fin", Namespaces: []string{"finance"}},
 		}
-		_, url := start(t, cfg)
+		s, url := start(t, cfg)
+		// 150 more documents, so that resources/list pages (100 a page);
+		// one in finance, the limited key's only one.
+		seedDocuments(t, s, "bulk", 150)
+		seedDocuments(t, s, "finance", 1)
 		sc := baseScenario(url, root, cfg)
 		sc["token"] = "tok-all"
 		sc["kb_name"] = "default"
 		sc["refused_tokens"] = []string{"wrong-token", ""}
 		sc["forbidden"] = map[string]any{"token": "tok-fin", "kb_name": "default"}
-		steps := runClient(t, sc, append(coreSteps, "auth_refused(wrong token)", "auth_refused(no token)", "auth_namespace_forbidden")...)
+		sc["beyond_tools"] = true
+		sc["expect_resources"] = map[string]int{"default": 2, "bulk": 150, "finance": 1}
+		sc["limited"] = map[string]any{"token": "tok-fin", "kb_name": "finance"}
+		steps := runClient(t, sc, append(coreSteps, append(beyondSteps,
+			"limited_key_scope", "auth_refused(wrong token)", "auth_refused(no token)", "auth_namespace_forbidden")...)...)
+		if !strings.Contains(string(steps["list_resources"]), `"pages":[100,53]`) {
+			t.Errorf("resources/list pages: %s", steps["list_resources"])
+		}
 		if !strings.Contains(string(steps["auth_namespace_forbidden"]), "forbidden") {
 			t.Errorf("namespace refusal: %s", steps["auth_namespace_forbidden"])
 		}

@@ -19,7 +19,9 @@ type fixedRetriever struct{ hits []ragd.Hit }
 func (f fixedRetriever) Plan(_ context.Context, req search.RetrieveRequest) (search.Plan, error) {
 	return search.Plan{Query: req.Query, TopK: 5, Namespaces: []string{"default"}}, nil
 }
-func (f fixedRetriever) EmbedQuery(context.Context, string) ([]float32, error) { return []float32{1, 0}, nil }
+func (f fixedRetriever) EmbedQuery(context.Context, string) ([]float32, error) {
+	return []float32{1, 0}, nil
+}
 func (f fixedRetriever) Retrieve(context.Context, search.Plan, []float32, bool) ([]ragd.Hit, error) {
 	return f.hits, nil
 }

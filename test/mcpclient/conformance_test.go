@@ -16,7 +16,8 @@ import (
 )
 
 // The official MCP conformance suite (@modelcontextprotocol/conformance,
-// pinned in package.json) runs its server scenarios against ragd. Only
+// pinned in package.json to 0.1.13, the last release that runs on Node 20:
+// later ones import fs.globSync, Node 22's) runs its server scenarios against ragd. Only
 // those that hold for any server apply: the others (completion-complete,
 // resources-read-text, resources-templates-read, prompts-get-*,
 // tools-call-*, json-schema-2020-12, elicitation-*) call fixtures of the

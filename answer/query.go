@@ -61,7 +61,8 @@ type QueryResponse struct {
 }
 
 // Query answers a question from the documents: with the chat model when one
-// is configured (falling back to an extractive answer if it fails), else
+// is configured, else with req.Model when set (the MCP client's, through
+// sampling), falling back to an extractive answer if the model fails, else
 // extractively. onDelta, when not nil, receives the answer as it is written.
 func (s *Service) Query(ctx context.Context, req QueryRequest, onDelta func(string) error) (QueryResponse, error) {
 	ctx = cache.WithGenerationMemo(ctx)

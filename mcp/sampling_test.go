@@ -16,11 +16,13 @@ import (
 const standIn = "STAND-IN MODEL: a data race is two goroutines touching one variable without synchronization, one of them writing [1]."
 
 // standInModel answers sampling requests as the client's model would,
-// keeping what it was asked; with fail set it refuses as a user would.
+// keeping what it was asked; with fail set it refuses as a user would,
+// with empty it answers without any text.
 type standInModel struct {
 	mu    sync.Mutex
 	asked []*sdk.CreateMessageParams
 	fail  bool
+	empty bool
 }
 
 func (m *standInModel) handle(_ context.Context, req *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
@@ -29,6 +31,9 @@ func (m *standInModel) handle(_ context.Context, req *sdk.CreateMessageRequest) 
 	m.mu.Unlock()
 	if m.fail {
 		return nil, errors.New("user rejected the sampling request")
+	}
+	if m.empty {
+		return &sdk.CreateMessageResult{Role: "assistant", Model: "stand-in", Content: &sdk.TextContent{Text: " "}}, nil
 	}
 	return &sdk.CreateMessageResult{Role: "assistant", Model: "stand-in", Content: &sdk.TextContent{Text: standIn}}, nil
 }
@@ -100,8 +105,8 @@ func checkSampled(t *testing.T, cs *sdk.ClientSession, m *standInModel, topPassa
 }
 
 // On a stateful HTTP session (protocol 2025-11-25), core_query sends
-// sampling/createMessage during the call; a client that refuses, or offers
-// no sampling, gets an extractive answer.
+// sampling/createMessage during the call; a client that refuses, answers
+// no text or offers no sampling gets an extractive answer.
 func TestSamplingOnAStatefulSession(t *testing.T) {
 	t.Parallel()
 	s, top := samplingStack(t, false)
@@ -114,6 +119,14 @@ func TestSamplingOnAStatefulSession(t *testing.T) {
 	if res.IsError || out["route"] != "extractive" || !strings.Contains(fallback, "user rejected the sampling request") ||
 		!strings.Contains(out["answer"].(string), "data race") || len(refusing.requests()) != 1 {
 		t.Fatalf("refused sampling: %v %s", out, text(res))
+	}
+
+	// A reply without text is a failure too.
+	empty := &standInModel{empty: true}
+	res, out = call(t, connectSampling(t, s, "2025-11-25", empty), "core_query", map[string]any{"query": "What is a data race?", "kb_name": "docs"})
+	fallback, _ = out["fallback"].(string)
+	if res.IsError || out["route"] != "extractive" || !strings.Contains(fallback, "returned no text") || len(empty.requests()) != 1 {
+		t.Fatalf("empty sampling reply: %v %s", out, text(res))
 	}
 
 	res, out = call(t, connectSampling(t, s, "2025-11-25", nil), "core_query", map[string]any{"query": "What is a data race?", "kb_name": "docs"})

@@ -20,7 +20,7 @@ import (
 // arguments are still validated against the input schema (small), but the
 // output, ragd's own struct and so its own schema, is encoded once and its
 // bytes serve both structuredContent and the text mirror.
-func addTool[In, Out any](s *sdk.Server, t *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) {
+func addTool[In, Out any](s toolSet, t *sdk.Tool, h sdk.ToolHandlerFor[In, Out]) {
 	tt := *t
 	input, err := schemaOf[In](tt.InputSchema)
 	if err != nil {

@@ -2,12 +2,12 @@ package mcp_test
 
 import (
 	"bytes"
-	"os"
 	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -80,7 +80,7 @@ func BenchmarkMCPCachedRetrieve(b *testing.B) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	ragd := mcpCaller{client, s.URL + "/mcp", toolCall("core_retrieve_text", `{"query":"lighthouse keeper ledger","top_k":3}`)}
 	echo := mcpCaller{client, bareMCP(b), toolCall("echo", `{"text":"lighthouse keeper ledger"}`)}
-	ragd.call(b) // fill the cache
+	ragd.call(b)                            // fill the cache
 	if os.Getenv("RAGD_BENCH_REST") != "" { // decomposition: the cached search over REST
 		rest := restCaller{client, s.URL + "/tools/rag_search", []byte(`{"query":"lighthouse keeper ledger","top_k":3}`)}
 		for range 3 {

@@ -37,7 +37,7 @@ func (m *Server) complete(ctx context.Context, req *sdk.CompleteRequest) (*sdk.C
 	case "kb_name":
 		values, total, err := m.svc.Library.NamespacesMatching(ctx, value, MaxCompletions)
 		if err != nil {
-			return nil, rpcError(m.log, "completion/complete", err)
+			return nil, requestError(m.log, "completion/complete", err)
 		}
 		res.Completion = sdk.CompletionResultDetails{Values: append(res.Completion.Values, values...), Total: total, HasMore: total > len(values)}
 	case "document_id":
@@ -50,7 +50,7 @@ func (m *Server) complete(ctx context.Context, req *sdk.CompleteRequest) (*sdk.C
 		case ragd.KindInvalid, ragd.KindForbidden: // nothing to offer in a namespace that cannot be used
 		default:
 			if err != nil {
-				return nil, rpcError(m.log, "completion/complete", err)
+				return nil, requestError(m.log, "completion/complete", err)
 			}
 			res.Completion = sdk.CompletionResultDetails{Values: append(res.Completion.Values, values...), HasMore: more}
 			if !more {

@@ -22,7 +22,10 @@ const DefaultMaxBatchCalls = 50
 // prose. A non-empty body not labelled application/json gets 415 before it
 // is parsed, as at every JSON endpoint of ragd (the SDK checks too, but only
 // after the body has been read as JSON here).
-func protocolErrors(next http.Handler, maxBody int64, maxBatch int) http.Handler {
+//
+// fast, when not nil, answers a single message it can serve without the
+// SDK (see fastCalls) and reports whether it did.
+func protocolErrors(next http.Handler, maxBody int64, maxBatch int, fast func(http.ResponseWriter, *http.Request, *jsonrpc.Envelope) bool) http.Handler {
 	if maxBatch <= 0 {
 		maxBatch = DefaultMaxBatchCalls
 	}
@@ -44,29 +47,37 @@ func protocolErrors(next http.Handler, maxBody int64, maxBatch int) http.Handler
 			writeRPCError(w, http.StatusUnsupportedMediaType, jsonrpc.InvalidRequest, jsonrpc.UnsupportedType(ct))
 			return
 		}
-		if code, msg := checkMessage(body, maxBatch); code != 0 {
+		single, code, msg := checkMessage(body, maxBatch)
+		if code != 0 {
 			writeRPCError(w, http.StatusBadRequest, code, msg)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
+		if single != nil && fast != nil && fast(w, r, single) {
+			return
+		}
 		next.ServeHTTP(&rewriter{ResponseWriter: w}, r)
 	})
 }
 
 // checkMessage validates the envelope of a JSON-RPC message or of a batch of
-// at most maxBatch, answering in the words MCP clients know.
-func checkMessage(body []byte, maxBatch int) (int, string) {
-	msgs, _, p := jsonrpc.Split(body, maxBatch)
+// at most maxBatch, answering in the words MCP clients know. A valid single
+// message (not a batch) comes back checked.
+func checkMessage(body []byte, maxBatch int) (*jsonrpc.Envelope, int, string) {
+	msgs, batch, p := jsonrpc.Split(body, maxBatch)
+	var env jsonrpc.Envelope
 	for i := 0; p == nil && i < len(msgs); i++ {
-		_, p = jsonrpc.Check(msgs[i])
+		env, p = jsonrpc.Check(msgs[i])
 	}
 	switch {
+	case p == nil && batch:
+		return nil, 0, ""
 	case p == nil:
-		return 0, ""
+		return &env, 0, ""
 	case p.Code == jsonrpc.ParseError:
-		return p.Code, "Parse error: " + p.Reason
+		return nil, p.Code, "Parse error: " + p.Reason
 	}
-	return p.Code, "Invalid Request: " + p.Reason
+	return nil, p.Code, "Invalid Request: " + p.Reason
 }
 
 func writeRPCError(w http.ResponseWriter, status, code int, msg string) {

@@ -44,7 +44,7 @@ func (m *Server) kbAnswer(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.
 	}
 	p, err := m.svc.Answer.GroundedPrompt(callerContext(ctx, req.Extra), search.RetrieveRequest{Query: question, KBName: args["kb_name"]})
 	if err != nil {
-		return nil, rpcError(m.log, "prompts/get", err)
+		return nil, requestError(m.log, "prompts/get", err)
 	}
 	kb := args["kb_name"]
 	if kb == "" {
@@ -65,7 +65,7 @@ func (m *Server) kbSummarize(ctx context.Context, req *sdk.GetPromptRequest) (*s
 	}
 	t, err := m.svc.Library.DocumentText(callerContext(ctx, req.Extra), args["kb_name"], id, answer.MaxSummaryChars)
 	if err != nil {
-		return nil, rpcError(m.log, "prompts/get", err)
+		return nil, requestError(m.log, "prompts/get", err)
 	}
 	title := t.Document.Title
 	if title == "" {

@@ -82,7 +82,7 @@ func (m *Server) readResource(ctx context.Context, req *sdk.ReadResourceRequest)
 		case ragd.KindNotFound, ragd.KindForbidden, ragd.KindInvalid:
 			return nil, sdk.ResourceNotFoundError(uri)
 		}
-		return nil, rpcError(m.log, "resources/read", err)
+		return nil, requestError(m.log, "resources/read", err)
 	}
 	contents.URI, contents.MIMEType = uri, markdownMIME
 	// Private: what a caller may read depends on its key.
@@ -152,7 +152,7 @@ func (m *Server) listResourcesMiddleware(next sdk.MethodHandler) sdk.MethodHandl
 			if ragd.KindOf(err) == ragd.KindInvalid {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor"}
 			}
-			return nil, rpcError(m.log, method, err)
+			return nil, requestError(m.log, method, err)
 		}
 		res := &sdk.ListResourcesResult{Resources: make([]*sdk.Resource, len(page.Documents)), NextCursor: page.Next,
 			Cacheable: sdk.Cacheable{CacheScope: "private"}}

@@ -15,6 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"ragd"
+	"ragd/jsonrpc"
 	"ragd/websearch"
 )
 
@@ -43,6 +44,7 @@ type Server struct {
 	cfg    Config
 	log    *slog.Logger
 	server *sdk.Server
+	fast   *fastCalls
 
 	// completable names the prompts and tools whose kb_name and
 	// document_id arguments completion/complete answers for.
@@ -61,8 +63,10 @@ func New(svc Services, cfg Config, log *slog.Logger) (*Server, error) {
 	}
 	m := &Server{svc: svc, cfg: cfg, log: log}
 	m.server = sdk.NewServer(&sdk.Implementation{Name: "ragd", Title: "ragd knowledge base", Version: ragd.Version},
-		&sdk.ServerOptions{Instructions: instructions, Logger: log, CompletionHandler: m.complete})
+		&sdk.ServerOptions{Instructions: instructions, Logger: sdkLogger(log), CompletionHandler: m.complete})
 	m.completable = map[string]bool{kbAnswerPrompt.Name: true, kbSummarizePrompt.Name: true}
+	m.fast = &fastCalls{handlers: map[string]sdk.ToolHandler{}}
+	tools := toolSet{m.server, m.fast}
 	core := m.coreTools()
 	if cfg.Web != nil {
 		core = append(core, m.searchWebTool())
@@ -71,7 +75,7 @@ func New(svc Services, cfg Config, log *slog.Logger) (*Server, error) {
 	for _, t := range core {
 		byName[t.name] = t
 		m.completable[t.name] = true
-		t.register(m.server, &sdk.Tool{Name: t.name, Description: t.description, Annotations: &t.annotations}, preset{})
+		t.register(tools, &sdk.Tool{Name: t.name, Description: t.description, Annotations: &t.annotations}, preset{})
 	}
 	for _, p := range cfg.Profiles {
 		name, base, err := p.validate(byName)
@@ -86,7 +90,7 @@ func New(svc Services, cfg Config, log *slog.Logger) (*Server, error) {
 		if desc == "" {
 			desc = base.description
 		}
-		base.register(m.server, &sdk.Tool{Name: name, Description: desc, Annotations: &ann}, p.preset())
+		base.register(tools, &sdk.Tool{Name: name, Description: desc, Annotations: &ann}, p.preset())
 		m.completable[name] = true
 		log.Info("profile tool registered", "tool", name, "base", base.name, "kb_name", p.preset().KBName)
 	}
@@ -102,14 +106,22 @@ const instructions = "ragd is a knowledge base. Index documents with core_ingest
 	"the prompts kb_answer and kb_summarize give grounded prompts to run on your own model."
 
 // HTTPHandler serves streamable HTTP.
-func (m *Server) HTTPHandler() http.Handler {
+func (m *Server) HTTPHandler() http.Handler { return m.httpHandler(m.cfg.Stateless) }
+
+// httpHandler serves streamable HTTP, answering plain tool calls itself
+// when fast (see fastCalls).
+func (m *Server) httpHandler(fast bool) http.Handler {
+	var fastServe func(http.ResponseWriter, *http.Request, *jsonrpc.Envelope) bool
+	if fast {
+		fastServe = m.fast.serve
+	}
 	limit := m.cfg.MaxBodyBytes
 	if limit <= 0 {
 		limit = sdk.DefaultMaxRequestBodyBytes
 	}
 	return protocolErrors(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return m.server },
-		&sdk.StreamableHTTPOptions{Stateless: m.cfg.Stateless, Logger: m.log, MaxRequestBodyBytes: limit,
-			PropagateRequestCancellation: true}), limit, m.cfg.MaxBatchCalls)
+		&sdk.StreamableHTTPOptions{Stateless: m.cfg.Stateless, Logger: sdkLogger(m.log), MaxRequestBodyBytes: limit,
+			PropagateRequestCancellation: true}), limit, m.cfg.MaxBatchCalls, fastServe)
 }
 
 // RunStdio serves one client on stdin/stdout until it disconnects or ctx ends.

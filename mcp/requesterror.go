@@ -11,12 +11,12 @@ import (
 	"ragd/auth"
 )
 
-// rpcError turns a service error met outside a tool (reading a prompt,
+// requestError turns a service error met outside a tool (reading a prompt,
 // completing an argument) into the JSON-RPC error the client reads, in the
 // words toolError uses: the caller's mistakes (bad input, unknown or
 // forbidden names) are invalid params, the rest internal errors, whose
 // details only the log has.
-func rpcError(log *slog.Logger, method string, err error) error {
+func requestError(log *slog.Logger, method string, err error) error {
 	level, code := slog.LevelInfo, int64(jsonrpc.CodeInvalidParams)
 	switch ragd.KindOf(err) {
 	case ragd.KindInvalid, ragd.KindNotFound, ragd.KindForbidden, ragd.KindTooLarge:

@@ -1,9 +1,11 @@
 // Package mcpclient_test proves ragd's MCP server with a client nobody here
 // wrote: the official TypeScript SDK (@modelcontextprotocol/sdk, pinned in
 // package.json), driven by client.mjs over streamable HTTP against a ragd
-// started in-process on the real Redis and Weaviate of `make test`.
+// started in-process on the real Redis and Weaviate of `make test`; the
+// official conformance suite (@modelcontextprotocol/conformance) runs its
+// applicable server scenarios against it too (conformance_test.go).
 //
-// scripts/test.sh installs the SDK (npm ci into node_modules here).
+// scripts/test.sh installs both (npm ci into node_modules here).
 package mcpclient_test
 
 import (

@@ -35,6 +35,11 @@ type ChunkStore interface {
 	ScanImages(ctx context.Context, namespace, after string, limit int) ([]Image, error)
 	// CountVersion counts the chunks of one version of a document.
 	CountVersion(ctx context.Context, namespace, documentID, contentHash string) (int, error)
+	// DocumentChunks returns up to limit chunks of one version of a
+	// document from chunk_index from on, in chunk_index order.
+	DocumentChunks(ctx context.Context, namespace, documentID, contentHash string, from, limit int) ([]Chunk, error)
+	// Chunk returns one chunk by id, or nil when the namespace has none.
+	Chunk(ctx context.Context, namespace, id string) (*Chunk, error)
 	// Ping checks the store answers.
 	Ping(ctx context.Context) error
 	// Collection names the collection, for statistics.

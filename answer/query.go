@@ -2,6 +2,7 @@ package answer
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"ragd"
@@ -15,6 +16,9 @@ type QueryRequest struct {
 	search.RetrieveRequest
 	IncludeSources *bool `json:"include_sources,omitempty" default:"true" doc:"list the passages the answer may cite"`
 	Stream         bool  `json:"stream,omitempty" doc:"stream the answer as server-sent events"`
+	// Model writes the answer when no chat model is configured (the MCP
+	// client's model, through sampling); never read from a request body.
+	Model CallModel `json:"-"`
 }
 
 // Source is a passage an answer can cite: citation [n] is Sources[n-1].
@@ -42,6 +46,7 @@ const (
 	RouteLLM        = "llm"        // the chat model answered from the passages
 	RouteExtractive = "extractive" // best-matching sentences, no model
 	RouteNotFound   = "not_found"  // the documents do not hold the answer
+	RouteSampling   = "sampling"   // the MCP client's own model answered from the passages
 )
 
 // QueryResponse is the answer to rag_query.
@@ -56,7 +61,8 @@ type QueryResponse struct {
 }
 
 // Query answers a question from the documents: with the chat model when one
-// is configured (falling back to an extractive answer if it fails), else
+// is configured, else with req.Model when set (the MCP client's, through
+// sampling), falling back to an extractive answer if the model fails, else
 // extractively. onDelta, when not nil, receives the answer as it is written.
 func (s *Service) Query(ctx context.Context, req QueryRequest, onDelta func(string) error) (QueryResponse, error) {
 	ctx = cache.WithGenerationMemo(ctx)
@@ -89,11 +95,12 @@ func (s *Service) Query(ctx context.Context, req QueryRequest, onDelta func(stri
 		Model   string `json:"model,omitempty"`
 	}
 	args := cacheArgs{Plan: p, Sources: includeSources}
-	if s.LLM != nil {
-		args.Model = s.LLM.Model()
+	w := s.writerFor(req)
+	if w != nil {
+		args.Model = w.model.Model()
 	}
 	key := ""
-	if onDelta == nil {
+	if onDelta == nil && (w == nil || w.configured) {
 		var cached QueryResponse
 		var hit bool
 		if key, hit = s.Cache.Lookup(ctx, p.Namespaces, "rag_query", args, &cached); hit {
@@ -108,7 +115,7 @@ func (s *Service) Query(ctx context.Context, req QueryRequest, onDelta func(stri
 	if err != nil {
 		return QueryResponse{}, err
 	}
-	resp, err := s.answer(ctx, p.Query, vector, hits, onDelta)
+	resp, err := s.answer(ctx, p.Query, vector, hits, w, onDelta)
 	if err != nil {
 		return resp, err
 	}
@@ -125,11 +132,9 @@ func (s *Service) Query(ctx context.Context, req QueryRequest, onDelta func(stri
 	return resp, nil
 }
 
-// answer writes the answer from the retrieved hits.
-// A chat model failing before it wrote anything is replaced by an extractive
-// answer; failing mid-stream, the error is returned (the client has part of
-// an answer that a different one must not silently follow).
-func (s *Service) answer(ctx context.Context, query string, vector []float32, hits []ragd.Hit, onDelta func(string) error) (QueryResponse, error) {
+// answer writes the answer from the retrieved hits, with w when there is
+// a model, else extractively.
+func (s *Service) answer(ctx context.Context, query string, vector []float32, hits []ragd.Hit, w *writer, onDelta func(string) error) (QueryResponse, error) {
 	passages := make([]Passage, len(hits))
 	resp := QueryResponse{Sources: make([]Source, len(hits)), Steps: []Step{}}
 	best := 0.0
@@ -137,46 +142,16 @@ func (s *Service) answer(ctx context.Context, query string, vector []float32, hi
 		passages[i], resp.Sources[i] = citable(h)
 		best = max(best, search.Cosine(vector, h.Vector))
 	}
-	emit := func(text string) {
-		if onDelta != nil && text != "" {
-			_ = onDelta(text)
-		}
-	}
 	if len(hits) == 0 || best < s.MinScore {
 		resp.Answer, resp.Route = NotFoundAnswer(query), RouteNotFound
-		emit(resp.Answer)
+		emit(onDelta, resp.Answer)
 		return resp, nil
 	}
-	if s.LLM != nil {
-		streamed := false
-		var sink func(string) error
-		if onDelta != nil {
-			sink = func(d string) error { streamed = true; return onDelta(d) }
-		}
-		var text string
-		var err error
-		if s.Candidates >= 2 && onDelta == nil && len(passages) >= 2 {
-			var step Step
-			text, step, err = s.rankedGenerate(ctx, query, passages)
-			if err == nil {
-				resp.Steps = append(resp.Steps, step)
-			}
-		} else {
-			text, err = s.generate(ctx, query, passages, sink)
-		}
-		if err == nil {
-			resp.Answer, resp.Route = strings.TrimSpace(text), RouteLLM
-			if IsNotFound(resp.Answer) {
-				resp.Route = RouteNotFound
-			}
-			s.markCited(&resp, Citations(resp.Answer, len(passages)))
-			return resp, nil
-		}
-		if streamed || ctx.Err() != nil {
+	if w != nil {
+		done, err := s.generated(ctx, &resp, query, passages, w, onDelta)
+		if done || err != nil {
 			return resp, err
 		}
-		resp.Fallback = "chat model failed, answered extractively: " + err.Error()
-		s.Log.Warn("chat model failed; extractive answer instead", "error", err)
 	}
 	answer, cited := Extract(query, passages, s.MaxSentences)
 	if s.Candidates >= 2 && len(passages) >= 2 {
@@ -194,19 +169,67 @@ func (s *Service) answer(ctx context.Context, query string, vector []float32, hi
 		}
 		s.markCited(&resp, idx)
 	}
-	emit(resp.Answer)
+	emit(onDelta, resp.Answer)
 	return resp, nil
+}
+
+func emit(onDelta func(string) error, text string) {
+	if onDelta != nil && text != "" {
+		_ = onDelta(text)
+	}
+}
+
+// generated has w write the answer into resp, reporting whether it did.
+// A model failing before it wrote anything leaves resp to an extractive
+// answer, with the reason in resp.Fallback; failing mid-stream, the error is
+// returned (the client has part of an answer that a different one must not
+// silently follow), as is ErrDeferred.
+func (s *Service) generated(ctx context.Context, resp *QueryResponse, query string, passages []Passage, w *writer, onDelta func(string) error) (bool, error) {
+	streamed := false
+	var sink func(string) error
+	if onDelta != nil {
+		sink = func(d string) error { streamed = true; return onDelta(d) }
+	}
+	var text string
+	var err error
+	if w.configured && s.Candidates >= 2 && onDelta == nil && len(passages) >= 2 {
+		var step Step
+		text, step, err = s.rankedGenerate(ctx, query, passages)
+		if err == nil {
+			resp.Steps = append(resp.Steps, step)
+		}
+	} else {
+		text, err = s.generate(ctx, w.model, query, passages, sink)
+	}
+	if err == nil {
+		resp.Answer, resp.Route = strings.TrimSpace(text), w.route
+		if IsNotFound(resp.Answer) {
+			resp.Route = RouteNotFound
+		}
+		s.markCited(resp, Citations(resp.Answer, len(passages)))
+		return true, nil
+	}
+	if streamed || ctx.Err() != nil || errors.Is(err, ErrDeferred) {
+		return false, err
+	}
+	who := "chat model"
+	if !w.configured {
+		who = "the client's model (" + w.route + ")"
+	}
+	resp.Fallback = who + " failed, answered extractively: " + err.Error()
+	s.Log.Warn(who+" failed; extractive answer instead", "error", err)
+	return false, nil
 }
 
 // generate asks the chat model for a grounded answer, streaming when asked.
 // Streaming is not retried: part of the answer may already be with the client.
-func (s *Service) generate(ctx context.Context, query string, passages []Passage, onDelta func(string) error) (string, error) {
+func (s *Service) generate(ctx context.Context, model ragd.ChatModel, query string, passages []Passage, onDelta func(string) error) (string, error) {
 	req := ragd.ChatRequest{Messages: GroundedMessages(query, passages)}
 	if onDelta != nil {
-		resp, err := s.LLM.Stream(ctx, req, onDelta)
+		resp, err := model.Stream(ctx, req, onDelta)
 		return resp.Message.Content, err
 	}
-	resp, err := s.LLM.Complete(ctx, req)
+	resp, err := model.Complete(ctx, req)
 	if err != nil {
 		return "", err
 	}

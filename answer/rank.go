@@ -60,7 +60,7 @@ func (s *Service) rankedGenerate(ctx context.Context, query string, passages []P
 	sets := subsets(len(passages), s.Candidates)
 	var candidates []string
 	for _, set := range sets {
-		text, err := s.generate(ctx, query, selectPassages(passages, set), nil)
+		text, err := s.generate(ctx, s.LLM, query, selectPassages(passages, set), nil)
 		if err != nil {
 			return "", Step{}, err
 		}

@@ -44,6 +44,9 @@ func addTool[In, Out any](s toolSet, t *sdk.Tool, h sdk.ToolHandlerFor[In, Out])
 		if err != nil {
 			return errorResult(err), nil
 		}
+		if res != nil && res.InputRequests != nil {
+			return res, nil // input required: no content until the client answers
+		}
 		if res == nil {
 			res = &sdk.CallToolResult{}
 		}

@@ -46,8 +46,10 @@ type JobInput struct {
 type QueryOutput struct {
 	Answer  string          `json:"answer" jsonschema:"the answer; [n] cites sources[n-1]"`
 	Sources []answer.Source `json:"sources"`
-	Route   string          `json:"route" jsonschema:"llm, extractive or not_found; agentic: documents, web, direct or mixed"`
+	Route   string          `json:"route" jsonschema:"llm, sampling, extractive or not_found; agentic: documents, web, direct or mixed"`
 	Steps   []answer.Step   `json:"steps"`
+	// Fallback says why a model was asked but the answer is extractive.
+	Fallback string `json:"fallback,omitempty" jsonschema:"why the answer is extractive although a model was asked (it failed or declined)"`
 }
 
 // NodeMetadata describes where a retrieved chunk comes from.

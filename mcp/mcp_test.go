@@ -368,7 +368,8 @@ func TestStdio(t *testing.T) {
 		"RAGD_EMBED_MODEL_PATH="+cfg.Embed.ModelPath, "RAGD_INGEST_ROOTS="+root, "RAGD_LOG_LEVEL=debug")
 	var stderr lockedBuffer // the process writes while the test reads
 	cmd.Stderr = &stderr
-	client := sdk.NewClient(&sdk.Implementation{Name: "ragd-stdio-test", Version: "1"}, nil)
+	model := &standInModel{} // the client's model, for sampling over stdio
+	client := sdk.NewClient(&sdk.Implementation{Name: "ragd-stdio-test", Version: "1"}, &sdk.ClientOptions{CreateMessageHandler: model.handle})
 	cs, err := client.Connect(t.Context(), &sdk.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatalf("connect over stdio: %v\nstderr: %s", err, stderr.String())
@@ -391,6 +392,10 @@ func TestStdio(t *testing.T) {
 	res, out = call(t, cs, "core_retrieve_text", map[string]any{"query": "GODEBUG settings", "top_k": 2})
 	if results, _ := out["results"].([]any); res.IsError || len(results) != 2 {
 		t.Fatalf("retrieve over stdio: %v", out)
+	}
+	res, out = call(t, cs, "core_query", map[string]any{"query": "What do GODEBUG settings control?"})
+	if res.IsError || out["route"] != "sampling" || out["answer"] != standIn || len(model.requests()) != 1 {
+		t.Fatalf("core_query over stdio should be answered by the client's model: %v %s", out, text(res))
 	}
 	_ = s
 	if !strings.Contains(stderr.String(), "ragd ready") {

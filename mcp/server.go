@@ -46,6 +46,10 @@ type Server struct {
 	server *sdk.Server
 	fast   *fastCalls
 
+	// completable names the prompts and tools whose kb_name and
+	// document_id arguments completion/complete answers for.
+	completable map[string]bool
+
 	defsOnce sync.Once
 	defs     []*sdk.Tool
 	defsErr  error
@@ -59,7 +63,8 @@ func New(svc Services, cfg Config, log *slog.Logger) (*Server, error) {
 	}
 	m := &Server{svc: svc, cfg: cfg, log: log}
 	m.server = sdk.NewServer(&sdk.Implementation{Name: "ragd", Title: "ragd knowledge base", Version: ragd.Version},
-		&sdk.ServerOptions{Instructions: instructions, Logger: sdkLogger(log)})
+		&sdk.ServerOptions{Instructions: instructions, Logger: sdkLogger(log), CompletionHandler: m.complete})
+	m.completable = map[string]bool{kbAnswerPrompt.Name: true, kbSummarizePrompt.Name: true}
 	m.fast = &fastCalls{handlers: map[string]sdk.ToolHandler{}}
 	tools := toolSet{m.server, m.fast}
 	core := m.coreTools()
@@ -69,6 +74,7 @@ func New(svc Services, cfg Config, log *slog.Logger) (*Server, error) {
 	byName := map[string]tool{}
 	for _, t := range core {
 		byName[t.name] = t
+		m.completable[t.name] = true
 		t.register(tools, &sdk.Tool{Name: t.name, Description: t.description, Annotations: &t.annotations}, preset{})
 	}
 	for _, p := range cfg.Profiles {
@@ -85,14 +91,19 @@ func New(svc Services, cfg Config, log *slog.Logger) (*Server, error) {
 			desc = base.description
 		}
 		base.register(tools, &sdk.Tool{Name: name, Description: desc, Annotations: &ann}, p.preset())
+		m.completable[name] = true
 		log.Info("profile tool registered", "tool", name, "base", base.name, "kb_name", p.preset().KBName)
 	}
+	m.addResources()
+	m.addPrompts()
 	return m, nil
 }
 
 const instructions = "ragd is a knowledge base. Index documents with core_ingest / core_ingest_directory " +
 	"(asynchronous: poll core_job_status), then answer questions with core_query or fetch passages with core_retrieve_text. " +
-	"Namespaces (kb_name) keep collections apart."
+	"Namespaces (kb_name) keep collections apart. Every document is a resource (ragd://{kb_name}/documents/{document_id}, " +
+	"listed by resources/list) and every passage too (ragd://{kb_name}/chunks/{chunk_id}: open a cited source by its chunk id); " +
+	"the prompts kb_answer and kb_summarize give grounded prompts to run on your own model."
 
 // HTTPHandler serves streamable HTTP.
 func (m *Server) HTTPHandler() http.Handler { return m.httpHandler(m.cfg.Stateless) }

@@ -27,6 +27,7 @@ type Searcher interface {
 // Answerer answers questions from the documents.
 type Answerer interface {
 	Query(ctx context.Context, req answer.QueryRequest, onDelta func(string) error) (answer.QueryResponse, error)
+	GroundedPrompt(ctx context.Context, req search.RetrieveRequest) (answer.GroundedPrompt, error)
 }
 
 // Librarian indexes, reports jobs and keeps documents.
@@ -41,4 +42,10 @@ type Librarian interface {
 	ListDocuments(ctx context.Context, req library.ListRequest) (library.DocumentList, error)
 	DeleteDocument(ctx context.Context, kb, id string) (library.Deleted, error)
 	Stats(ctx context.Context) (library.Stats, error)
+	// What resources, prompts and completions read.
+	BrowseDocuments(ctx context.Context, cursor string, limit int) (library.Browse, error)
+	DocumentText(ctx context.Context, kb, id string, maxBytes int) (library.DocumentText, error)
+	Chunk(ctx context.Context, kb, id string) (library.ChunkText, error)
+	NamespacesMatching(ctx context.Context, prefix string, limit int) ([]string, int, error)
+	DocumentIDsMatching(ctx context.Context, kb, prefix string, limit int) ([]string, bool, error)
 }

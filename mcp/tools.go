@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -63,7 +64,8 @@ func (m *Server) coreTools() []tool {
 			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m.log, m.cancelJob)) }},
 		{name: "core_query", annotations: sdk.ToolAnnotations{Title: "Answer from the documents", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 			description: "Answer a question from the indexed documents. The answer cites its sources as [n], meaning sources[n-1]; route says how it was made " +
-				"(llm: by the configured model; extractive: the best-matching sentences; not_found: the documents do not contain the answer — do not guess then). " +
+				"(llm: by the configured model; sampling: by your own model, asked through sampling/createMessage when the server has none; " +
+				"extractive: the best-matching sentences; not_found: the documents do not contain the answer — do not guess then). " +
 				"Use core_retrieve_text instead when you want the raw passages.",
 			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m.log, m.query(p))) }},
 		{name: "core_retrieve_text", annotations: sdk.ToolAnnotations{Title: "Retrieve passages", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
@@ -185,12 +187,20 @@ func jobOutput(job *ragd.Job) JobOutput {
 }
 
 func (m *Server) query(p preset) sdk.ToolHandlerFor[search.RetrieveRequest, QueryOutput] {
-	return func(ctx context.Context, _ *sdk.CallToolRequest, in search.RetrieveRequest) (*sdk.CallToolResult, QueryOutput, error) {
-		resp, err := m.svc.Answer.Query(ctx, answer.QueryRequest{RetrieveRequest: p.retrieve(in)}, nil)
+	return func(ctx context.Context, req *sdk.CallToolRequest, in search.RetrieveRequest) (*sdk.CallToolResult, QueryOutput, error) {
+		qr := answer.QueryRequest{RetrieveRequest: p.retrieve(in)}
+		s := m.samplerFor(req)
+		if s != nil {
+			qr.Model = s // the client's model writes the answer when ragd has none
+		}
+		resp, err := m.svc.Answer.Query(ctx, qr, nil)
+		if s != nil && s.pending != nil && errors.Is(err, answer.ErrDeferred) {
+			return s.inputRequired(), QueryOutput{}, nil
+		}
 		if err != nil {
 			return nil, QueryOutput{}, err
 		}
-		return nil, QueryOutput{Answer: resp.Answer, Sources: resp.Sources, Route: resp.Route, Steps: resp.Steps}, nil
+		return nil, QueryOutput{Answer: resp.Answer, Sources: resp.Sources, Route: resp.Route, Steps: resp.Steps, Fallback: resp.Fallback}, nil
 	}
 }
 

@@ -75,6 +75,16 @@ func (x *guarded) CountVersion(ctx context.Context, namespace, documentID, conte
 	})
 }
 
+func (x *guarded) DocumentChunks(ctx context.Context, namespace, documentID, contentHash string, from, limit int) ([]ragd.Chunk, error) {
+	return resilience.Do(ctx, x.g, func(ctx context.Context) ([]ragd.Chunk, error) {
+		return x.s.DocumentChunks(ctx, namespace, documentID, contentHash, from, limit)
+	})
+}
+
+func (x *guarded) Chunk(ctx context.Context, namespace, id string) (*ragd.Chunk, error) {
+	return resilience.Do(ctx, x.g, func(ctx context.Context) (*ragd.Chunk, error) { return x.s.Chunk(ctx, namespace, id) })
+}
+
 func (x *guarded) Ping(ctx context.Context) error { return x.s.Ping(ctx) }
 
 func (x *guarded) Collection() string { return x.s.Collection() }

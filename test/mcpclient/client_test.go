@@ -1,9 +1,11 @@
 // Package mcpclient_test proves ragd's MCP server with a client nobody here
 // wrote: the official TypeScript SDK (@modelcontextprotocol/sdk, pinned in
 // package.json), driven by client.mjs over streamable HTTP against a ragd
-// started in-process on the real Redis and Weaviate of `make test`.
+// started in-process on the real Redis and Weaviate of `make test`; the
+// official conformance suite (@modelcontextprotocol/conformance) runs its
+// applicable server scenarios against it too (conformance_test.go).
 //
-// scripts/test.sh installs the SDK (npm ci into node_modules here).
+// scripts/test.sh installs both (npm ci into node_modules here).
 package mcpclient_test
 
 import (
@@ -12,6 +14,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"ragd"
 	"ragd/config"
 	"ragd/internal/stack"
 	"ragd/internal/testenv"
@@ -145,6 +149,24 @@ func start(t *testing.T, cfg config.Config) (*stack.Stack, string) {
 
 var coreSteps = []string{"connect", "list_tools", "ingest_wait_progress", "ingest_async_poll", "retrieve_text", "query"}
 
+// beyondSteps list and read resources, get the prompts and complete
+// arguments.
+var beyondSteps = []string{"list_resources", "read_resource", "read_chunk", "get_prompt", "get_prompt_summarize",
+	"complete_kb_name", "complete_document_id"}
+
+// seedDocuments registers n documents of namespace ns in the registry only:
+// enough for resources/list to page, without indexing them.
+func seedDocuments(t *testing.T, s *stack.Stack, ns string, n int) {
+	t.Helper()
+	for i := range n {
+		d := ragd.Document{ID: fmt.Sprintf("%s%028x", "5eed", i), Namespace: ns, Source: fmt.Sprintf("file:///%s/%03d.txt", ns, i),
+			SourceType: ragd.SourceText, ContentHash: fmt.Sprint("h", i), Title: fmt.Sprint(ns, " ", i), Chunks: 1, UpdatedAt: time.Now()}
+		if err := s.Library.Registry.Put(t.Context(), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func baseScenario(url string, root string, cfg config.Config) map[string]any {
 	return map[string]any{
 		"url":               url,
@@ -168,7 +190,33 @@ func TestTypeScriptSDKClient(t *testing.T) {
 		_, url := start(t, cfg)
 		sc := baseScenario(url, root, cfg)
 		sc["kb_name"] = "docs"
-		runClient(t, sc, coreSteps...)
+		sc["beyond_tools"] = true
+		sc["expect_resources"] = map[string]int{"docs": 2}
+		runClient(t, sc, append(coreSteps, beyondSteps...)...)
+	})
+
+	// Sampling needs a session that carries the server's request to the
+	// client during the call: HTTP with mcp.stateless false (the SDK speaks
+	// 2025-11-25, before multi round-trip requests). ragd has no chat model,
+	// so the client's stand-in model writes core_query's answer.
+	t.Run("sampling on a stateful session", func(t *testing.T) {
+		t.Parallel()
+		root := docsRoot(t)
+		cfg := stack.Config(t, root)
+		cfg.MCP.Stateless = false
+		_, url := start(t, cfg)
+		sc := baseScenario(url, root, cfg)
+		sc["kb_name"] = "docs"
+		sc["beyond_tools"] = true
+		sc["sampling_answer"] = "STAND-IN MODEL: two goroutines access one variable without synchronization, one of them writing [1]."
+		sc["sampling_decline"] = "User rejected sampling request"
+		steps := runClient(t, sc, append(coreSteps, append(beyondSteps, "query_sampling", "query_sampling_declined")...)...)
+		if !strings.Contains(string(steps["query"]), `"route":"sampling"`) {
+			t.Errorf("core_query: %s", steps["query"])
+		}
+		if !strings.Contains(string(steps["query_sampling_declined"]), `"route":"extractive"`) {
+			t.Errorf("core_query, sampling declined: %s", steps["query_sampling_declined"])
+		}
 	})
 
 	t.Run("static-token auth", func(t *testing.T) {
@@ -181,13 +229,24 @@ func TestTypeScriptSDKClient(t *testing.T) {
 			{Name: "all", Token: "tok-all"},
 			{Name: "finance", Token: "tok-fin", Namespaces: []string{"finance"}},
 		}
-		_, url := start(t, cfg)
+		s, url := start(t, cfg)
+		// 150 more documents, so that resources/list pages (100 a page);
+		// one in finance, the limited key's only one.
+		seedDocuments(t, s, "bulk", 150)
+		seedDocuments(t, s, "finance", 1)
 		sc := baseScenario(url, root, cfg)
 		sc["token"] = "tok-all"
 		sc["kb_name"] = "default"
 		sc["refused_tokens"] = []string{"wrong-token", ""}
 		sc["forbidden"] = map[string]any{"token": "tok-fin", "kb_name": "default"}
-		steps := runClient(t, sc, append(coreSteps, "auth_refused(wrong token)", "auth_refused(no token)", "auth_namespace_forbidden")...)
+		sc["beyond_tools"] = true
+		sc["expect_resources"] = map[string]int{"default": 2, "bulk": 150, "finance": 1}
+		sc["limited"] = map[string]any{"token": "tok-fin", "kb_name": "finance"}
+		steps := runClient(t, sc, append(coreSteps, append(beyondSteps,
+			"limited_key_scope", "auth_refused(wrong token)", "auth_refused(no token)", "auth_namespace_forbidden")...)...)
+		if !strings.Contains(string(steps["list_resources"]), `"pages":[100,53]`) {
+			t.Errorf("resources/list pages: %s", steps["list_resources"])
+		}
 		if !strings.Contains(string(steps["auth_namespace_forbidden"]), "forbidden") {
 			t.Errorf("namespace refusal: %s", steps["auth_namespace_forbidden"])
 		}

@@ -162,9 +162,11 @@ async function refreshNamespaces() {
     const c = stats[n] || { documents: 0, chunks: 0 };
     return el('li', { class: n === state.ns ? 'selected' : '', 'data-ns': n, onclick: () => selectNamespace(n) },
       el('span', { class: 'name' }, n),
-      el('span', { class: 'counts' }, `${c.documents} documents · ${c.chunks} chunks`));
+      el('span', { class: 'counts' }, `${plural(c.documents, 'document')} · ${plural(c.chunks, 'chunk')}`));
   }));
 }
+
+function plural(n, word) { return `${n} ${word}${n === 1 ? '' : 's'}`; }
 
 function useNamespace(ev) {
   ev.preventDefault();
@@ -189,7 +191,7 @@ async function upload(files) {
     const queued = resp.jobs.filter((j) => j.job_id);
     for (const j of queued) state.jobLabel.set(j.job_id, j.filename);
     const dups = resp.jobs.filter((j) => j.dedup_hit).map((j) => j.filename);
-    status.textContent = `Queued ${queued.length} job(s)` + (dups.length ? `; already indexed: ${dups.join(', ')}` : '');
+    status.textContent = `Queued ${plural(queued.length, 'job')}` + (dups.length ? `; already indexed: ${dups.join(', ')}` : '');
     refreshJobs();
   } catch (e) {
     status.textContent = `Upload refused: ${e.message}`;
@@ -229,8 +231,8 @@ async function refreshDocuments() {
     el('td', {}, el('button', { class: 'danger', type: 'button', onclick: (ev) => deleteDocument(ev.target, d) }, 'Delete'))));
   if (rows.length === 0) rows.push(el('tr', {}, el('td', { colspan: 4, class: 'muted' }, 'No documents yet: drop a file above.')));
   $('#documents').replaceChildren(...rows);
-  const first = page.total === 0 ? 0 : state.docsOffset + 1;
-  $('#docs-page').textContent = `${first}–${state.docsOffset + page.count} of ${page.total}`;
+  $('#docs-page').textContent = page.total === 0 ? '' :
+    `${state.docsOffset + 1}–${state.docsOffset + page.count} of ${page.total}`;
   $('#docs-prev').disabled = state.docsOffset === 0;
   $('#docs-next').disabled = page.next_offset === undefined || page.next_offset === null;
   $('#docs-next').dataset.next = page.next_offset ?? '';
@@ -323,7 +325,7 @@ function jobItem(j) {
       el('span', { class: `badge ${j.status}` }, j.status)),
     progressBar(j.status, pct),
     el('div', { class: 'row' },
-      el('span', { class: 'sub' }, `${j.kb_name} · ${counts}${j.error ? ` · ${j.error}` : ''}`),
+      el('span', { class: 'sub' }, [j.kb_name, counts, j.error].filter(Boolean).join(' · ')),
       terminal ? null : el('button', { class: 'danger', type: 'button', onclick: () => cancelJob(j.job_id) }, 'Cancel')));
 }
 

@@ -2,14 +2,17 @@ package console_test
 
 import (
 	"context"
+	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"ragd/config"
 	"ragd/internal/stack"
 	"ragd/internal/testenv"
 )
@@ -199,4 +202,101 @@ func TestConsoleCancelsAJob(t *testing.T) {
 		t.Error("a cancelled job still offers Cancel")
 	}
 	screenshot(t, ctx, "console-cancelled")
+}
+
+// index puts text into a namespace with the API, as key.
+func index(t *testing.T, s *stack.Stack, key, ns, text string) {
+	t.Helper()
+	body := strings.NewReader(`{"text":` + jsString(text) + `,"kb_name":"` + ns + `","wait":true}`)
+	req, _ := http.NewRequest("POST", s.URL+"/tools/rag_index", body)
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("index into %s: %d", ns, resp.StatusCode)
+	}
+}
+
+// fetchStatus is the status the page's fetch of path gets, with the session cookie.
+func fetchStatus(t *testing.T, ctx context.Context, method, path string) int {
+	t.Helper()
+	return eval[int](t, ctx, `fetch(`+jsString(path)+`, {method: `+jsString(method)+`, headers: {"Content-Type": "application/json"}, `+
+		`body: `+jsString(method)+` === "GET" ? undefined : JSON.stringify({query: "x", kb_name: "hr"})}).then(r => r.status)`)
+}
+
+func namespacesShown(t *testing.T, ctx context.Context) []string {
+	t.Helper()
+	return eval[[]string](t, ctx, `[...document.querySelectorAll('#namespaces li')].map(li => li.dataset.ns)`)
+}
+
+func TestConsoleLogin(t *testing.T) {
+	t.Parallel()
+	const adminKey, finKey = "console-admin-key-0123", "console-finance-key-0123"
+	cfg := stack.Config(t)
+	cfg.Auth.Mode = "static-token"
+	cfg.Auth.Keys = []config.AuthKey{{Name: "admin", Token: adminKey}, {Name: "fin", Token: finKey, Namespaces: []string{"finance"}}}
+	s := stack.Start(t, cfg, true)
+	index(t, s, adminKey, "finance", "Quarterly revenue rose nine percent on strong lighthouse-lamp sales.")
+	index(t, s, adminKey, "hr", "Salaries are reviewed every spring.")
+	ctx := browser(t, 3*time.Minute)
+
+	do(t, ctx, "load /ui/", chromedp.Navigate(s.URL+"/ui/"), css("#login"))
+	do(t, ctx, "wrong key", chromedp.SendKeys(chromedp.CSS("#login-token"), "not-the-key"), click("#login-submit"),
+		until(`document.querySelector('#login-error').textContent.includes('login refused')`))
+	if msg := textOf(t, ctx, "#login-error"); msg != "login refused: the API key or token is not valid" {
+		t.Errorf("refusal message %q", msg)
+	}
+	if eval[bool](t, ctx, `!document.querySelector('#app').hidden`) || eval[string](t, ctx, `document.querySelector('#login-token').value`) != "" {
+		t.Error("the console opened on a wrong key, or kept it in the field")
+	}
+	screenshot(t, ctx, "console-login-refused")
+
+	// The finance key sees finance only, and no operator UI.
+	do(t, ctx, "finance key", chromedp.SendKeys(chromedp.CSS("#login-token"), finKey),
+		click("#login-submit"), css("#app"), until(`document.querySelector('#namespaces li[data-ns="finance"]')?.textContent.includes('1 document ·')`))
+	if ns := namespacesShown(t, ctx); !slices.Equal(ns, []string{"finance"}) {
+		t.Errorf("finance key sees namespaces %v", ns)
+	}
+	if who := textOf(t, ctx, "#whoami"); !strings.Contains(who, "fin (finance)") {
+		t.Errorf("header %q", who)
+	}
+	if eval[bool](t, ctx, `!document.querySelector('#monitoring-link').hidden`) {
+		t.Error("a limited key is offered the operator UI")
+	}
+	if c := eval[string](t, ctx, `document.cookie`); strings.Contains(c, "ragd_session") || strings.Contains(c, finKey) {
+		t.Errorf("the page can read the session cookie: %q", c)
+	}
+	do(t, ctx, "search as finance", chromedp.SendKeys(chromedp.CSS("#query"), "quarterly revenue"), click("#search-btn"),
+		css("#results li[data-chunk]"))
+	if r := textOf(t, ctx, "#results"); !strings.Contains(r, "revenue") {
+		t.Errorf("finance search: %q", r)
+	}
+	if code := fetchStatus(t, ctx, "POST", "/tools/rag_search"); code != 403 {
+		t.Errorf("finance cookie searching hr: %d", code)
+	}
+	if code := fetchStatus(t, ctx, "GET", "/monitoring/api/queues"); code != 403 {
+		t.Errorf("finance cookie on /monitoring: %d", code)
+	}
+	screenshot(t, ctx, "console-limited")
+
+	do(t, ctx, "log out", click("#logout"), css("#login"))
+	if code := fetchStatus(t, ctx, "GET", "/tools/rag_stats"); code != 401 {
+		t.Errorf("after logout: %d", code)
+	}
+	// The unrestricted key sees both namespaces and opens /monitoring.
+	do(t, ctx, "admin key", chromedp.SendKeys(chromedp.CSS("#login-token"), adminKey), click("#login-submit"), css("#app"),
+		until(`document.querySelectorAll('#namespaces li').length === 2`))
+	if ns := namespacesShown(t, ctx); !slices.Equal(ns, []string{"finance", "hr"}) {
+		t.Errorf("admin sees namespaces %v", ns)
+	}
+	do(t, ctx, "monitoring link", css("#monitoring-link"))
+	if code := fetchStatus(t, ctx, "GET", "/monitoring/api/queues"); code != 200 {
+		t.Errorf("admin cookie on /monitoring: %d", code)
+	}
+	do(t, ctx, "open /monitoring", chromedp.Navigate(s.URL+"/monitoring/"), until(`document.body.innerText.includes('Queues')`))
+	screenshot(t, ctx, "monitoring")
 }

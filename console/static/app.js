@@ -110,6 +110,9 @@ async function login(ev) {
     startApp(info);
   } catch (e) {
     $('#login-error').textContent = e.message;
+    // A refused key is not left in the field for the next try.
+    $('#login-token').value = '';
+    $('#login-token').focus();
   }
 }
 
@@ -165,6 +168,10 @@ async function refreshNamespaces() {
       el('span', { class: 'counts' }, `${plural(c.documents, 'document')} · ${plural(c.chunks, 'chunk')}`));
   }));
 }
+
+// named is s when it says something ("." is the title and path of text
+// without headings), else null.
+function named(s) { return s && /[\p{L}\p{N}]/u.test(s) ? s : null; }
 
 function plural(n, word) { return `${n} ${word}${n === 1 ? '' : 's'}`; }
 
@@ -225,7 +232,7 @@ async function refreshDocuments() {
     return;
   }
   const rows = page.documents.map((d) => el('tr', { 'data-doc': d.document_id },
-    el('td', {}, el('div', {}, d.title || d.source), el('div', { class: 'src' }, d.source)),
+    el('td', {}, el('div', {}, named(d.title) || d.source.split('/').pop()), el('div', { class: 'src' }, d.source)),
     el('td', { class: 'num' }, d.chunks),
     el('td', {}, new Date(d.updated_at).toLocaleString()),
     el('td', {}, el('button', { class: 'danger', type: 'button', onclick: (ev) => deleteDocument(ev.target, d) }, 'Delete'))));
@@ -375,7 +382,7 @@ async function search() {
 // the n-th source.
 function showSources(sources) {
   $('#results').replaceChildren(...sources.map((s, i) => {
-    const meta = [s.page ? `page ${s.page}` : null, s.path || null, `score ${Number(s.score).toFixed(3)}`].filter(Boolean);
+    const meta = [s.page ? `page ${s.page}` : null, named(s.path), `score ${Number(s.score).toFixed(3)}`].filter(Boolean);
     return el('li', { class: s.cited ? 'cited' : '', 'data-chunk': s.chunk_id },
       el('span', { class: 'n' }, `[${i + 1}]`),
       el('div', {},

@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -299,4 +300,37 @@ func TestConsoleLogin(t *testing.T) {
 	}
 	do(t, ctx, "open /monitoring", chromedp.Navigate(s.URL+"/monitoring/"), until(`document.body.innerText.includes('Queues')`))
 	screenshot(t, ctx, "monitoring")
+}
+
+func TestConsolePagesDocuments(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for i := range 12 {
+		name := filepath.Join(root, fmt.Sprintf("note-%02d.md", i))
+		if err := os.WriteFile(name, fmt.Appendf(nil, "# Note %d\n\nHarbour note number %d.\n", i, i), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := stack.Start(t, stack.Config(t, root), true)
+	if r := s.Do(t, "POST", "/tools/rag_index_directory", map[string]any{"directory_path": root, "kb_name": "notes", "wait": true}); r.Status != 200 {
+		t.Fatalf("index the notes: %d %s", r.Status, r.Body)
+	}
+	ctx := browser(t, 2*time.Minute)
+	do(t, ctx, "load and pick notes", chromedp.Navigate(s.URL+"/ui/"), css("#app"), click(`#namespaces li[data-ns="notes"]`),
+		until(`document.querySelector('#docs-page').textContent === '1–10 of 12'`))
+	if n := eval[int](t, ctx, `document.querySelectorAll('#documents tr[data-doc]').length`); n != 10 {
+		t.Errorf("first page: %d rows", n)
+	}
+	if !eval[bool](t, ctx, `document.querySelector('#docs-prev').disabled && !document.querySelector('#docs-next').disabled`) {
+		t.Error("first page: Previous enabled or Next disabled")
+	}
+	do(t, ctx, "next page", click("#docs-next"), until(`document.querySelector('#docs-page').textContent === '11–12 of 12'`))
+	if rows := textOf(t, ctx, "#documents"); !strings.Contains(rows, "note-10.md") || !strings.Contains(rows, "note-11.md") || strings.Contains(rows, "note-09.md") {
+		t.Errorf("second page: %q", rows)
+	}
+	if !eval[bool](t, ctx, `!document.querySelector('#docs-prev').disabled && document.querySelector('#docs-next').disabled`) {
+		t.Error("last page: Previous disabled or Next enabled")
+	}
+	screenshot(t, ctx, "console-page-2")
+	do(t, ctx, "previous page", click("#docs-prev"), until(`document.querySelector('#docs-page').textContent === '1–10 of 12'`))
 }

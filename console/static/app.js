@@ -179,6 +179,11 @@ function useNamespace(ev) {
   ev.preventDefault();
   const n = $('#ns-input').value.trim();
   if (!n) return;
+  const allowed = state.session.namespaces || [];
+  if (allowed.length > 0 && !allowed.includes(n)) {
+    toast(`This key may use only: ${allowed.join(', ')}`);
+    return;
+  }
   $('#ns-input').value = '';
   selectNamespace(n);
 }
@@ -283,6 +288,7 @@ function stopJobs() {
 }
 
 async function refreshJobs() {
+  if (document.hidden) return; // no polling from a background tab
   let list;
   try {
     list = await api('GET', '/jobs?limit=15');

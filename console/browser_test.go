@@ -122,8 +122,8 @@ func jsString(s string) string {
 
 func TestConsoleUploadSearchAsk(t *testing.T) {
 	t.Parallel()
-	s := stack.Start(t, stack.Config(t), true)
 	ctx := browser(t, 3*time.Minute)
+	s := stack.Start(t, stack.Config(t), true)
 	file := filepath.Join(t.TempDir(), "lighthouse.md")
 	body := "# Lighthouse log\n\nThe Zephyrine lighthouse keeper records the tides every dawn in a brass-bound ledger.\n\n" +
 		"## Supplies\n\nLamp oil arrives by boat on the first Monday of each month.\n"
@@ -188,9 +188,9 @@ func TestConsoleUploadSearchAsk(t *testing.T) {
 
 func TestConsoleCancelsAJob(t *testing.T) {
 	t.Parallel()
+	ctx := browser(t, 2*time.Minute)
 	// No worker: the job stays queued until the console cancels it.
 	s := stack.Start(t, stack.Config(t), false)
-	ctx := browser(t, 2*time.Minute)
 	do(t, ctx, "load and drop", chromedp.Navigate(s.URL+"/ui/"), css("#app"),
 		dropFile("pending.md", "# Pending\n\nThis file waits for a worker."),
 		css(`#jobs li[data-status="queued"] button`))
@@ -236,6 +236,7 @@ func namespacesShown(t *testing.T, ctx context.Context) []string {
 
 func TestConsoleLogin(t *testing.T) {
 	t.Parallel()
+	ctx := browser(t, 3*time.Minute)
 	const adminKey, finKey = "console-admin-key-0123", "console-finance-key-0123"
 	cfg := stack.Config(t)
 	cfg.Auth.Mode = "static-token"
@@ -243,7 +244,6 @@ func TestConsoleLogin(t *testing.T) {
 	s := stack.Start(t, cfg, true)
 	index(t, s, adminKey, "finance", "Quarterly revenue rose nine percent on strong lighthouse-lamp sales.")
 	index(t, s, adminKey, "hr", "Salaries are reviewed every spring.")
-	ctx := browser(t, 3*time.Minute)
 
 	do(t, ctx, "load /ui/", chromedp.Navigate(s.URL+"/ui/"), css("#login"))
 	do(t, ctx, "wrong key", chromedp.SendKeys(chromedp.CSS("#login-token"), "not-the-key"), click("#login-submit"),
@@ -304,6 +304,7 @@ func TestConsoleLogin(t *testing.T) {
 
 func TestConsolePagesDocuments(t *testing.T) {
 	t.Parallel()
+	ctx := browser(t, 2*time.Minute)
 	root := t.TempDir()
 	for i := range 12 {
 		name := filepath.Join(root, fmt.Sprintf("note-%02d.md", i))
@@ -315,7 +316,6 @@ func TestConsolePagesDocuments(t *testing.T) {
 	if r := s.Do(t, "POST", "/tools/rag_index_directory", map[string]any{"directory_path": root, "kb_name": "notes", "wait": true}); r.Status != 200 {
 		t.Fatalf("index the notes: %d %s", r.Status, r.Body)
 	}
-	ctx := browser(t, 2*time.Minute)
 	do(t, ctx, "load and pick notes", chromedp.Navigate(s.URL+"/ui/"), css("#app"), click(`#namespaces li[data-ns="notes"]`),
 		until(`document.querySelector('#docs-page').textContent === '1–10 of 12'`))
 	if n := eval[int](t, ctx, `document.querySelectorAll('#documents tr[data-doc]').length`); n != 10 {

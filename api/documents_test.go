@@ -147,7 +147,10 @@ func TestToolsMetricsAndOpenAPI(t *testing.T) {
 	e := api.New(s.APIServices(), api.Options{MaxBodyBytes: 1 << 20, Log: stack.Logger(t)})
 	served := map[string]bool{}
 	for _, r := range e.Routes() {
+		// Not API routes: Swagger UI, the Asynq UI, MCP, the metadata and
+		// the web console.
 		if strings.HasPrefix(r.Path, "/docs") || strings.HasPrefix(r.Path, "/monitoring") || r.Path == "/mcp" ||
+			r.Path == "/ui" || strings.HasPrefix(r.Path, "/ui/") ||
 			strings.HasPrefix(r.Path, "/.well-known/") || r.Method == echo.RouteNotFound {
 			continue
 		}

@@ -62,6 +62,7 @@ func New(svc Services, opts Options) *echo.Echo {
 	docs := echo.WrapHandler(openapi.SwaggerUI("/docs", "/openapi.json"))
 	e.GET("/docs", docs)
 	e.GET("/docs/*", docs)
+	mountConsole(e, opts.Auth)
 	if opts.Monitoring != nil {
 		mon := echo.WrapHandler(opts.Monitoring)
 		e.Any("/monitoring", mon)

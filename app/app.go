@@ -136,6 +136,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	if a.Auth, err = auth.New(authConfig(cfg.Auth), log); err != nil {
 		return nil, fmt.Errorf("auth: %w", err)
 	}
+	a.Auth.EnableSessions(auth.NewRedisSessions(rdb, cfg.Redis.KeyPrefix), cfg.Auth.SessionTTL)
 	log.Info("ragd ready", "redis", describeRedis(cfg.Redis), "weaviate", cfg.Weaviate.URL, "collection", cfg.Weaviate.Collection,
 		"embedder", embedder.Name(), "dimension", embedder.Dimension(), "ingest_roots", roots.String())
 	return a, nil

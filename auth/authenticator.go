@@ -20,6 +20,7 @@ type Authenticator struct {
 	origins     *originPolicy
 	public      []string
 	operator    []string
+	sessions    *sessions // nil until EnableSessions
 }
 
 // New validates cfg and builds an Authenticator. In jwt mode the key set is

@@ -52,13 +52,15 @@ type Config struct {
 const DefaultNamespaceClaim = "kb_names"
 
 // DefaultPublicPaths are the paths that need no token: the index, health
-// check, API docs and the metadata clients read before they have a token.
+// check, API docs, the metadata clients read before they have a token, and
+// the web console's files (its login form; its data comes from the API).
 var DefaultPublicPaths = []string{
 	"/",
 	"/health",
 	MetadataPath + "/*",
 	"/docs/*",
 	"/openapi.json",
+	"/ui/*",
 }
 
 // DefaultOperatorPaths are where api mounts the Asynq web UI.

@@ -5,20 +5,27 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 )
 
 // Middleware protects next: it validates the Origin header, then, unless
 // auth is disabled or the path is public, requires "Authorization: Bearer
-// <token>". Missing or invalid tokens get 401, tokens lacking a required
-// scope 403, each with a JSON {"detail"} body and a WWW-Authenticate
-// challenge. On success the Principal is in the request context
-// ([FromContext]) and the MCP SDK's TokenInfo is too
+// <token>" or the web console's session cookie. Missing or invalid tokens
+// get 401, tokens lacking a required scope 403, each with a JSON {"detail"}
+// body and a WWW-Authenticate challenge. On success the Principal is in the
+// request context ([FromContext]) and the MCP SDK's TokenInfo is too
 // (sdkauth.TokenInfoFromContext), which the SDK uses to pin sessions to
 // their user.
 //
 // Operator paths (Config.OperatorPaths) also take the token as the password
 // of HTTP Basic credentials, offer a Basic challenge besides the Bearer one,
 // and answer 403 to principals limited to namespaces.
+//
+// A request the session cookie authenticates that may change state (not
+// GET, HEAD or OPTIONS) must carry an Origin header — which the Origin
+// check has then matched exactly — besides the cookie's SameSite=Strict:
+// the two together keep other sites from riding on the session.
 func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 	withTokenInfo := handoff(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -29,66 +36,110 @@ func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 			writeDetail(w, http.StatusForbidden, detail)
 			return
 		}
-		if a.verifier == nil || (readOnly(r.Method) && a.Public(r.URL.Path)) {
+		if a.verifier == nil || (readOnly(r.Method) && a.Public(r.URL.Path)) || a.sessionEndpoint(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
-		operator := a.Operator(r.URL.Path)
-		token, ok := bearerToken(r)
-		basic := false
-		if !ok && operator {
-			token, ok = basicToken(r)
-			basic = ok
+		p, ti, via, ok := a.identify(w, r)
+		if !ok || !a.admit(w, r, p) {
+			return
 		}
-		if !ok {
+		a.log.Debug("auth: accepted", "principal", p.Name, "via", via, "path", r.URL.Path)
+		if ti.Extra == nil {
+			ti.Extra = map[string]any{}
+		}
+		ti.Extra[principalExtra] = p
+		ctx := withVerified(WithPrincipal(r.Context(), p), ti)
+		if via != viaBearer {
+			// The SDK's bearer middleware in handoff would refuse Basic and
+			// cookies; the UIs they serve are no MCP endpoint.
+			next.ServeHTTP(w, r.WithContext(ctx))
+			return
+		}
+		withTokenInfo.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// How a request was authenticated.
+const (
+	viaBearer = "bearer"
+	viaBasic  = "basic"
+	viaCookie = "cookie"
+)
+
+// sessionEndpoint: logging in and out needs no token (the Origin check
+// has run).
+func (a *Authenticator) sessionEndpoint(r *http.Request) bool {
+	p := cleanPath(r.URL.Path)
+	return r.Method == http.MethodPost && (p == LoginPath || p == LogoutPath)
+}
+
+// identify finds and verifies the request's credentials: a bearer token,
+// Basic credentials on operator paths, else the session cookie. On
+// failure it has answered the request and ok is false.
+func (a *Authenticator) identify(w http.ResponseWriter, r *http.Request) (p *Principal, ti *sdkauth.TokenInfo, via string, ok bool) {
+	operator := a.Operator(r.URL.Path)
+	token, ok := bearerToken(r)
+	via = viaBearer
+	if !ok && operator {
+		token, ok = basicToken(r)
+		via = viaBasic
+	}
+	var err error
+	switch {
+	case ok:
+		p, ti, err = a.verifier.verify(r.Context(), token)
+	default:
+		var found bool
+		p, ti, found, err = a.sessionPrincipal(r)
+		via = viaCookie
+		if !found {
 			a.log.Debug("auth: no bearer token", "path", r.URL.Path, "remote", r.RemoteAddr)
 			missing := "missing bearer token"
 			if operator {
 				missing = "missing bearer token or basic credentials"
 			}
 			a.challenge(w, r, http.StatusUnauthorized, "", missing)
-			return
+			return nil, nil, via, false
 		}
-		p, ti, err := a.verifier.verify(r.Context(), token)
-		switch {
-		case errors.Is(err, errUnavailable):
-			a.log.Error("auth: cannot verify tokens", "err", err)
-			w.Header().Set("Retry-After", "5")
-			writeDetail(w, http.StatusServiceUnavailable, err.Error())
-			return
-		case err != nil:
-			// err names the failed check; the token itself is never logged.
-			a.log.Warn("auth: rejected token", "reason", err, "basic", basic, "path", r.URL.Path, "remote", r.RemoteAddr)
-			a.challenge(w, r, http.StatusUnauthorized, "invalid_token", err.Error())
-			return
-		}
-		if missing := missingScopes(p.Scopes, a.scopes); len(missing) > 0 {
-			a.log.Warn("auth: insufficient scope", "principal", p.Name, "missing", missing, "path", r.URL.Path)
-			a.challenge(w, r, http.StatusForbidden, "insufficient_scope",
-				fmt.Sprintf("token lacks scope %s", strings.Join(missing, " ")))
-			return
-		}
-		if operator && len(p.Namespaces) > 0 {
-			// The operator UI shows and acts on every namespace's tasks.
-			a.log.Warn("auth: namespace-limited principal refused the operator UI", "principal", p.Name, "path", r.URL.Path)
-			writeDetail(w, http.StatusForbidden,
-				fmt.Sprintf("key %q is limited to namespaces and may not use the operator UI", p.Name))
-			return
-		}
-		a.log.Debug("auth: accepted", "principal", p.Name, "basic", basic, "path", r.URL.Path)
-		if ti.Extra == nil {
-			ti.Extra = map[string]any{}
-		}
-		ti.Extra[principalExtra] = p
-		ctx := withVerified(WithPrincipal(r.Context(), p), ti)
-		if basic {
-			// The SDK's bearer middleware in handoff would refuse Basic;
-			// the operator UI is no MCP endpoint and needs no TokenInfo.
-			next.ServeHTTP(w, r.WithContext(ctx))
-			return
-		}
-		withTokenInfo.ServeHTTP(w, r.WithContext(ctx))
-	})
+	}
+	switch {
+	case errors.Is(err, errUnavailable):
+		a.log.Error("auth: cannot verify tokens", "err", err)
+		w.Header().Set("Retry-After", "5")
+		writeDetail(w, http.StatusServiceUnavailable, err.Error())
+		return nil, nil, via, false
+	case err != nil:
+		// err names the failed check; the token itself is never logged.
+		a.log.Warn("auth: rejected token", "reason", err, "via", via, "path", r.URL.Path, "remote", r.RemoteAddr)
+		a.challenge(w, r, http.StatusUnauthorized, "invalid_token", err.Error())
+		return nil, nil, via, false
+	case via == viaCookie && !readOnly(r.Method) && r.Header.Get("Origin") == "":
+		a.log.Warn("auth: cookie request without Origin refused", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
+		writeDetail(w, http.StatusForbidden, "a "+r.Method+" request authenticated by the session cookie must carry an Origin header")
+		return nil, nil, via, false
+	}
+	return p, ti, via, true
+}
+
+// admit checks what a verified principal may do here: the required scopes,
+// and the operator UI's rule against namespace-limited principals. On
+// refusal it has answered the request.
+func (a *Authenticator) admit(w http.ResponseWriter, r *http.Request, p *Principal) bool {
+	if missing := missingScopes(p.Scopes, a.scopes); len(missing) > 0 {
+		a.log.Warn("auth: insufficient scope", "principal", p.Name, "missing", missing, "path", r.URL.Path)
+		a.challenge(w, r, http.StatusForbidden, "insufficient_scope",
+			fmt.Sprintf("token lacks scope %s", strings.Join(missing, " ")))
+		return false
+	}
+	if a.Operator(r.URL.Path) && len(p.Namespaces) > 0 {
+		// The operator UI shows and acts on every namespace's tasks.
+		a.log.Warn("auth: namespace-limited principal refused the operator UI", "principal", p.Name, "path", r.URL.Path)
+		writeDetail(w, http.StatusForbidden,
+			fmt.Sprintf("key %q is limited to namespaces and may not use the operator UI", p.Name))
+		return false
+	}
+	return true
 }
 
 // bearerToken extracts the token the way sdkauth.RequireBearerToken does,

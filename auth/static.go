@@ -80,3 +80,16 @@ func (v *staticVerifier) names() []string {
 	}
 	return out
 }
+
+// byName returns the key named name, or nil (also on a nil verifier).
+func (v *staticVerifier) byName(name string) *staticKey {
+	if v == nil {
+		return nil
+	}
+	for i := range v.keys {
+		if v.keys[i].name == name {
+			return &v.keys[i]
+		}
+	}
+	return nil
+}

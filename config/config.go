@@ -69,6 +69,9 @@ type Auth struct {
 	ResourceURL string `yaml:"resource_url"`
 	// AllowedOrigins may call from a browser besides same-host origins.
 	AllowedOrigins []string `yaml:"allowed_origins"`
+	// SessionTTL is how long a web-console login (its session cookie)
+	// lasts; a JWT's session ends with the token.
+	SessionTTL time.Duration `yaml:"session_ttl"`
 }
 
 // AuthKey is one static bearer key.
@@ -312,7 +315,7 @@ func Default() Config {
 		Cache:      Cache{Enabled: true, TTL: 300 * time.Second},
 		MCP:        MCP{Stateless: true, WaitTimeout: 45 * time.Second},
 		Plugins:    Plugins{Tools: []PluginTool{}},
-		Auth:       Auth{Mode: "disabled", Keys: []AuthKey{}, Scopes: []string{}, NamespaceClaim: "kb_names", AllowedOrigins: []string{}},
+		Auth:       Auth{Mode: "disabled", Keys: []AuthKey{}, Scopes: []string{}, NamespaceClaim: "kb_names", AllowedOrigins: []string{}, SessionTTL: 12 * time.Hour},
 		Watch:      []WatchEntry{},
 		Resilience: Resilience{ToolTimeout: 30 * time.Second, MaxRetries: 3, CircuitFailThreshold: 5, CircuitOpenFor: 30 * time.Second},
 		Log:        Log{Level: "info", Format: "text"},

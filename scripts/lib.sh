@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Shared helpers for ragd's scripts. Source it; do not run it.
 #
-#   install_redis | install_redis_sentinel | install_wordnet | install_ocr | install_weaviate | install_model DATA_DIR   (idempotent)
+#   install_redis | install_redis_sentinel | install_wordnet | install_ocr | install_chromium | install_weaviate | install_model DATA_DIR   (idempotent)
 #   install_mcpclient               npm deps of test/mcpclient (idempotent)
 #   start_redis PORT DIR | start_weaviate HTTP_PORT GRPC_PORT DIR
 #   start_redis_replica PORT PRIMARY_PORT DIR | start_sentinel PORT PRIMARY_PORT DIR
@@ -152,6 +152,14 @@ install_ocr() {
 		return
 	fi
 	apt_install tesseract-ocr tesseract-ocr-eng poppler-utils || die "could not install tesseract-ocr, tesseract-ocr-eng and poppler-utils"
+}
+
+# Headless chromium, which the web-console tests (console/) drive.
+install_chromium() {
+	if command -v chromium >/dev/null; then
+		return
+	fi
+	apt_install chromium || die "could not install chromium"
 }
 
 install_weaviate() { with_lock weaviate _install_weaviate; }

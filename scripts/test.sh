@@ -21,11 +21,14 @@ install_redis
 install_redis_sentinel # the Redis failover test (test/failover) starts its own sentinels
 install_wordnet
 install_ocr
+install_chromium # the web-console tests drive it headless
 install_weaviate
 install_model "$MODEL_DIR"
 install_mcpclient # test/mcpclient runs the MCP TypeScript SDK against ragd
 export RAGD_TEST_GLOVE_PATH="$MODEL_DIR/$GLOVE_MODEL"
 export RAGD_TEST_WORDNET_DIR=/usr/share/wordnet # where install_wordnet puts it
+RAGD_TEST_CHROMIUM=$(command -v chromium)
+export RAGD_TEST_CHROMIUM
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ragd-test.XXXXXX")
 remove_on_exit "$TMP"

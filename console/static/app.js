@@ -1,0 +1,422 @@
+// ragd web console: calls the REST API with fetch as the logged-in browser
+// (the session cookie rides along; the page never sees the key). Every
+// value from the server is put in the page as text, never as HTML.
+'use strict';
+
+const $ = (sel) => document.querySelector(sel);
+
+const state = {
+  session: null,       // GET /ui/session's answer
+  ns: 'default',       // the selected namespace
+  docsOffset: 0,
+  docsLimit: 10,
+  jobsTimer: null,
+  jobStatus: new Map(), // job id -> last status seen, to notice completions
+  jobLabel: new Map(),  // job id -> file name, for jobs this page started
+  jobsPolled: false,
+};
+
+// ApiError is a non-2xx answer, with the server's detail as its message.
+class ApiError extends Error {
+  constructor(status, message) { super(message); this.status = status; }
+}
+
+// el builds an element; attributes starting with "on" are listeners.
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children) {
+    if (c !== undefined && c !== null) e.append(c instanceof Node ? c : String(c));
+  }
+  return e;
+}
+
+function detailOf(body) {
+  if (!body) return '';
+  if (typeof body.detail === 'string') return body.detail;
+  if (Array.isArray(body.detail)) {
+    return body.detail.map((d) => `${(d.loc || []).join('.')}: ${d.msg}`).join('; ');
+  }
+  return JSON.stringify(body);
+}
+
+// api calls the REST API. A 401 outside the login form means the session
+// ended: the login form comes back.
+async function api(method, path, body) {
+  const opts = { method, credentials: 'same-origin', headers: {} };
+  if (body instanceof FormData) {
+    opts.body = body;
+  } else if (body !== undefined) {
+    opts.headers['Content-Type'] = 'application/json';
+    opts.body = JSON.stringify(body);
+  }
+  const resp = await fetch(path, opts);
+  const text = await resp.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = { detail: text }; }
+  if (resp.status === 401 && path !== '/ui/login') {
+    showLogin('Your session has ended: log in again.');
+  }
+  if (!resp.ok) throw new ApiError(resp.status, detailOf(data) || `${resp.status} ${resp.statusText}`);
+  return data;
+}
+
+function toast(msg) {
+  const t = $('#toast');
+  t.textContent = msg;
+  t.hidden = !msg;
+  if (msg) setTimeout(() => { if (t.textContent === msg) t.hidden = true; }, 8000);
+}
+
+// --------------------------------------------------------------- session
+
+async function boot() {
+  wire();
+  let resp;
+  try {
+    resp = await fetch('/ui/session', { credentials: 'same-origin' });
+  } catch (e) {
+    toast(`ragd does not answer: ${e.message}`);
+    return;
+  }
+  const info = await resp.json().catch(() => ({}));
+  if (resp.status === 401) showLogin('');
+  else if (!resp.ok) toast(detailOf(info) || `session check failed (${resp.status})`);
+  else startApp(info);
+}
+
+function showLogin(msg) {
+  stopJobs();
+  state.session = null;
+  $('#app').hidden = true;
+  $('#nav').hidden = true;
+  $('#login').hidden = false;
+  $('#login-error').textContent = msg || '';
+  $('#login-token').focus();
+}
+
+async function login(ev) {
+  ev.preventDefault();
+  const token = $('#login-token').value.trim();
+  $('#login-error').textContent = '';
+  try {
+    const info = await api('POST', '/ui/login', { token });
+    $('#login-token').value = '';
+    startApp(info);
+  } catch (e) {
+    $('#login-error').textContent = e.message;
+    // A refused key is not left in the field for the next try.
+    $('#login-token').value = '';
+    $('#login-token').focus();
+  }
+}
+
+async function logout() {
+  try { await api('POST', '/ui/logout'); } catch (e) { toast(e.message); }
+  showLogin('Logged out.');
+}
+
+function startApp(info) {
+  state.session = info;
+  const limited = info.namespaces && info.namespaces.length > 0;
+  if (limited && !info.namespaces.includes(state.ns)) state.ns = info.namespaces[0];
+  $('#login').hidden = true;
+  $('#app').hidden = false;
+  $('#nav').hidden = false;
+  const authOn = info.mode !== 'disabled';
+  $('#whoami').textContent = authOn ? `${info.principal}${limited ? ` (${info.namespaces.join(', ')})` : ''}` : 'auth disabled';
+  $('#logout').hidden = !authOn;
+  $('#monitoring-link').hidden = !info.operator;
+  selectNamespace(state.ns);
+  startJobs();
+}
+
+// ------------------------------------------------------------ namespaces
+
+function selectNamespace(ns) {
+  state.ns = ns;
+  state.docsOffset = 0;
+  for (const id of ['#upload-ns', '#docs-ns']) $(id).textContent = ns;
+  $('#ask-ns').textContent = `in ${ns}`;
+  refreshNamespaces();
+  refreshDocuments();
+}
+
+async function refreshNamespaces() {
+  let stats = {};
+  try {
+    const resp = await api('GET', '/tools/rag_stats');
+    stats = resp.statistics.namespaces || {};
+  } catch (e) {
+    if (e.status !== 401) toast(`namespaces: ${e.message}`);
+    return;
+  }
+  const allowed = state.session && state.session.namespaces;
+  const names = new Set(Object.keys(stats));
+  for (const n of allowed || []) names.add(n);
+  names.add(state.ns);
+  const list = $('#namespaces');
+  list.replaceChildren(...[...names].sort().map((n) => {
+    const c = stats[n] || { documents: 0, chunks: 0 };
+    return el('li', { class: n === state.ns ? 'selected' : '', 'data-ns': n, onclick: () => selectNamespace(n) },
+      el('span', { class: 'name' }, n),
+      el('span', { class: 'counts' }, `${plural(c.documents, 'document')} · ${plural(c.chunks, 'chunk')}`));
+  }));
+}
+
+// named is s when it says something ("." is the title and path of text
+// without headings), else null.
+function named(s) { return s && /[\p{L}\p{N}]/u.test(s) ? s : null; }
+
+function plural(n, word) { return `${n} ${word}${n === 1 ? '' : 's'}`; }
+
+function useNamespace(ev) {
+  ev.preventDefault();
+  const n = $('#ns-input').value.trim();
+  if (!n) return;
+  const allowed = state.session.namespaces || [];
+  if (allowed.length > 0 && !allowed.includes(n)) {
+    toast(`This key may use only: ${allowed.join(', ')}`);
+    return;
+  }
+  $('#ns-input').value = '';
+  selectNamespace(n);
+}
+
+// ---------------------------------------------------------------- upload
+
+async function upload(files) {
+  if (!files || files.length === 0) return;
+  const form = new FormData();
+  // kb_name first: a forbidden namespace is refused before the files are read.
+  form.append('kb_name', state.ns);
+  for (const f of files) form.append('file', f, f.name);
+  const status = $('#upload-status');
+  status.textContent = `Uploading ${files.length} file(s) into ${state.ns}…`;
+  try {
+    const resp = await api('POST', '/documents', form);
+    const queued = resp.jobs.filter((j) => j.job_id);
+    for (const j of queued) state.jobLabel.set(j.job_id, j.filename);
+    const dups = resp.jobs.filter((j) => j.dedup_hit).map((j) => j.filename);
+    status.textContent = `Queued ${plural(queued.length, 'job')}` + (dups.length ? `; already indexed: ${dups.join(', ')}` : '');
+    refreshJobs();
+  } catch (e) {
+    status.textContent = `Upload refused: ${e.message}`;
+  }
+}
+
+function wireDropzone() {
+  const zone = $('#dropzone');
+  zone.addEventListener('dragover', (ev) => { ev.preventDefault(); zone.classList.add('over'); });
+  zone.addEventListener('dragleave', () => zone.classList.remove('over'));
+  zone.addEventListener('drop', (ev) => {
+    ev.preventDefault();
+    zone.classList.remove('over');
+    upload(ev.dataTransfer.files);
+  });
+  $('#file-input').addEventListener('change', (ev) => {
+    upload(ev.target.files);
+    ev.target.value = '';
+  });
+}
+
+// ------------------------------------------------------------- documents
+
+async function refreshDocuments() {
+  const q = new URLSearchParams({ kb_name: state.ns, limit: state.docsLimit, offset: state.docsOffset });
+  let page;
+  try {
+    page = await api('GET', `/documents?${q}`);
+  } catch (e) {
+    if (e.status !== 401) toast(`documents: ${e.message}`);
+    return;
+  }
+  const rows = page.documents.map((d) => el('tr', { 'data-doc': d.document_id },
+    el('td', {}, el('div', {}, named(d.title) || d.source.split('/').pop()), el('div', { class: 'src' }, d.source)),
+    el('td', { class: 'num' }, d.chunks),
+    el('td', {}, new Date(d.updated_at).toLocaleString()),
+    el('td', {}, el('button', { class: 'danger', type: 'button', onclick: (ev) => deleteDocument(ev.target, d) }, 'Delete'))));
+  if (rows.length === 0) rows.push(el('tr', {}, el('td', { colspan: 4, class: 'muted' }, 'No documents yet: drop a file above.')));
+  $('#documents').replaceChildren(...rows);
+  $('#docs-page').textContent = page.total === 0 ? '' :
+    `${state.docsOffset + 1}–${state.docsOffset + page.count} of ${page.total}`;
+  $('#docs-prev').disabled = state.docsOffset === 0;
+  $('#docs-next').disabled = page.next_offset === undefined || page.next_offset === null;
+  $('#docs-next').dataset.next = page.next_offset ?? '';
+}
+
+// deleteDocument asks for a second click instead of a modal confirm().
+async function deleteDocument(button, doc) {
+  if (!button.classList.contains('armed')) {
+    button.classList.add('armed');
+    button.textContent = 'Confirm delete';
+    setTimeout(() => { button.classList.remove('armed'); button.textContent = 'Delete'; }, 4000);
+    return;
+  }
+  button.disabled = true;
+  try {
+    await api('DELETE', `/documents/${encodeURIComponent(doc.document_id)}?kb_name=${encodeURIComponent(state.ns)}`);
+    toast('');
+  } catch (e) {
+    toast(`delete: ${e.message}`);
+  }
+  refreshDocuments();
+  refreshNamespaces();
+}
+
+function pageDocuments(next) {
+  state.docsOffset = next ? Number($('#docs-next').dataset.next) : Math.max(0, state.docsOffset - state.docsLimit);
+  refreshDocuments();
+}
+
+// ------------------------------------------------------------------ jobs
+
+function startJobs() {
+  stopJobs();
+  refreshJobs();
+  state.jobsTimer = setInterval(refreshJobs, 1000);
+}
+
+function stopJobs() {
+  if (state.jobsTimer) clearInterval(state.jobsTimer);
+  state.jobsTimer = null;
+}
+
+async function refreshJobs() {
+  if (document.hidden) return; // no polling from a background tab
+  let list;
+  try {
+    list = await api('GET', '/jobs?limit=15');
+  } catch (e) {
+    if (e.status !== 401) toast(`jobs: ${e.message}`);
+    return;
+  }
+  let finished = false;
+  for (const j of list.jobs) {
+    const before = state.jobStatus.get(j.job_id);
+    // A job first seen completed finished since the last poll too, unless
+    // this is the first poll.
+    if (j.status === 'completed' && before !== 'completed' && (before || state.jobsPolled)) finished = true;
+    state.jobStatus.set(j.job_id, j.status);
+  }
+  state.jobsPolled = true;
+  $('#jobs').replaceChildren(...(list.jobs.length ? list.jobs.map(jobItem) : [el('li', { class: 'muted' }, 'No jobs.')]));
+  if (finished) {
+    refreshNamespaces();
+    refreshDocuments();
+  }
+}
+
+function jobLabel(j) {
+  const r = j.result || {};
+  return state.jobLabel.get(j.job_id) || (r.source ? r.source.split('/').pop() : null) ||
+    r.directory_path || `${j.type} ${j.job_id.slice(0, 8)}`;
+}
+
+// progressBar sets its width through the CSSOM: the console's CSP allows
+// no inline style attributes.
+function progressBar(status, pct) {
+  const fill = el('div', { class: 'fill' });
+  fill.style.width = `${pct}%`;
+  return el('div', { class: `bar ${status}` }, fill);
+}
+
+function jobItem(j) {
+  const p = j.progress || {};
+  const done = j.status === 'completed';
+  const pct = done ? 100 : (p.total > 0 ? Math.round((100 * p.done) / p.total) : 0);
+  const counts = p.total > 0 ? `${p.done}/${p.total} ${p.unit}` : (p.unit || '');
+  const terminal = ['completed', 'failed', 'cancelled'].includes(j.status);
+  return el('li', { 'data-job-id': j.job_id, 'data-status': j.status },
+    el('div', { class: 'row' },
+      el('span', { class: 'label' }, jobLabel(j)),
+      el('span', { class: `badge ${j.status}` }, j.status)),
+    progressBar(j.status, pct),
+    el('div', { class: 'row' },
+      el('span', { class: 'sub' }, [j.kb_name, counts, j.error].filter(Boolean).join(' · ')),
+      terminal ? null : el('button', { class: 'danger', type: 'button', onclick: () => cancelJob(j.job_id) }, 'Cancel')));
+}
+
+async function cancelJob(id) {
+  try {
+    await api('POST', `/jobs/${encodeURIComponent(id)}/cancel`);
+  } catch (e) {
+    toast(`cancel: ${e.message}`);
+  }
+  refreshJobs();
+}
+
+// ------------------------------------------------------- search and ask
+
+async function ask(ev) {
+  ev.preventDefault();
+  const query = $('#query').value.trim();
+  if (!query) return;
+  const box = $('#answer');
+  box.hidden = false;
+  box.textContent = 'Thinking…';
+  $('#results').replaceChildren();
+  try {
+    const resp = await api('POST', '/tools/rag_query', { query, kb_name: state.ns });
+    const byId = new Map((resp.context || []).map((c) => [c.id, c]));
+    box.replaceChildren(resp.answer || '(no answer)', el('span', { class: 'route' }, `route: ${resp.route}`));
+    showSources((resp.sources || []).map((s) => ({ ...s, text: (byId.get(s.chunk_id) || {}).text })));
+  } catch (e) {
+    box.textContent = `Ask failed: ${e.message}`;
+  }
+}
+
+async function search() {
+  const query = $('#query').value.trim();
+  if (!query) return;
+  $('#answer').hidden = true;
+  try {
+    const resp = await api('POST', '/tools/rag_search', { query, kb_name: state.ns });
+    showSources(resp.results.map((r) => ({ ...r, chunk_id: r.id })));
+    if (resp.results.length === 0) $('#results').replaceChildren(el('li', { class: 'muted' }, 'Nothing found.'));
+  } catch (e) {
+    toast(`search: ${e.message}`);
+  }
+}
+
+// showSources lists passages numbered as the answer cites them: [n] is
+// the n-th source.
+function showSources(sources) {
+  $('#results').replaceChildren(...sources.map((s, i) => {
+    const meta = [s.page ? `page ${s.page}` : null, named(s.path), `score ${Number(s.score).toFixed(3)}`].filter(Boolean);
+    return el('li', { class: s.cited ? 'cited' : '', 'data-chunk': s.chunk_id },
+      el('span', { class: 'n' }, `[${i + 1}]`),
+      el('div', {},
+        el('div', { class: 'source' }, s.source),
+        el('div', { class: 'meta' }, meta.join(' · ')),
+        s.text ? el('div', { class: 'snippet' }, s.text.length > 220 ? `${s.text.slice(0, 220)}…` : s.text) : null),
+      el('button', { type: 'button', class: 'ghost open-chunk', onclick: () => openChunk(i + 1, s, meta) }, 'Open'));
+  }));
+}
+
+function openChunk(n, s, meta) {
+  $('#chunk-title').textContent = `[${n}] ${s.source}`;
+  $('#chunk-meta').textContent = [...meta, `chunk ${s.chunk_id}`].join(' · ');
+  $('#chunk-text').textContent = s.text || '(the chunk text is not in this answer)';
+  $('#chunk-dialog').showModal();
+}
+
+// ------------------------------------------------------------------ wire
+
+function wire() {
+  $('#login-form').addEventListener('submit', login);
+  $('#logout').addEventListener('click', logout);
+  $('#ns-form').addEventListener('submit', useNamespace);
+  $('#search-form').addEventListener('submit', ask);
+  $('#search-btn').addEventListener('click', search);
+  $('#docs-prev').addEventListener('click', () => pageDocuments(false));
+  $('#docs-next').addEventListener('click', () => pageDocuments(true));
+  wireDropzone();
+}
+
+boot();

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"ragd/config"
-	"ragd/internal/standin"
 	"ragd/internal/stack"
+	"ragd/internal/standin"
 )
 
 // The corpus of the rerank tests: five passages match "animal" (four of

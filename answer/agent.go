@@ -150,7 +150,9 @@ func (a *agent) run(ctx context.Context, call ragd.ToolCall) string {
 
 func (a *agent) searchDocuments(ctx context.Context, query string, topK int) (int, string, error) {
 	p := a.plan
-	p.Query = query
+	// The model phrases its own searches: the caller's other phrasings were
+	// of the question, not of this query.
+	p.Query, p.Queries = query, nil
 	if topK >= 1 && topK <= search.MaxTopK {
 		p.TopK = topK
 	}

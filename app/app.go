@@ -31,6 +31,7 @@ import (
 	"ragd/mcp"
 	"ragd/metrics"
 	"ragd/registry"
+	"ragd/rerank"
 	"ragd/resilience"
 	"ragd/search"
 	"ragd/searchrpc"
@@ -127,9 +128,13 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	chunks := store.Guarded(st, guards.Weaviate)
 	vectors := embed.Guarded(embedder, guards.Embedder)
 	chat := llm.Guarded(model, guards.LLM)
-	a.Probe = &library.Probe{Redis: rdb, Store: st, Embedder: embedder, Breakers: usedBreakers(guards, model != nil, web != nil)}
+	reranker, err := newReranker(cfg.Rerank)
+	if err != nil {
+		return nil, err
+	}
+	a.Probe = &library.Probe{Redis: rdb, Store: st, Embedder: embedder, Breakers: usedBreakers(guards, model != nil, web != nil, reranker != nil)}
 	a.assemble(services{cfg: cfg, store: chunks, embedder: vectors, chat: chat, web: websearch.Guarded(web, guards.WebSearch),
-		registry: reg, generations: gens, roots: roots, fetcher: fetcher})
+		reranker: rerank.Guarded(reranker, guards.Reranker), registry: reg, generations: gens, roots: roots, fetcher: fetcher})
 	if a.MCP, err = mcp.New(mcp.Services{Search: a.Search, Answer: a.Answer, Library: a.Library}, a.mcpConfig(), log); err != nil {
 		return nil, err
 	}
@@ -209,16 +214,34 @@ func (a *App) guards() resilience.Guards {
 	}
 	llmPolicy := policy
 	llmPolicy.Timeout = a.Config.LLM.Timeout
+	// The reranker is not retried: a search falls back to its fused order
+	// sooner than it waits for a second try.
+	rerankPolicy := policy
+	rerankPolicy.Timeout, rerankPolicy.MaxRetries = a.Config.Rerank.Timeout, 0
 	g := resilience.Guards{
 		Weaviate:  resilience.New("weaviate", policy, store.IsTransient, hooks),
 		Embedder:  resilience.New("embedder", policy, embed.IsTransient, hooks),
 		LLM:       resilience.New("llm", llmPolicy, llm.IsTransient, hooks),
 		WebSearch: resilience.New("websearch", policy, websearch.IsTransient, hooks),
+		Reranker:  resilience.New("reranker", rerankPolicy, rerank.IsTransient, hooks),
 	}
 	for _, x := range g.All() {
 		a.Metrics.InitBreaker(x.Name())
 	}
 	return g
+}
+
+// newReranker is the configured reranking server's client, or nil when
+// reranking is off.
+func newReranker(c config.Rerank) (ragd.Reranker, error) {
+	if !c.Enabled {
+		return nil, nil
+	}
+	r, err := rerank.New(rerank.Config{Format: c.Format, BaseURL: c.BaseURL, Model: c.Model, APIKey: c.APIKey})
+	if err != nil {
+		return nil, fmt.Errorf("rerank: %w", err)
+	}
+	return r, nil
 }
 
 func newEmbedder(ctx context.Context, cfg config.Config) (ragd.Embedder, error) {

@@ -25,6 +25,7 @@ type services struct {
 	embedder    ragd.Embedder
 	chat        ragd.ChatModel     // nil without a chat model
 	web         websearch.Provider // nil without a provider
+	reranker    ragd.Reranker      // nil when reranking is off
 	registry    *registry.Registry
 	generations *cache.Generations
 	roots       *ingest.Roots
@@ -43,8 +44,9 @@ func (a *App) assemble(d services) {
 	th := thesaurus(cfg, a.Log)
 	a.Search = &search.Service{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
 		Cache: results, QueryVectors: search.NewQueryVectors(cfg.Search.QueryCacheSize), Vocab: words, Thesaurus: th,
-		Rewriter: d.chat, Log: a.Log, Settings: search.Settings{Alpha: cfg.Search.Alpha, MMR: cfg.Search.MMR,
-			MMRLambda: cfg.Search.MMRLambda, RRFK: cfg.Search.RRFK, Retrieval: retrieval(cfg.Search)}}
+		Models: search.Models{Rewriter: d.chat, Reranker: d.reranker, RerankFallback: a.Metrics.RerankFallbacks()},
+		Log:    a.Log, Settings: search.Settings{Alpha: cfg.Search.Alpha, MMR: cfg.Search.MMR, MMRLambda: cfg.Search.MMRLambda,
+			RRFK: cfg.Search.RRFK, Retrieval: retrieval(cfg.Search), RerankCandidates: cfg.Rerank.Candidates}}
 	a.Answer = &answer.Service{Search: a.Search, LLM: d.chat, Web: d.web, Cache: results, Log: a.Log,
 		Settings: answer.Settings{MinScore: cfg.Answer.MinScore, MaxSentences: cfg.Answer.MaxSentences,
 			Candidates: cfg.Answer.Candidates, AgentMaxSteps: cfg.Answer.AgentMaxSteps}}
@@ -77,12 +79,13 @@ func ocrOptions(c config.Ingest) ingest.OCR {
 }
 
 // usedBreakers are the guards of the dependencies this ragd uses: the
-// optional chat model's and web search's only when configured, since a
-// breaker that can never trip would suggest a dependency ragd does not use.
-func usedBreakers(g resilience.Guards, chat, web bool) []*resilience.Guard {
+// optional chat model's, web search's and reranker's only when configured,
+// since a breaker that can never trip would suggest a dependency ragd does
+// not use.
+func usedBreakers(g resilience.Guards, chat, web, reranker bool) []*resilience.Guard {
 	var out []*resilience.Guard
 	for _, x := range g.All() {
-		if (x == g.LLM && !chat) || (x == g.WebSearch && !web) {
+		if (x == g.LLM && !chat) || (x == g.WebSearch && !web) || (x == g.Reranker && !reranker) {
 			continue
 		}
 		out = append(out, x)

@@ -18,6 +18,7 @@ type Config struct {
 	Worker     Worker     `yaml:"worker"`
 	Search     Search     `yaml:"search"`
 	LLM        LLM        `yaml:"llm"`
+	Rerank     Rerank     `yaml:"rerank"`
 	WebSearch  WebSearch  `yaml:"websearch"`
 	Answer     Answer     `yaml:"answer"`
 	Cache      Cache      `yaml:"cache"`
@@ -251,6 +252,21 @@ type LLM struct {
 	MaxTokens   int           `yaml:"max_tokens"`
 }
 
+// Rerank configures the optional cross-encoder stage of searches: the
+// fused top Candidates are reordered by a reranking server into top_k.
+type Rerank struct {
+	Enabled bool `yaml:"enabled"`
+	// Format is the server's wire format: tei (text-embeddings-inference)
+	// or cohere (Cohere v2, Jina, vLLM, llama.cpp server).
+	Format  string        `yaml:"format"`
+	BaseURL string        `yaml:"base_url"`
+	Model   string        `yaml:"model"`
+	APIKey  string        `yaml:"api_key"`
+	Timeout time.Duration `yaml:"timeout"`
+	// Candidates is how many fused hits are reranked (at least top_k).
+	Candidates int `yaml:"candidates"`
+}
+
 // WebSearch configures the web-search provider of agentic answers and of
 // the JSON-RPC search endpoint.
 type WebSearch struct {
@@ -310,6 +326,7 @@ func Default() Config {
 		Search: Search{Alpha: 0.3, MMRLambda: 0.7, RRFK: 60, QueryCacheSize: 4096, Fusion: "relative", PathBoost: 1, StemExpansion: true, NeighbourMinSimilarity: 0.6, NeighbourTerms: 3,
 			SynonymExpansion: true, SynonymSenses: 1, WordNetDir: "/usr/share/wordnet", PRFDocs: 3, PRFTerms: 10},
 		LLM:        LLM{Timeout: 60 * time.Second, Temperature: 0.1, MaxTokens: 800},
+		Rerank:     Rerank{Format: "tei", Timeout: 5 * time.Second, Candidates: 30},
 		Answer:     Answer{MinScore: 0.5, MaxSentences: 4, AgentMaxSteps: 4},
 		WebSearch:  WebSearch{Timeout: 15 * time.Second},
 		Cache:      Cache{Enabled: true, TTL: 300 * time.Second},

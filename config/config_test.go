@@ -131,3 +131,48 @@ func TestMaxBatchCalls(t *testing.T) {
 		t.Fatalf("RAGD_HTTP_MAX_BATCH_CALLS=0: want an error naming http.max_batch_calls, got %v", err)
 	}
 }
+
+// Rerank settings are checked with messages that name the setting and what
+// it takes; the server's address only matters once reranking is on.
+func TestRerankValidation(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(*Rerank)
+		want string // "" means valid
+	}{
+		{"defaults (off)", func(*Rerank) {}, ""},
+		{"off needs no url", func(r *Rerank) { r.Format = "cohere" }, ""},
+		{"on with tei", func(r *Rerank) { r.Enabled, r.BaseURL = true, "http://127.0.0.1:8080" }, ""},
+		{"on without url", func(r *Rerank) { r.Enabled = true }, "rerank.enabled needs rerank.base_url"},
+		{"on with a bad url", func(r *Rerank) { r.Enabled, r.BaseURL = true, "127.0.0.1:8080/v1" }, `rerank.base_url "127.0.0.1:8080/v1" is not an http(s) URL`},
+		{"unknown format", func(r *Rerank) { r.Format = "jina" }, `rerank.format must be tei (Hugging Face text-embeddings-inference) or cohere (Cohere v2, Jina, vLLM, llama.cpp server), not "jina"`},
+		{"no candidates", func(r *Rerank) { r.Candidates = 0 }, "rerank.candidates must be between 1 and 200, not 0"},
+		{"too many candidates", func(r *Rerank) { r.Candidates = 500 }, "rerank.candidates must be between 1 and 200, not 500"},
+		{"no timeout", func(r *Rerank) { r.Timeout = 0 }, "rerank.timeout must be positive"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := Default()
+			tc.edit(&cfg.Rerank)
+			err := cfg.Validate()
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("want valid, got %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("want an error containing %q, got %v", tc.want, err)
+			}
+		})
+	}
+}
+
+// The rerank section is settable from the environment like every other.
+func TestRerankFromEnvironment(t *testing.T) {
+	cfg, err := Load("", []string{"RAGD_RERANK_ENABLED=true", "RAGD_RERANK_FORMAT=cohere",
+		"RAGD_RERANK_BASE_URL=http://r:1/v1", "RAGD_RERANK_CANDIDATES=50", "RAGD_RERANK_TIMEOUT=2s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := cfg.Rerank
+	if !r.Enabled || r.Format != "cohere" || r.BaseURL != "http://r:1/v1" || r.Candidates != 50 || r.Timeout != 2*time.Second {
+		t.Fatalf("rerank from env: %+v", r)
+	}
+}

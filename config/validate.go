@@ -67,6 +67,7 @@ func (c Config) Validate() error {
 	check(c.Search.PRFTerms > 0 && c.Search.PRFTerms <= 50, "search.prf_terms must be between 1 and 50")
 	check((c.LLM.BaseURL == "") == (c.LLM.Model == ""), "llm.base_url and llm.model are set together (or neither, for extractive answers)")
 	check(c.LLM.Timeout > 0, "llm.timeout must be positive")
+	errs = append(errs, c.Rerank.validate()...)
 	check(c.Answer.MaxSentences > 0, "answer.max_sentences must be positive")
 	check(c.Answer.AgentMaxSteps > 0 && c.Answer.AgentMaxSteps <= 20, "answer.agent_max_steps must be between 1 and 20")
 	check(c.WebSearch.Timeout > 0, "websearch.timeout must be positive")

@@ -44,6 +44,10 @@ type Question struct {
 	// is a hit.
 	MustContain []string `json:"must_contain"`
 	Kind        string   `json:"kind"`
+	// Queries are other phrasings of the question (e.g. its other form,
+	// keyword or paraphrase), sent as rag_search's queries when the
+	// Searcher takes them.
+	Queries []string `json:"queries,omitempty"`
 }
 
 // LoadQuestions reads a JSONL question set: one JSON object per line, blank
@@ -109,6 +113,21 @@ func (q Question) validate() error {
 // Searcher runs one search and returns the texts of the results, best first.
 type Searcher interface {
 	Search(ctx context.Context, query string, topK int) ([]string, error)
+}
+
+// PhrasingsSearcher is a Searcher that also searches other phrasings of
+// the query, fused with it.
+type PhrasingsSearcher interface {
+	SearchPhrasings(ctx context.Context, query string, queries []string, topK int) ([]string, error)
+}
+
+// search asks q through s, with its other phrasings when it has some and s
+// takes them.
+func search(ctx context.Context, s Searcher, q Question) ([]string, error) {
+	if ps, ok := s.(PhrasingsSearcher); ok && len(q.Queries) > 0 {
+		return ps.SearchPhrasings(ctx, q.Query, q.Queries, TopK)
+	}
+	return s.Search(ctx, q.Query, TopK)
 }
 
 // Fold lower-cases s and collapses every run of white space into one space,
@@ -215,7 +234,7 @@ func Run(ctx context.Context, s Searcher, qs []Question, concurrency int) (Repor
 	for i, q := range qs {
 		g.Go(func() error {
 			start := time.Now()
-			texts, err := s.Search(gctx, q.Query, TopK)
+			texts, err := search(gctx, s, q)
 			if err != nil {
 				return fmt.Errorf("eval: question %s: %w", q.ID, err)
 			}

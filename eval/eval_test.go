@@ -5,10 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -362,5 +365,60 @@ func TestHTTPSearcherIndexDirectory(t *testing.T) {
 	}
 	if _, err := s.IndexDirectory(context.Background(), "/stopped"); err == nil || !strings.Contains(err.Error(), "j2 was cancelled") {
 		t.Errorf("cancelled index: %v", err)
+	}
+}
+
+// phrasingsSearcher records the phrasings each question brought.
+type phrasingsSearcher struct {
+	fakeSearcher
+	got sync.Map // query -> queries
+}
+
+func (p *phrasingsSearcher) SearchPhrasings(ctx context.Context, query string, queries []string, topK int) ([]string, error) {
+	p.got.Store(query, queries)
+	return p.answers[query+"+"], nil
+}
+
+// A question's other phrasings reach a Searcher that takes them, and
+// score its fused answer; a question without them is searched plainly.
+func TestRunSendsQuestionPhrasings(t *testing.T) {
+	qs := []Question{
+		{ID: "a", Query: "plain words", MustContain: []string{"answer a"}, Kind: KindParaphrase, Queries: []string{"other words"}},
+		{ID: "b", Query: "just one", MustContain: []string{"answer b"}, Kind: KindKeyword},
+	}
+	s := &phrasingsSearcher{fakeSearcher: fakeSearcher{answers: map[string][]string{
+		"plain words+": with(10, 1, "answer a"), "just one": with(10, 2, "answer b")}}}
+	rep, err := Run(context.Background(), s, qs, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.got.Load("plain words"); !slices.Equal(got.([]string), []string{"other words"}) {
+		t.Errorf("phrasings sent %v", got)
+	}
+	if _, asked := s.got.Load("just one"); asked || s.calls.Load() != 1 {
+		t.Errorf("the question without phrasings went through SearchPhrasings (%v) or Search %d times", asked, s.calls.Load())
+	}
+	if rep.Overall.Recall1 != 0.5 || rep.Overall.Recall5 != 1 {
+		t.Errorf("scores %+v", rep.Overall)
+	}
+}
+
+func TestHTTPSearcherSendsPhrasings(t *testing.T) {
+	var got map[string]any
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = nil
+		_ = json.NewDecoder(r.Body).Decode(&got)
+		_, _ = w.Write([]byte(`{"results":[{"text":"t"}],"count":1}`))
+	}))
+	defer srv.Close()
+	s := &HTTPSearcher{BaseURL: srv.URL}
+	if _, err := s.SearchPhrasings(context.Background(), "q", []string{"r", "s"}, 5); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got["queries"]) != "[r s]" || got["query"] != "q" {
+		t.Errorf("request %v", got)
+	}
+	if _, err := s.Search(context.Background(), "q", 5); err != nil || got["queries"] != nil {
+		t.Errorf("plain search sent queries: %v %v", got, err)
 	}
 }

@@ -30,10 +30,11 @@ type HTTPSearcher struct {
 var defaultClient = &http.Client{Timeout: time.Minute}
 
 type searchRequest struct {
-	Query  string `json:"query"`
-	TopK   int    `json:"top_k"`
-	KBName string `json:"kb_name,omitempty"`
-	Mode   string `json:"mode,omitempty"`
+	Query   string   `json:"query"`
+	Queries []string `json:"queries,omitempty"`
+	TopK    int      `json:"top_k"`
+	KBName  string   `json:"kb_name,omitempty"`
+	Mode    string   `json:"mode,omitempty"`
 }
 
 type searchResponse struct {
@@ -44,8 +45,14 @@ type searchResponse struct {
 
 // Search implements Searcher.
 func (h *HTTPSearcher) Search(ctx context.Context, query string, topK int) ([]string, error) {
+	return h.SearchPhrasings(ctx, query, nil, topK)
+}
+
+// SearchPhrasings implements PhrasingsSearcher: queries go as rag_search's
+// other phrasings.
+func (h *HTTPSearcher) SearchPhrasings(ctx context.Context, query string, queries []string, topK int) ([]string, error) {
 	var resp searchResponse
-	req := searchRequest{Query: query, TopK: topK, KBName: h.KBName, Mode: h.Mode}
+	req := searchRequest{Query: query, Queries: queries, TopK: topK, KBName: h.KBName, Mode: h.Mode}
 	if _, err := h.call(ctx, http.MethodPost, "/tools/rag_search", req, &resp, http.StatusOK); err != nil {
 		return nil, err
 	}

@@ -66,11 +66,11 @@ func (m *Server) coreTools() []tool {
 			description: "Answer a question from the indexed documents. The answer cites its sources as [n], meaning sources[n-1]; route says how it was made " +
 				"(llm: by the configured model; sampling: by your own model, asked through sampling/createMessage when the server has none; " +
 				"extractive: the best-matching sentences; not_found: the documents do not contain the answer — do not guess then). " +
-				"Use core_retrieve_text instead when you want the raw passages.",
+				"Use core_retrieve_text instead when you want the raw passages. " + phrasingsHint,
 			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m.log, m.query(p))) }},
 		{name: "core_retrieve_text", annotations: sdk.ToolAnnotations{Title: "Retrieve passages", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 			description: "Find the passages (chunks) of the indexed documents that best match a query, best first, each with its heading path and document. " +
-				"Hybrid keyword + vector search by default; use specific words from the domain for best results.",
+				"Hybrid keyword + vector search by default; use specific words from the domain for best results. " + phrasingsHint,
 			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m.log, m.retrieveText(p))) }},
 		{name: "core_retrieve_visual", annotations: sdk.ToolAnnotations{Title: "Retrieve images", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 			description: "Find images from indexed PDF/DOCX files by their captions and nearby text. Returns an empty list with a note when no images are indexed.",
@@ -87,6 +87,12 @@ func (m *Server) coreTools() []tool {
 			register:    func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m.log, m.stats)) }},
 	}
 }
+
+// phrasingsHint tells agents about queries: one wording misses passages
+// that use other words for the same thing.
+const phrasingsHint = "Pass 2-3 other phrasings of the question in queries (up to 5), written in the documents' own vocabulary " +
+	"(the terms, names and jargon a passage that answers it would use): each is searched too and the results are fused, " +
+	"which finds passages a single wording misses."
 
 // searchWebTool is core_search_web, offered when a provider is configured.
 func (m *Server) searchWebTool() tool {

@@ -48,13 +48,13 @@ type Hooks struct {
 
 // Guards holds one guard per dependency of ragd.
 type Guards struct {
-	Weaviate, Embedder, LLM, WebSearch *Guard
+	Weaviate, Embedder, LLM, WebSearch, Reranker *Guard
 }
 
 // All lists the guards that are set.
 func (g Guards) All() []*Guard {
 	var out []*Guard
-	for _, x := range []*Guard{g.Weaviate, g.Embedder, g.LLM, g.WebSearch} {
+	for _, x := range []*Guard{g.Weaviate, g.Embedder, g.LLM, g.WebSearch, g.Reranker} {
 		if x != nil {
 			out = append(out, x)
 		}

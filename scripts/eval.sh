@@ -8,6 +8,8 @@
 #
 #   RAGD_EVAL_MODES  modes to evaluate (default "keyword hybrid vector")
 #   RAGD_EVAL_PORT   port of the ragd under test (default 28000)
+#   RAGD_EVAL_SETS   question sets to run, space-separated (default: the
+#                    dev set); a question's "queries" go as other phrasings
 #   extra arguments go to `ragd eval`, e.g. --set FILE, --json, --concurrency N
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -59,9 +61,11 @@ log "indexing $CORPUS into kb_name eval"
 "$ROOT/bin/ragd" eval index --url "$URL" --kb_name eval --dir "$CORPUS"
 
 for mode in $EVAL_MODES; do
-	log "eval: mode $mode"
-	"$ROOT/bin/ragd" eval --url "$URL" --kb_name eval --mode "$mode" "$@"
-	echo
+	for set in ${RAGD_EVAL_SETS:-eval/testdata/devset.jsonl}; do
+		log "eval: mode $mode, set $set"
+		"$ROOT/bin/ragd" eval --url "$URL" --kb_name eval --mode "$mode" --set "$set" "$@"
+		echo
+	done
 done
 
 # Stop ragd before the services it uses (the EXIT trap stops those).

@@ -196,7 +196,7 @@ func TestRewriteAddsHypotheticalAnswerWords(t *testing.T) {
 	client, asked := chatStandIn(t, "Package encoding/csv reads and writes comma-separated values (CSV) files.", http.StatusOK)
 	policy := resilience.DefaultPolicy()
 	policy.MaxRetries = 0
-	s := &Service{Rewriter: llm.Guarded(client, resilience.New("llm", policy, llm.IsTransient, resilience.Hooks{})),
+	s := &Service{Models: Models{Rewriter: llm.Guarded(client, resilience.New("llm", policy, llm.IsTransient, resilience.Hooks{}))},
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	query := "How do I read a spreadsheet export?"
 	for range 2 {
@@ -224,7 +224,7 @@ func TestRewriteFailureLeavesQueryAlone(t *testing.T) {
 	client, _ := chatStandIn(t, "", http.StatusBadRequest)
 	policy := resilience.DefaultPolicy()
 	policy.MaxRetries = 0
-	s := &Service{Rewriter: llm.Guarded(client, resilience.New("llm", policy, llm.IsTransient, resilience.Hooks{})),
+	s := &Service{Models: Models{Rewriter: llm.Guarded(client, resilience.New("llm", policy, llm.IsTransient, resilience.Hooks{}))},
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	e := newExpansion("q")
 	s.expandRewrite(context.Background(), e, "q")

@@ -27,6 +27,7 @@ type ScopeFilter struct {
 // take it, with one set of defaults and one validation (Plan).
 type RetrieveRequest struct {
 	Query       string       `json:"query" doc:"what to look for, in your own words" jsonschema:"what to look for, or the question to answer, in natural language"`
+	Queries     []string     `json:"queries,omitempty" doc:"up to 5 other phrasings of query, each searched too and fused by reciprocal rank: 2-3 in the documents' own vocabulary help (core_retrieve_visual searches query only)" jsonschema:"optional: up to 5 other phrasings of the same question, each searched too and merged by reciprocal rank fusion; 2-3 phrasings in the words the documents themselves would use (their terms, names, jargon) find passages one wording misses"`
 	TopK        *int         `json:"top_k,omitempty" minimum:"1" maximum:"20" default:"5" jsonschema:"how many passages to return or answer from, 1-20 (default 5)"`
 	KBName      string       `json:"kb_name,omitempty" doc:"namespace (default: default)" jsonschema:"namespace (default: default)"`
 	Scope       []string     `json:"scope,omitempty" doc:"document ids to search within" jsonschema:"document ids to search within"`
@@ -54,6 +55,7 @@ type Result struct {
 // Plan is a validated, normalised retrieval: also the cache key's arguments.
 type Plan struct {
 	Query       string   `json:"q"`
+	Queries     []string `json:"qs,omitempty"` // other phrasings, deduplicated
 	TopK        int      `json:"k"`
 	Namespaces  []string `json:"ns"`
 	DocumentIDs []string `json:"docs,omitempty"`
@@ -67,6 +69,8 @@ type Plan struct {
 	// Retrieval's techniques, in the key so results of other settings
 	// never answer.
 	Retrieval Retrieval `json:"r"`
+	// Rerank names the reranker and its candidate count ("" when off).
+	Rerank string `json:"rr,omitempty"`
 }
 
 var sourceTypes = []string{string(ragd.SourcePDF), string(ragd.SourceDOCX), string(ragd.SourceHTML),
@@ -86,9 +90,13 @@ func (s *Service) Plan(ctx context.Context, req RetrieveRequest) (Plan, error) {
 		return p, ragd.Invalid("query", "value_error", "query is longer than %d characters", maxQueryLength)
 	}
 	var err error
+	if p.Queries, err = alternatives(p.Query, req.Queries); err != nil {
+		return p, err
+	}
 	if p.TopK, err = topKOf(req.TopK); err != nil {
 		return p, err
 	}
+	p.Rerank = s.rerankKey()
 	switch req.Mode {
 	case "", string(ragd.ModeHybrid):
 		p.Mode = string(ragd.ModeHybrid)
@@ -150,28 +158,35 @@ func (s *Service) Plan(ctx context.Context, req RetrieveRequest) (Plan, error) {
 	return p, nil
 }
 
-// Retrieve runs a plan: one search per namespace, concurrently, merged by
-// reciprocal rank fusion when there are several, then diversified by MMR
-// when configured. withVectors keeps the hits' vectors (answers use them to
-// judge relevance).
+// Retrieve runs a plan: one search per phrasing (the query and its
+// alternatives) and namespace, concurrently, merged by reciprocal rank
+// fusion when there are several lists, reordered by the reranker when one
+// is configured, then diversified by MMR when configured. withVectors keeps
+// the hits' vectors (answers use them to judge relevance). queryVector is
+// the query's; alternatives are embedded here.
 func (s *Service) Retrieve(ctx context.Context, p Plan, queryVector []float32, withVectors bool) ([]ragd.Hit, error) {
 	if p.NoDocuments {
 		return nil, nil
 	}
-	pool := p.TopK
+	pool := max(p.TopK, s.rerankPool(p.TopK))
 	if p.MMR {
-		pool = min(p.TopK*4, 100)
+		pool = max(pool, min(p.TopK*4, 100))
 	}
 	q := ragd.ChunkQuery{Text: p.Query, Vector: queryVector, Mode: ragd.SearchMode(p.Mode), Alpha: p.Alpha, Limit: pool,
 		DocumentIDs: p.DocumentIDs, Tags: p.Tags, SourceTypes: p.SourceTypes, WithVectors: withVectors || p.MMR,
 		RankedFusion: p.Retrieval.RankedFusion, PathBoost: p.Retrieval.PathBoost}
-	lists, err := s.namespacesHits(ctx, p.Namespaces, q, p.Retrieval)
+	lists, err := s.phrasingsHits(ctx, p, q)
 	if err != nil {
 		return nil, err
 	}
 	hits := lists[0]
 	if len(lists) > 1 {
 		hits = fuseRRF(lists, s.RRFK)
+	}
+	if s.Reranker != nil {
+		if hits, err = s.rerank(ctx, p.Query, hits[:min(len(hits), s.rerankPool(p.TopK))]); err != nil {
+			return nil, err
+		}
 	}
 	if p.MMR {
 		hits = mmr(hits, p.TopK, p.MMRLambda)

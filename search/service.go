@@ -34,12 +34,25 @@ type Service struct {
 	// Thesaurus gives synonyms for synonym expansion (WordNet); nil
 	// disables it.
 	Thesaurus ragd.Thesaurus
-	// Rewriter, the chat model, writes hypothetical answers for
-	// Retrieval.Rewrite; nil disables it.
-	Rewriter ragd.ChatModel
+	// Models are the optional models consulted beyond the embedder.
+	Models
 	Settings
 	Log    *slog.Logger
 	vocabs *vocabularies // set on first use
+}
+
+// Models are the optional models a search consults besides the embedder;
+// each comes guarded, and nil leaves its stage out.
+type Models struct {
+	// Rewriter, the chat model, writes hypothetical answers for
+	// Retrieval.Rewrite.
+	Rewriter ragd.ChatModel
+	// Reranker reorders the fused candidates (Settings.RerankCandidates
+	// of them) before the top_k are kept.
+	Reranker ragd.Reranker
+	// RerankFallback, when set, is told of each search that kept its fused
+	// order because the reranker failed (for a metric).
+	RerankFallback func(err error)
 }
 
 // Settings weigh and shape retrieval.
@@ -53,4 +66,7 @@ type Settings struct {
 	RRFK int
 	// Retrieval switches the techniques beyond plain hybrid search.
 	Retrieval Retrieval
+	// RerankCandidates is how many fused hits the Reranker reorders (at
+	// least top_k).
+	RerankCandidates int
 }

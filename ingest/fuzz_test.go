@@ -63,7 +63,7 @@ func checkLoaded(t *testing.T, typ ragd.SourceType, l *Loaded, err error) {
 func pdfSeeds(f *testing.F) {
 	dir := filepath.Dir(testenv.ModuleFile(f, pdfcpuModule, "pkg/testdata/test.pdf"))
 	story := filepath.Dir(testenv.ModuleFile(f, pdfModule, "testdata/story.docx"))
-	for _, b := range testenv.SeedFiles(f, fuzzSeedBytes, 24, filepath.Join(dir, "*.pdf"), filepath.Join(story, "*.pdf")) {
+	for _, b := range testenv.SeedFiles(f, 48<<10, 24, filepath.Join(dir, "*.pdf"), filepath.Join(story, "*.pdf")) {
 		f.Add(b)
 	}
 	f.Add(minimalPDF("BT /F1 12 Tf 72 720 Td (Hello fuzzing world) Tj ET"))

@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -127,4 +128,44 @@ func ModCache(t testing.TB) string {
 func goEnv(name string) (string, error) {
 	out, err := exec.Command("go", "env", name).Output()
 	return strings.TrimSpace(string(out)), err
+}
+
+// goSDKModule is the MCP SDK ragd uses; its conformance tests hold real
+// JSON-RPC traffic of MCP clients and servers.
+const goSDKModule = "github.com/modelcontextprotocol/go-sdk@v1.8.0"
+
+// JSONRPCSeeds are the JSON-RPC messages of the MCP SDK's conformance
+// tests (what clients send and servers answer), as written there, plus a
+// batch of each file's client messages.
+func JSONRPCSeeds(t testing.TB) [][]byte {
+	t.Helper()
+	dir := filepath.Dir(ModuleFile(t, goSDKModule, "mcp/testdata/conformance/server/tools.txtar"))
+	var out [][]byte
+	for _, file := range SeedFiles(t, 1<<20, 50, filepath.Join(dir, "*.txtar")) {
+		var batch []json.RawMessage
+		for _, section := range strings.Split(string(file), "\n-- ")[1:] {
+			name, body, _ := strings.Cut(section, "\n")
+			if name != "client --" && name != "server --" {
+				continue
+			}
+			dec := json.NewDecoder(strings.NewReader(body))
+			for {
+				var m json.RawMessage
+				if dec.Decode(&m) != nil {
+					break
+				}
+				out = append(out, m)
+				if name == "client --" {
+					batch = append(batch, m)
+				}
+			}
+		}
+		if b, err := json.Marshal(batch); err == nil && len(batch) > 0 {
+			out = append(out, b)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no JSON-RPC messages in %s", dir)
+	}
+	return out
 }

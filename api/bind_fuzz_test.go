@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,6 +69,37 @@ func (l binderLibrary) WaitJob(context.Context, string, time.Duration, func(*rag
 	return &ragd.Job{ID: binderJob, Status: ragd.JobCompleted, Result: json.RawMessage(`{}`)}, nil
 }
 
+// binderServer is api.New before the binder services; got hears what
+// reached the library.
+func binderServer(got *any) http.Handler {
+	plan := &searchsvc.Service{}
+	return api.New(api.Services{Search: binderSearch{plan}, Answer: binderAnswer{plan}, Library: binderLibrary{got: got}},
+		api.Options{MaxBodyBytes: 8 << 10, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+}
+
+// TestBindRefusesNonObjects: a JSON body that is not an object is a 422 at
+// "body" on every route. FuzzBind found null accepted as an empty request
+// by the routes whose service did not then miss a field.
+func TestBindRefusesNonObjects(t *testing.T) {
+	var got any
+	e := binderServer(&got)
+	for _, body := range []string{"null", " null\n", "[]", `"text"`, "1", "true"} {
+		for _, path := range binderPaths {
+			got = nil
+			req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			rec := httptest.NewRecorder()
+			e.ServeHTTP(rec, req)
+			var d struct{ Detail []ragd.FieldError }
+			_ = json.Unmarshal(rec.Body.Bytes(), &d)
+			if rec.Code != http.StatusUnprocessableEntity || len(d.Detail) != 1 || strings.Join(d.Detail[0].Loc, ".") != "body" ||
+				!strings.HasPrefix(d.Detail[0].Msg, "body must be a JSON object, not ") || got != nil {
+				t.Errorf("POST %s %q: %d %s (service got %v)", path, body, rec.Code, rec.Body.String(), got)
+			}
+		}
+	}
+}
+
 // binderPaths are the routes that bind a JSON body.
 var binderPaths = []string{"/tools/rag_search", "/tools/rag_query", "/tools/rag_index", "/tools/rag_index_directory"}
 
@@ -90,9 +122,7 @@ func FuzzBind(f *testing.F) {
 		f.Add(uint8(i), b)
 	}
 	var got any
-	plan := &searchsvc.Service{}
-	e := api.New(api.Services{Search: binderSearch{plan}, Answer: binderAnswer{plan}, Library: binderLibrary{got: &got}},
-		api.Options{MaxBodyBytes: 8 << 10, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	e := binderServer(&got)
 	f.Fuzz(func(t *testing.T, route uint8, body []byte) {
 		testenv.Within(t, testenv.DefaultBound, func() {
 			got = nil

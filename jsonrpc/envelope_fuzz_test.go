@@ -86,20 +86,29 @@ func checkAccepted(t *testing.T, e Envelope) {
 	if p != nil {
 		t.Fatalf("re-marshalled envelope %s refused: %+v", raw, p)
 	}
-	// json.Marshal compacts raw values; compare them compacted
-	if !reflect.DeepEqual(compact(t, again.ID), compact(t, e.ID)) || !reflect.DeepEqual(compact(t, again.Params), compact(t, e.Params)) ||
+	// json.Marshal compacts raw values and escapes <, > and & in their
+	// strings: compare them as the values they are
+	if !sameJSON(t, again.ID, e.ID) || !sameJSON(t, again.Params, e.Params) ||
 		again.Method != e.Method || again.Response != e.Response {
 		t.Fatalf("re-marshalled envelope %+v checks as %+v", e, again)
 	}
 }
 
-func compact(t *testing.T, raw json.RawMessage) []byte {
-	if raw == nil {
-		return nil
+// sameJSON reports whether two raw values (nil for absent) decode to
+// the same value, numbers compared as written.
+func sameJSON(t *testing.T, a, b json.RawMessage) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
 	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
+	return reflect.DeepEqual(decodeValue(t, a), decodeValue(t, b))
+}
+
+func decodeValue(t *testing.T, raw json.RawMessage) any {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
 		t.Fatalf("raw value %q: %v", raw, err)
 	}
-	return b.Bytes()
+	return v
 }

@@ -73,7 +73,11 @@ func pdfSeeds(f *testing.F) {
 
 // FuzzParsePDF fuzzes the parse the sandbox child runs (LZW recoding, then
 // the text), in-process and without OCR, so the fuzzer sees its coverage.
-// The heap bound stands in for the child's memory budget.
+// The heap bound stands in for the child's memory budget. An input that
+// makes the library recurse until the stack overflows kills the fuzzing
+// process (no recover catches that): it is a crasher, kept in
+// FuzzPDFSandbox's corpus, where the child dies of it and the parent
+// reports it (TestPDFResolveRecursionIsParseError).
 func FuzzParsePDF(f *testing.F) {
 	pdfSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {

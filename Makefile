@@ -5,7 +5,7 @@ SHELL := /bin/bash
 ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help run cluster test bench bench-growth eval build deps fmt vet
+.PHONY: help run cluster test fuzz bench bench-growth eval build deps fmt vet
 
 help: ## show this help
 	@echo "usage: make <target>"
@@ -19,6 +19,9 @@ cluster: ## three Weaviate nodes, Redis primary + replica + 3 sentinels, 2 `ragd
 
 test: ## install deps, start throwaway Redis + Weaviate on test ports, go vet + go test -race
 	scripts/test.sh
+
+fuzz: ## run every Go fuzz target in turn for FUZZTIME each (default 10m); no services needed
+	scripts/fuzz.sh
 
 bench: ## same services as test, then the benchmarks
 	scripts/bench.sh

@@ -33,6 +33,11 @@ func bind(c echo.Context, dst any) error {
 	if err := requireJSON(c.Request().Header.Get(echo.HeaderContentType)); err != nil {
 		return err
 	}
+	if bytes.Equal(bytes.TrimSpace(body), []byte("null")) {
+		// json decodes null into a struct as nothing at all, which would
+		// pass as an empty object.
+		return notAnObject("null")
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	err = dec.Decode(dst)
 	var typeErr *json.UnmarshalTypeError
@@ -65,8 +70,7 @@ func requireJSON(contentType string) error {
 // typeError reports a value of the wrong type at its JSON path in dst's type.
 func typeError(dst reflect.Type, e *json.UnmarshalTypeError) error {
 	if e.Field == "" {
-		return &ragd.Error{Kind: ragd.KindInvalid, Message: "body must be a JSON object",
-			Fields: []ragd.FieldError{{Loc: []string{"body"}, Msg: "body must be a JSON object, not " + e.Value, Type: "type_error"}}}
+		return notAnObject(e.Value)
 	}
 	path := jsonPath(dst, e.Field)
 	t := e.Type
@@ -76,6 +80,13 @@ func typeError(dst reflect.Type, e *json.UnmarshalTypeError) error {
 	msg := fmt.Sprintf("%s must be %s, not %s", strings.Join(path, "."), jsonTypeName(t.Kind()), e.Value)
 	return &ragd.Error{Kind: ragd.KindInvalid, Message: msg,
 		Fields: []ragd.FieldError{{Loc: append([]string{"body"}, path...), Msg: msg, Type: "type_error"}}}
+}
+
+// notAnObject refuses a body that is a JSON value of another kind (what
+// json names it: "array", "string", "null" …).
+func notAnObject(kind string) error {
+	return &ragd.Error{Kind: ragd.KindInvalid, Message: "body must be a JSON object",
+		Fields: []ragd.FieldError{{Loc: []string{"body"}, Msg: "body must be a JSON object, not " + kind, Type: "type_error"}}}
 }
 
 // jsonPath turns json.UnmarshalTypeError.Field, which names each embedded

@@ -48,7 +48,7 @@ func TestDOCXStoryFixture(t *testing.T) {
 
 const wordNS = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"`
 
-func buildDOCX(t *testing.T, parts map[string]string) []byte {
+func buildDOCX(t testing.TB, parts map[string]string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)

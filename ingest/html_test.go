@@ -3,6 +3,7 @@ package ingest
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"ragd"
 )
@@ -102,4 +103,16 @@ func TestHTMLLegacyCharset(t *testing.T) {
 func TestHTMLWithoutTextIsParseError(t *testing.T) {
 	_, err := Parse([]byte("<html><head><title>x</title><script>1</script></head><body>  </body></html>"), ragd.SourceHTML, "empty.html")
 	assertParseError(t, err)
+}
+
+// TestHTMLPreIsValidUTF8: FuzzHTML found "<pre>·\xc8" (UTF-8 but for its
+// last byte, so read as UTF-8) kept in a code block as is, invalid UTF-8.
+func TestHTMLPreIsValidUTF8(t *testing.T) {
+	l, err := Parse([]byte("<pre>\u00b7\xc8"), ragd.SourceHTML, "bad.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Blocks) != 1 || l.Blocks[0].Kind != BlockCode || !utf8.ValidString(l.Blocks[0].Text) {
+		t.Errorf("blocks %+v, want one code block of valid UTF-8", l.Blocks)
+	}
 }

@@ -3,6 +3,7 @@ package ingest
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"ragd"
 )
@@ -111,5 +112,31 @@ func TestMarkdownResolvesEscapes(t *testing.T) {
 	want := "The handler uses SA_ONSTACK for a []byte & a * glob a\\_b."
 	if !hasBlock(l, BlockParagraph, want) {
 		t.Errorf("paragraph not unescaped: %+v", l.Blocks)
+	}
+}
+
+// TestMarkdownCodeIsValidUTF8: a code block's bytes that are not UTF-8 are
+// dropped, as in paragraphs. FuzzChunk found "```\n\xe30" kept as is, an
+// invalid string in the chunk (and its summary) that cannot be stored.
+func TestMarkdownCodeIsValidUTF8(t *testing.T) {
+	for _, src := range []string{"```\n\xe30", "    indented \xff\xfe code\n", "para caf\xe9\n\n```go\nx := \"\xc3\"\n```\n"} {
+		l, err := Parse([]byte(src), ragd.SourceMarkdown, "bad.md")
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		for _, b := range l.Blocks {
+			if !utf8.ValidString(b.Text) {
+				t.Errorf("%q: block %+v is not valid UTF-8", src, b)
+			}
+		}
+		for _, p := range Chunk(l, ChunkOptions{}) {
+			if !utf8.ValidString(p.Text) || !utf8.ValidString(p.Summary) {
+				t.Errorf("%q: chunk %+v is not valid UTF-8", src, p)
+			}
+		}
+	}
+	l, _ := Parse([]byte("```\n\xe30"), ragd.SourceMarkdown, "bad.md")
+	if len(l.Blocks) != 1 || l.Blocks[0].Text != "0" {
+		t.Errorf("blocks %+v, want the code 0", l.Blocks)
 	}
 }

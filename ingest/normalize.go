@@ -62,9 +62,11 @@ func normalizeSpace(s string) string {
 }
 
 // normalizeCode keeps a code block's indentation and inner blank lines but
-// fixes line endings, trailing spaces and surrounding blank lines.
+// fixes line endings, trailing spaces and surrounding blank lines. Bytes
+// that are not UTF-8 are dropped, as normalizeSpace drops them: a chunk's
+// text must be valid UTF-8 to be stored at all.
 func normalizeCode(s string) string {
-	lines := strings.Split(normalizeNewlines(s), "\n")
+	lines := strings.Split(normalizeNewlines(strings.ToValidUTF8(s, "")), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRightFunc(strings.ReplaceAll(l, "\t", "    "), unicode.IsSpace)
 	}

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -98,5 +99,30 @@ func TestPDFParseKeepsImagesApart(t *testing.T) {
 	l, err := Parser{Images: true}.Parse(context.Background(), minimalPDF("BT /F1 12 Tf 72 720 Td (Hello) Tj ET"), ragd.SourcePDF, "tiny.pdf")
 	if err != nil || l.ImagesErr != nil || len(l.Images) != 0 || l.NormalizedText() != "Hello" {
 		t.Fatalf("%v %v %+v", err, l.ImagesErr, l)
+	}
+}
+
+// fuzzInput reads a []byte input of a go test fuzz v1 corpus file.
+func fuzzInput(t *testing.T, path string) []byte {
+	t.Helper()
+	_, lit, _ := strings.Cut(string(readFixture(t, path)), "\n[]byte(")
+	s, err := strconv.Unquote(strings.TrimSuffix(strings.TrimSpace(lit), ")"))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return []byte(s)
+}
+
+// TestPDFResolveRecursionIsParseError: FuzzParsePDF found a PDF whose
+// cross-reference entries put an object stream inside itself; the PDF
+// library's resolve recurses until the stack overflows, a fatal error no
+// recover catches (it killed the fuzzing process). In the sandbox the child
+// dies of it at its stack cap, and the parent must say so clearly.
+func TestPDFResolveRecursionIsParseError(t *testing.T) {
+	data := fuzzInput(t, "testdata/fuzz/FuzzPDFSandbox/53086e72cdde5894")
+	_, err := parseWithin(t, Parser{}, data, "recursion.pdf")
+	pe := assertParseError(t, err)
+	if !strings.Contains(pe.Error(), "refer to themselves") {
+		t.Errorf("message = %q", pe.Error())
 	}
 }

@@ -210,6 +210,10 @@ func sandboxFailure(ctx, pctx context.Context, waitErr error, stderr string, lim
 		return fmt.Errorf("parsing took longer than ingest.parse_timeout (%s)%s; the file may be hostile or too complex", lim.Timeout, note)
 	case errors.As(waitErr, &exit) && (exit.ExitCode() == exitOverBudget || strings.Contains(stderr, "out of memory")):
 		return fmt.Errorf("parsing needed more than ingest.parse_memory_bytes (%d MiB); the file may be hostile or too large", lim.MemoryBytes>>20)
+	case waitErr != nil && strings.Contains(stderr, "stack overflow"):
+		// the library recurses through references without bound; the
+		// child's stack cap (capMemory) ends it
+		return errors.New("the PDF's objects refer to themselves or nest too deeply to read (the parser ran out of stack); the file may be hostile or damaged")
 	case waitErr != nil:
 		return fmt.Errorf("the PDF parser failed (%v): %s", waitErr, firstLine(stderr))
 	}

@@ -44,6 +44,13 @@ type Question struct {
 	// is a hit.
 	MustContain []string `json:"must_contain"`
 	Kind        string   `json:"kind"`
+	// Doc is the corpus file (name inside the corpus directory) holding the
+	// answer; when set, only results from that file (or from another file
+	// holding the same quote) are hits. Optional: devset.jsonl has none.
+	Doc string `json:"doc,omitempty"`
+	// Alt is the question in its other form (a keyword question's
+	// paraphrase, or the reverse), where one came naturally.
+	Alt string `json:"alt,omitempty"`
 }
 
 // LoadQuestions reads a JSONL question set: one JSON object per line, blank

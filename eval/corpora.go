@@ -12,8 +12,8 @@ import (
 
 // Sources says where on this machine the corpora are read from.
 type Sources struct {
-	GOROOT     string // Go installation (stdlib corpus)
-	GOMODCACHE string // module cache (gomod corpus)
+	GOROOT     string   // Go installation (stdlib corpus)
+	GOMODCACHE string   // module cache (gomod corpus)
 	NpmDirs    []string // candidate npm installations (npm corpus), first with docs wins
 }
 

@@ -164,4 +164,3 @@ func printRecords(w io.Writer, label string, recs []eval.Record) {
 	}
 	fmt.Fprintln(w)
 }
-

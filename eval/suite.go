@@ -1,10 +1,11 @@
 package eval
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"net/url"
 	"path"
 	"slices"
@@ -20,15 +21,31 @@ const (
 	SplitTest = "test" // decided on, never tuned on
 )
 
-// Split is a question's fixed half, by the parity of the FNV-1a hash of
-// its id: independent of the file's order and of everything else.
-func Split(id string) string {
-	h := fnv.New32a()
-	h.Write([]byte(id))
-	if h.Sum32()%2 == 0 {
-		return SplitDev
+// Splits assigns each question of one corpus's set its fixed half,
+// stratified by kind: within each kind the questions are ordered by the
+// SHA-256 of their id and dealt alternately to dev and test, so both
+// halves hold the same mix of paraphrased and keyword questions (a plain
+// hash of ~25 ids per kind is easily 8 against 16) and the assignment
+// depends on the ids alone, not on the file's order.
+func Splits(qs []Question) map[string]string {
+	byKind := map[string][]string{}
+	for _, q := range qs {
+		byKind[q.Kind] = append(byKind[q.Kind], q.ID)
 	}
-	return SplitTest
+	out := make(map[string]string, len(qs))
+	for _, ids := range byKind {
+		slices.SortFunc(ids, func(a, b string) int {
+			ha, hb := sha256.Sum256([]byte(a)), sha256.Sum256([]byte(b))
+			return bytes.Compare(ha[:], hb[:])
+		})
+		for i, id := range ids {
+			out[id] = SplitDev
+			if i%2 == 1 {
+				out[id] = SplitTest
+			}
+		}
+	}
+	return out
 }
 
 // SuiteTopK is how many results each suite question asks for: the most
@@ -81,13 +98,46 @@ func AnswerDocs(qs []Question, chunks *Chunks, strict bool) ([]map[string]bool, 
 
 // Outcome is one suite question's result.
 type Outcome struct {
-	Rank    int // first hit among the matched chunks, 0 for none in the top 10
-	Latency time.Duration
+	Rank    int           `json:"rank"` // first hit among the matched chunks, 0 for none in the top 10
+	Latency time.Duration `json:"latency_ns"`
 	// Budget tells, per expansion mode, whether the answer was among the
 	// chunks returned within the token budget.
-	Budget map[string]bool
+	Budget map[string]bool `json:"budget"`
 	// Tokens returned within the budget, per expansion mode.
-	Tokens map[string]int
+	Tokens map[string]int `json:"tokens"`
+}
+
+// QuestionRecord is one line of the suite's results file: one question's
+// outcome under one configuration. Tables are computed from these, so a
+// different grouping never needs a new run.
+type QuestionRecord struct {
+	Label  string `json:"label"`
+	Corpus string `json:"corpus"`
+	ID     string `json:"id"`
+	Kind   string `json:"kind"`
+	Outcome
+}
+
+// ScoreRecords groups question records by configuration and corpus (in
+// the order first seen) and scores each group with ScoreSuite.
+func ScoreRecords(qrs []QuestionRecord) []Record {
+	type key struct{ label, corpus string }
+	var order []key
+	qs := map[key][]Question{}
+	outs := map[key][]Outcome{}
+	for _, r := range qrs {
+		k := key{r.Label, r.Corpus}
+		if _, ok := qs[k]; !ok {
+			order = append(order, k)
+		}
+		qs[k] = append(qs[k], Question{ID: r.ID, Kind: r.Kind})
+		outs[k] = append(outs[k], r.Outcome)
+	}
+	var recs []Record
+	for _, k := range order {
+		recs = append(recs, ScoreSuite(k.label, k.corpus, qs[k], outs[k])...)
+	}
+	return recs
 }
 
 // RunSuite asks every question (up to concurrency at once) and judges
@@ -191,8 +241,9 @@ type Record struct {
 func ScoreSuite(label, corpus string, qs []Question, out []Outcome) []Record {
 	type key struct{ split, kind string }
 	groups := map[key][]int{}
+	splits := Splits(qs)
 	for i, q := range qs {
-		sp := Split(q.ID)
+		sp := splits[q.ID]
 		groups[key{sp, q.Kind}] = append(groups[key{sp, q.Kind}], i)
 		groups[key{sp, "all"}] = append(groups[key{sp, "all"}], i)
 	}

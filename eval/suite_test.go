@@ -77,9 +77,10 @@ func TestCorporaSets(t *testing.T) {
 				t.Errorf("%d questions, want at least 50", len(qs))
 			}
 			kinds, splits := map[string]int{}, map[string]int{}
+			sp := Splits(qs)
 			for _, q := range qs {
 				kinds[q.Kind]++
-				splits[Split(q.ID)]++
+				splits[sp[q.ID]]++
 				if q.Doc == "" || q.Alt == "" {
 					t.Errorf("%s: doc %q, alt %q: want both", q.ID, q.Doc, q.Alt)
 				}

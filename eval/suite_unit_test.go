@@ -3,20 +3,44 @@ package eval
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
 
-func TestSplitFixedAndBalanced(t *testing.T) {
-	if Split("stdlib-01") != Split("stdlib-01") {
-		t.Fatal("Split is not a function of the id")
+func TestSplitsFixedAndStratified(t *testing.T) {
+	var qs []Question
+	for i := range 101 {
+		kind := KindKeyword
+		if i%2 == 1 {
+			kind = KindParaphrase
+		}
+		qs = append(qs, Question{ID: fmt.Sprintf("q-%02d", i), Kind: kind})
 	}
-	n := map[string]int{}
-	for i := range 1000 {
-		n[Split(fmt.Sprintf("q-%d", i))]++
+	a := Splits(qs)
+	rev := slices.Clone(qs)
+	slices.Reverse(rev)
+	if b := Splits(rev); fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Error("the split depends on the order of the file")
 	}
-	if n[SplitDev] < 450 || n[SplitTest] < 450 {
-		t.Errorf("1000 ids split %v, want about half each", n)
+	n := map[[2]string]int{}
+	for _, q := range qs {
+		n[[2]string{a[q.ID], q.Kind}]++
+	}
+	for _, k := range []string{KindKeyword, KindParaphrase} {
+		if d := n[[2]string{SplitDev, k}] - n[[2]string{SplitTest, k}]; d < 0 || d > 1 {
+			t.Errorf("%s: dev %d, test %d: want equal halves", k, n[[2]string{SplitDev, k}], n[[2]string{SplitTest, k}])
+		}
+	}
+	// Not the id's parity (the old FNV low bit followed the last digit).
+	same := 0
+	for i := range 50 {
+		if a[fmt.Sprintf("q-%02d", 2*i)] == a[fmt.Sprintf("q-%02d", 2*i+2)] {
+			same++
+		}
+	}
+	if same == 0 || same == 50 {
+		t.Errorf("splits of consecutive keyword ids agree %d of 50 times: not mixed", same)
 	}
 }
 

@@ -90,25 +90,25 @@ func cmdRun(args []string) error {
 	}
 	ctx, stop := signalContext(30 * time.Minute)
 	defer stop()
-	var all []eval.Record
+	var all []eval.QuestionRecord
 	for _, name := range builtCorpora(*dir) {
-		recs, err := runCorpus(ctx, c, name, *sets, *label, *mode, *budget, *conc)
+		qrs, err := runCorpus(ctx, c, name, *sets, *label, *mode, *budget, *conc)
 		if err != nil {
 			return err
 		}
-		all = append(all, recs...)
+		all = append(all, qrs...)
 	}
 	if len(all) == 0 {
 		return eval.ErrNoCorpus
 	}
-	printRecords(os.Stdout, *label, all)
+	printRecords(os.Stdout, *label, eval.ScoreRecords(all))
 	if *results != "" {
 		return appendRecords(*results, all)
 	}
 	return nil
 }
 
-func runCorpus(ctx context.Context, c *client, name, sets, label, mode string, budget, conc int) ([]eval.Record, error) {
+func runCorpus(ctx context.Context, c *client, name, sets, label, mode string, budget, conc int) ([]eval.QuestionRecord, error) {
 	f, err := os.Open(filepath.Join(sets, name+".jsonl"))
 	if err != nil {
 		return nil, err
@@ -127,10 +127,14 @@ func runCorpus(ctx context.Context, c *client, name, sets, label, mode string, b
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return eval.ScoreSuite(label, name, qs, out), nil
+	qrs := make([]eval.QuestionRecord, len(qs))
+	for i, q := range qs {
+		qrs[i] = eval.QuestionRecord{Label: label, Corpus: name, ID: q.ID, Kind: q.Kind, Outcome: out[i]}
+	}
+	return qrs, nil
 }
 
-func appendRecords(path string, recs []eval.Record) error {
+func appendRecords(path string, recs []eval.QuestionRecord) error {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err

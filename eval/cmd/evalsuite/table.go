@@ -43,16 +43,24 @@ func cmdTable(args []string) error {
 }
 
 func readRecords(path string) ([]eval.Record, error) {
+	qrs, err := readQuestionRecords(path)
+	if err != nil {
+		return nil, err
+	}
+	return eval.ScoreRecords(qrs), nil
+}
+
+func readQuestionRecords(path string) ([]eval.QuestionRecord, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var recs []eval.Record
+	var recs []eval.QuestionRecord
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for sc.Scan() {
-		var r eval.Record
+		var r eval.QuestionRecord
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			return nil, err
 		}

@@ -47,6 +47,9 @@ CONFIGS=(
 	"hybrid-c128|128|hybrid|$PLAIN"
 	"bm25-c384|384|keyword|$PLAIN"
 	"hybrid-c384|384|hybrid|$PLAIN"
+	"bm25-c384+syn|384|keyword|STEM_EXPANSION=false SYNONYM_EXPANSION=true"
+	"hybrid-c384+syn|384|hybrid|STEM_EXPANSION=false SYNONYM_EXPANSION=true"
+	"hybrid-c384+stem+syn|384|hybrid|STEM_EXPANSION=true SYNONYM_EXPANSION=true"
 	"bm25-c512|512|keyword|$PLAIN"
 	"hybrid-c512|512|hybrid|$PLAIN"
 )

@@ -21,7 +21,9 @@ const defaultCompare = "hybrid:bm25,bm25+stem:bm25,bm25+syn:bm25,hybrid+stem:hyb
 	"hybrid+stem+syn:hybrid,hybrid+wordnbr:hybrid,hybrid-a0.1:hybrid,hybrid-a0.2:hybrid,hybrid-a0.4:hybrid,hybrid-a0.5:hybrid," +
 	"hybrid-c128#none:hybrid#none,hybrid-c384#none:hybrid#none,hybrid-c512#none:hybrid#none," +
 	"hybrid#neighbours:hybrid#none,hybrid#section:hybrid#none," +
-	"hybrid-c128#neighbours:hybrid#none,hybrid-c128#section:hybrid#none"
+	"hybrid-c128#neighbours:hybrid#none,hybrid-c128#section:hybrid#none," +
+	"hybrid-c384:bm25-c384,bm25-c384+syn:bm25-c384,hybrid-c384+syn:hybrid-c384,hybrid-c384+stem+syn:hybrid-c384," +
+	"hybrid-c384#neighbours:hybrid-c384#none,hybrid-c384#section:hybrid-c384#none"
 
 func cmdTable(args []string) error {
 	fs := flag.NewFlagSet("table", flag.ContinueOnError)

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 )
 
@@ -41,15 +40,6 @@ var Corpora = []Corpus{
 	{Name: "gomod", From: "README.md of " + fmt.Sprint(len(GoModules)) + " modules of ragd's go.mod (GOMODCACHE)", Build: buildGoMod},
 	{Name: "npm", From: "npm " + NpmVersion + "'s own docs (docs/content)", Build: buildNpm},
 	{Name: "man", From: fmt.Sprint(len(ManPages)) + " Debian section-1 manual pages rendered by man(1)", Build: buildMan},
-}
-
-// CorpusByName finds a corpus.
-func CorpusByName(name string) (Corpus, bool) {
-	i := slices.IndexFunc(Corpora, func(c Corpus) bool { return c.Name == name })
-	if i < 0 {
-		return Corpus{}, false
-	}
-	return Corpora[i], true
 }
 
 // GoModules are the modules (all required by ragd's go.mod, so `go mod

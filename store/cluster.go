@@ -150,7 +150,7 @@ func (c *Cluster) markLast(n *member) {
 // not counted against Weaviate's breaker — the other namespaces are fine.
 func dependencyError(err error) error {
 	var re *ragd.Error
-	if err == nil || errors.As(err, &re) || !isNoReplica(err) {
+	if err == nil || errors.As(err, &re) || IsNodeFailure(err) || !isNoReplica(err) {
 		return err
 	}
 	return &ragd.Error{Kind: ragd.KindUnavailable, RetryAfterSeconds: 5, Err: err,

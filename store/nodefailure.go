@@ -15,9 +15,10 @@ import (
 // unreachable — refused or reset connections, gRPC Unavailable, a node that
 // is not ready (502–504), no answer in time — so another node may serve the
 // call. An answer from a working node (a bad request, no replica of the
-// tenant, a failed consistency level) is not: every node would give it.
+// tenant, a failed consistency level, a replica it could not reach) is not:
+// every node would give it.
 func IsNodeFailure(err error) bool {
-	if err == nil || errors.Is(err, context.Canceled) || isNoReplica(err) {
+	if err == nil || errors.Is(err, context.Canceled) {
 		return false
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
@@ -39,14 +40,18 @@ func IsNodeFailure(err error) bool {
 }
 
 // noReplicaMessages are Weaviate's words (cluster/router, usecases/replica)
-// for data out of reach on a working node.
+// for data out of reach on a working node, and the network errors it passes
+// on when the node holding a tenant died and the cluster has not noticed yet
+// ("remote shard object search ns0: connect: … connection refused").
 var noReplicaMessages = []string{
 	"no read replica found", "no write replica found",
 	"cannot achieve consistency level", "cannot reach enough replicas", "not enough replicas",
+	"connection refused", "connection reset", "no route to host", "i/o timeout", "broken pipe", "deadline exceeded",
 }
 
-// isNoReplica recognises Weaviate's answer when no live replica of a
-// tenant, or too few for the consistency level, can be reached.
+// isNoReplica recognises, in an answer of a working node (never in ragd's
+// own failure to reach one: see IsNodeFailure), that no live replica of a
+// tenant, or too few for the consistency level, could be reached.
 func isNoReplica(err error) bool {
 	msg := strings.ToLower(err.Error())
 	for _, m := range noReplicaMessages {

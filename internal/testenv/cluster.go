@@ -102,8 +102,18 @@ func (c *Cluster) Restart(t testing.TB, i int) {
 	default:
 		return
 	}
-	c.Nodes[i].launch(t)
-	c.Nodes[i].waitReady(t, 120*time.Second)
+	// A restarted node joins the gossip of the others: node 1, the seed,
+	// would otherwise start a cluster of its own and never see them again.
+	var peers []string
+	for j := range c.Nodes {
+		if j != i {
+			peers = append(peers, fmt.Sprintf("127.0.0.1:%d", clusterPorts(j)[2]))
+		}
+	}
+	w := c.Nodes[i]
+	w.env = append(w.env, "CLUSTER_JOIN="+strings.Join(peers, ","))
+	w.launch(t)
+	w.waitReady(t, 120*time.Second)
 }
 
 func (c *Cluster) stop(t testing.TB) {

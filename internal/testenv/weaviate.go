@@ -93,6 +93,9 @@ func (w *Weaviate) waitReady(t testing.TB, limit time.Duration) {
 	t.Fatalf("weaviate at %s did not become ready within %s", w.URL, limit)
 }
 
+// Dir is the server's data directory; its log is weaviate.log there.
+func (w *Weaviate) Dir() string { return w.dir }
+
 // Kill stops the server with SIGKILL, as a crash would, and waits for it.
 func (w *Weaviate) Kill(t testing.TB) {
 	if w.cmd == nil || w.cmd.Process == nil {

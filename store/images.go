@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+
 	"ragd"
 
 	"github.com/go-openapi/strfmt"

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 
 	"ragd"
 	"ragd/internal/testenv"
+	"ragd/resilience"
 )
 
 // deadNode is a loopback address nothing listens on.
@@ -140,5 +142,68 @@ func TestErrorClassification(t *testing.T) {
 		if c.typed && IsTransient(dependencyError(c.err)) {
 			t.Errorf("%s: a typed no-replica error must not count against the breaker", c.name)
 		}
+	}
+}
+
+// hungNode accepts connections and never answers, like a node stuck in a
+// long pause.
+func hungNode(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return l.Addr().String()
+}
+
+// A node that accepts but never answers costs one timed-out attempt: the
+// guard's retry goes to the next node, and the search succeeds.
+func TestHungNodeTimesOutAndTheRetryFailsOver(t *testing.T) {
+	hung := hungNode(t)
+	cfg := clusterConfig(t, "http://"+hung+","+testenv.WeaviateURL(t), hung+","+testenv.WeaviateGRPC(t))
+	cfg.Timeout = 2 * time.Second
+	c, err := Connect(context.Background(), cfg, "m", 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := c.nodes[1].store
+	t.Cleanup(func() {
+		_ = live.client.Schema().ClassDeleter().WithClassName(cfg.Collection).Do(context.Background())
+		_ = live.client.Schema().ClassDeleter().WithClassName(live.imageClass()).Do(context.Background())
+	})
+	g := resilience.New("weaviate", resilience.Policy{Timeout: time.Second, MaxRetries: 1, FailThreshold: 5, OpenFor: time.Second,
+		InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond}, IsTransient, resilience.Hooks{})
+	s := Guarded(c, g)
+	c.last.Store(0)
+	c.nodes[0].downUntil.Store(0)
+	if err := s.Upsert(context.Background(), "ns", chunks("d1", "h1", "tidal pools hold anemones")); err != nil {
+		t.Fatalf("upsert through a hung first node: %v", err)
+	}
+	// Both nodes hung: a typed timeout, not a 500.
+	c.nodes[1] = c.nodes[0]
+	c.nodes[0].downUntil.Store(0)
+	_, err = s.Search(context.Background(), "ns", ragd.ChunkQuery{Text: "anemones", Mode: ragd.ModeKeyword, Limit: 5})
+	if ragd.KindOf(err) != ragd.KindUnavailable || !strings.Contains(err.Error(), "did not answer within") {
+		t.Fatalf("all nodes hung: %v", err)
 	}
 }

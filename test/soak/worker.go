@@ -1,7 +1,9 @@
 package soak
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
@@ -49,7 +51,7 @@ type step struct {
 
 var steps = []step{
 	{14, (*Worker).searchKeyword}, {14, (*Worker).searchHybrid},
-	{14, (*Worker).mcpRetrieve}, {8, (*Worker).mcpQuery},
+	{14, (*Worker).mcpRetrieve}, {8, (*Worker).mcpQuery}, {6, (*Worker).restQuery},
 	{12, (*Worker).upload}, {12, (*Worker).ingestText},
 	{6, (*Worker).deleteText}, {6, (*Worker).list}, {4, (*Worker).deliberate},
 }
@@ -97,6 +99,27 @@ func (w *Worker) mcpRetrieve(ctx context.Context) {
 
 func (w *Worker) mcpQuery(ctx context.Context) {
 	w.c.mcpCall(ctx, "mcp_query", "core_query", map[string]any{"query": w.query(), "kb_name": w.ns()}, w.meta())
+}
+
+// restQuery asks rag_query for an answer, half the time streamed as
+// server-sent events (which must end with event: done, not event: error).
+func (w *Worker) restQuery(ctx context.Context) {
+	req := map[string]any{"query": w.query(), "kb_name": w.ns()}
+	if w.rng.IntN(2) == 0 {
+		w.c.jsonCall(ctx, "rest_query", 200, "POST", "/tools/rag_query", req, nil)
+		return
+	}
+	req["stream"] = true
+	body, _ := json.Marshal(req)
+	start := time.Now()
+	out, ok := w.c.call(ctx, "rest_query_stream", 200, "POST", "/tools/rag_query", "application/json", body)
+	switch {
+	case !ok:
+	case !bytes.Contains(out, []byte("event: done")) || bytes.Contains(out, []byte("event: error")):
+		w.c.rec.Fail("rest_query_stream", time.Since(start), "stream", string(out))
+	default:
+		w.c.rec.OK("rest_query_stream", time.Since(start))
+	}
 }
 
 // list pages jobs or documents, or reads the stats.

@@ -5,7 +5,7 @@ SHELL := /bin/bash
 ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help run cluster test bench bench-growth soak eval build deps fmt vet
+.PHONY: help run cluster test bench bench-growth eval build deps fmt vet
 
 help: ## show this help
 	@echo "usage: make <target>"
@@ -26,6 +26,7 @@ bench: ## same services as test, then the benchmarks
 bench-growth: ## same services as test, then ingest in steps to 1M chunks (RAGD_GROWTH_STEPS) and print rates, latency, memory, disk
 	scripts/bench-growth.sh
 
+.PHONY: soak
 soak: ## same services as test, a built ragd under SOAK_DURATION (10m) of mixed load at SOAK_CONCURRENCY (8); fails on errors or growth
 	scripts/soak.sh
 

@@ -92,8 +92,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(ctx, store.Config{URL: cfg.Weaviate.URL, GRPCAddr: cfg.Weaviate.GRPCAddr, APIKey: cfg.Weaviate.APIKey,
-		Collection: cfg.Weaviate.Collection, BatchSize: cfg.Weaviate.BatchSize, Timeout: cfg.Weaviate.Timeout},
+	st, err := store.Connect(ctx, store.Config{URL: cfg.Weaviate.URL, GRPCAddr: cfg.Weaviate.GRPCAddr, APIKey: cfg.Weaviate.APIKey,
+		Collection: cfg.Weaviate.Collection, BatchSize: cfg.Weaviate.BatchSize, Timeout: cfg.Weaviate.Timeout,
+		ReplicationFactor: cfg.Weaviate.ReplicationFactor, Consistency: cfg.Weaviate.Consistency},
 		embedder.Name(), embedder.Dimension())
 	if err != nil {
 		return nil, err

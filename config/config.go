@@ -139,6 +139,12 @@ type Weaviate struct {
 	Collection string        `yaml:"collection"`
 	BatchSize  int           `yaml:"batch_size"`
 	Timeout    time.Duration `yaml:"timeout"`
+	// ReplicationFactor is the number of nodes holding each namespace,
+	// applied when the collection is created.
+	ReplicationFactor int `yaml:"replication_factor"`
+	// Consistency is the level (ONE, QUORUM, ALL) of reads and writes when
+	// ReplicationFactor > 1.
+	Consistency string `yaml:"consistency"`
 }
 
 // Data locates ragd's own files (model tables).
@@ -316,7 +322,7 @@ func Default() Config {
 	return Config{
 		HTTP:     HTTP{Addr: "127.0.0.1:8000", MaxBodyBytes: 10 << 20, WaitTimeout: 50 * time.Second, MaxBatchCalls: 50},
 		Redis:    Redis{URL: "redis://127.0.0.1:6379/0", KeyPrefix: "ragd", Sentinel: Sentinel{Addrs: []string{}, WaitReplicas: 1, WaitTimeout: time.Second}},
-		Weaviate: Weaviate{URL: "http://127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", Collection: "RagdChunk", BatchSize: 200, Timeout: 30 * time.Second},
+		Weaviate: Weaviate{URL: "http://127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", Collection: "RagdChunk", BatchSize: 200, Timeout: 30 * time.Second, ReplicationFactor: 1, Consistency: "QUORUM"},
 		Data:     Data{Dir: "./data"},
 		Embed:    Embed{Provider: "glove", BatchSize: 64, Timeout: 30 * time.Second},
 		Ingest: Ingest{Roots: []string{"."}, MaxFileBytes: 50 << 20, URLTimeout: 30 * time.Second,

@@ -29,6 +29,7 @@ func (c Config) Validate() error {
 	check(c.Weaviate.GRPCAddr != "", "weaviate.grpc_addr is empty")
 	check(c.Weaviate.Collection != "", "weaviate.collection is empty")
 	check(c.Weaviate.BatchSize > 0, "weaviate.batch_size must be positive")
+	errs = append(errs, c.Weaviate.validateNodes()...)
 	check(c.Embed.Provider == "glove" || c.Embed.Provider == "openai", "embed.provider must be glove or openai, not %q", c.Embed.Provider)
 	if c.Embed.Provider == "openai" {
 		check(c.Embed.BaseURL != "" && c.Embed.Model != "", "embed.provider openai needs embed.base_url and embed.model")

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+
 	"ragd"
 
 	"github.com/go-openapi/strfmt"
@@ -25,7 +26,7 @@ func (s *Store) imageClass() string { return s.class + "Image" }
 // ensureImageCollection creates the image collection if absent. It records
 // the same embedder as the chunk collection, whose check covers both.
 func (s *Store) ensureImageCollection(ctx context.Context, embedder string, dim int) error {
-	_, err := s.createIfAbsent(ctx, newClass(s.imageClass(), embedder, dim,
+	created, err := s.createIfAbsent(ctx, s.replicated(newClass(s.imageClass(), embedder, dim,
 		textProp(propCaption, models.PropertyTokenizationWord, true),
 		textProp(propNearby, models.PropertyTokenizationWord, true),
 		textProp(propDocumentID, models.PropertyTokenizationField, false),
@@ -33,8 +34,15 @@ func (s *Store) ensureImageCollection(ctx context.Context, embedder string, dim 
 		textProp(propSource, models.PropertyTokenizationField, false),
 		textProp(propFormat, models.PropertyTokenizationField, false),
 		intProp(propImageIndex), intProp(propPage), intProp(propPosition), intProp(propWidth), intProp(propHeight),
-	))
-	return err
+	)))
+	if err != nil || created {
+		return err
+	}
+	class, err := s.client.Schema().ClassGetter().WithClassName(s.imageClass()).Do(ctx)
+	if err != nil {
+		return fmt.Errorf("weaviate: read collection %s: %w", s.imageClass(), err)
+	}
+	return s.checkReplication(class)
 }
 
 // UpsertImages writes a document's images into the namespace's tenant.
@@ -49,7 +57,7 @@ func (s *Store) UpsertImages(ctx context.Context, namespace string, images []rag
 				propContentHash: im.ContentHash, propSource: im.Source, propFormat: im.Format, propImageIndex: im.Index,
 				propPage: im.Page, propPosition: im.Position, propWidth: im.Width, propHeight: im.Height}}
 	}
-	resp, err := s.client.Batch().ObjectsBatcher().WithObjects(objects...).Do(ctx)
+	resp, err := s.client.Batch().ObjectsBatcher().WithConsistencyLevel(s.consistency).WithObjects(objects...).Do(ctx)
 	if err != nil {
 		return fmt.Errorf("weaviate batch write (images): %w", err)
 	}
@@ -65,6 +73,7 @@ func (s *Store) UpsertImages(ctx context.Context, namespace string, images []rag
 // weighted double), within q's document filter.
 func (s *Store) SearchImages(ctx context.Context, namespace string, q ragd.ChunkQuery) ([]ragd.ImageHit, error) {
 	req := s.client.Experimental().Search().WithCollection(s.imageClass()).WithTenant(namespace).WithLimit(q.Limit).
+		WithConsistencyLevel(s.consistency).
 		WithProperties(propCaption, propNearby, propDocumentID, propContentHash, propSource, propFormat,
 			propImageIndex, propPage, propPosition, propWidth, propHeight).
 		WithMetadata(&graphql.Metadata{ID: true, Score: true}).

@@ -49,7 +49,8 @@ func (s *Store) ScanImages(ctx context.Context, namespace, after string, limit i
 }
 
 // scan reads one cursor page of class in the namespace's tenant over REST
-// (the objects listing; the cursor takes no filter).
+// (the objects listing; the cursor takes no filter and no consistency
+// level: Weaviate reads one replica).
 func (s *Store) scan(ctx context.Context, class, namespace, after string, limit int) ([]*models.Object, error) {
 	g := s.client.Data().ObjectsGetter().WithClassName(class).WithTenant(namespace).WithLimit(limit).WithVector()
 	if after != "" {

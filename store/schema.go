@@ -41,7 +41,7 @@ func describe(embedder string, dim int) string {
 var descriptionPattern = regexp.MustCompile(`embedder=([^;]+); dimension=(\d+)`)
 
 func (s *Store) ensureCollection(ctx context.Context, embedder string, dim int) error {
-	created, err := s.createIfAbsent(ctx, s.classDefinition(embedder, dim))
+	created, err := s.createIfAbsent(ctx, s.replicated(s.classDefinition(embedder, dim)))
 	if err != nil || created {
 		return err
 	}
@@ -83,6 +83,9 @@ func (s *Store) checkCollection(ctx context.Context, embedder string, dim int) e
 	}
 	if class.MultiTenancyConfig == nil || !class.MultiTenancyConfig.Enabled {
 		return fmt.Errorf("weaviate collection %s is not multi-tenant; choose another weaviate.collection", s.class)
+	}
+	if err := s.checkReplication(class); err != nil {
+		return err
 	}
 	for _, p := range []*models.Property{relatedProperty(), ocrProperty()} {
 		if err := s.addProperty(ctx, class, p); err != nil {

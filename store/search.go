@@ -39,7 +39,7 @@ func (s *Store) Search(ctx context.Context, namespace string, q ragd.ChunkQuery)
 		q.Mode = ragd.ModeKeyword // related words have no vectors of their own
 	}
 	req := s.client.Experimental().Search().WithCollection(s.class).WithTenant(namespace).
-		WithLimit(q.Limit).WithProperties(chunkProperties...).
+		WithConsistencyLevel(s.consistency).WithLimit(q.Limit).WithProperties(chunkProperties...).
 		WithMetadata(&graphql.Metadata{ID: true, Score: q.Mode != ragd.ModeVector, Distance: q.Mode == ragd.ModeVector, Vector: q.WithVectors})
 	switch q.Mode {
 	case ragd.ModeKeyword:

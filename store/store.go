@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate"
@@ -18,37 +17,56 @@ import (
 
 // Config says where Weaviate is and how ragd uses it.
 type Config struct {
-	URL        string // REST endpoint, e.g. http://127.0.0.1:8080
-	GRPCAddr   string // host:port of the gRPC endpoint
+	URL        string // REST endpoint, e.g. http://127.0.0.1:8080; for Connect, a comma-separated list of nodes
+	GRPCAddr   string // host:port of the gRPC endpoint; for Connect, one per node of URL, in its order
 	APIKey     string
 	Collection string
 	BatchSize  int
 	Timeout    time.Duration
+	// ReplicationFactor is the number of nodes holding each tenant, set
+	// when the collection is created; 0 means 1.
+	ReplicationFactor int
+	// Consistency (ONE, QUORUM, ALL) is asked of every read and write when
+	// ReplicationFactor > 1.
+	Consistency string
 }
 
-// Store is ragd's view of one Weaviate collection. It is safe for concurrent use.
+// Store is ragd's view of one Weaviate collection through one node. It is
+// safe for concurrent use.
 type Store struct {
-	client    *weaviate.Client
-	class     string
-	batchSize int
-
-	mu      sync.Mutex
-	tenants map[string]bool // tenants known to exist, to skip the create call
+	client      *weaviate.Client
+	class       string
+	batchSize   int
+	replication int    // the collection's replication factor
+	consistency string // "" (Weaviate's default) unless replicated
 }
 
-// Open connects to Weaviate and makes sure the collection exists and was made
-// for this embedder: a collection built with another model or dimension is a
-// start-up error, never a silent mix of vectors.
+// Open connects to one Weaviate node and makes sure the collection exists and
+// was made for this embedder: a collection built with another model or
+// dimension is a start-up error, never a silent mix of vectors.
 func Open(ctx context.Context, cfg Config, embedderName string, dimension int) (*Store, error) {
-	u, err := url.Parse(cfg.URL)
+	s, err := dial(cfg, cfg.URL, cfg.GRPCAddr, 5*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.ensure(ctx, embedderName, dimension); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// dial builds the client of one node, waiting up to startup for it to be
+// ready (0: not at all, for a node that may be down).
+func dial(cfg Config, rawURL, grpcAddr string, startup time.Duration) (*Store, error) {
+	u, err := url.Parse(rawURL)
 	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("weaviate.url %q is not a URL", cfg.URL)
+		return nil, fmt.Errorf("weaviate.url %q is not a URL", rawURL)
 	}
 	wc := weaviate.Config{
 		Host:           u.Host,
 		Scheme:         u.Scheme,
-		GrpcConfig:     &grpc.Config{Host: cfg.GRPCAddr, Secured: u.Scheme == "https"},
-		StartupTimeout: 5 * time.Second,
+		GrpcConfig:     &grpc.Config{Host: grpcAddr, Secured: u.Scheme == "https"},
+		StartupTimeout: startup,
 		Timeout:        cfg.Timeout,
 	}
 	if cfg.APIKey != "" {
@@ -56,20 +74,25 @@ func Open(ctx context.Context, cfg Config, embedderName string, dimension int) (
 	}
 	client, err := weaviate.NewClient(wc)
 	if err != nil {
-		return nil, fmt.Errorf("connect to weaviate at %s (gRPC %s): %w", cfg.URL, cfg.GRPCAddr, err)
+		return nil, fmt.Errorf("connect to weaviate at %s (gRPC %s): %w", rawURL, grpcAddr, err)
 	}
 	batch := cfg.BatchSize
 	if batch <= 0 {
 		batch = 200
 	}
-	s := &Store{client: client, class: cfg.Collection, batchSize: batch, tenants: map[string]bool{}}
-	if err := s.ensureCollection(ctx, embedderName, dimension); err != nil {
-		return nil, err
-	}
-	if err := s.ensureImageCollection(ctx, embedderName, dimension); err != nil {
-		return nil, err
+	s := &Store{client: client, class: cfg.Collection, batchSize: batch, replication: max(cfg.ReplicationFactor, 1)}
+	if s.replication > 1 {
+		s.consistency = cfg.Consistency
 	}
 	return s, nil
+}
+
+// ensure creates or checks both collections.
+func (s *Store) ensure(ctx context.Context, embedderName string, dimension int) error {
+	if err := s.ensureCollection(ctx, embedderName, dimension); err != nil {
+		return err
+	}
+	return s.ensureImageCollection(ctx, embedderName, dimension)
 }
 
 // Collection is the Weaviate class name.

@@ -8,13 +8,18 @@ import (
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/fault"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"ragd"
 )
 
 // IsTransient reports whether a Weaviate error is worth retrying and counts
 // against Weaviate's health: connection trouble, timeouts, overload and
-// server errors. A rejected request (bad filter, bad input) is not.
+// server errors. A rejected request (bad filter, bad input) is not, nor an
+// error already typed (no live replica of one namespace: retrying will not
+// bring the node back, and the breaker must stay closed for the others).
 func IsTransient(err error) bool {
-	if err == nil || errors.Is(err, context.Canceled) {
+	var re *ragd.Error
+	if err == nil || errors.Is(err, context.Canceled) || errors.As(err, &re) {
 		return false
 	}
 	if errors.Is(err, context.DeadlineExceeded) {

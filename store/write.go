@@ -30,7 +30,7 @@ func (s *Store) upsertBatch(ctx context.Context, namespace string, chunks []ragd
 	for i := range chunks {
 		objects[i] = s.object(namespace, &chunks[i])
 	}
-	resp, err := s.client.Batch().ObjectsBatcher().WithObjects(objects...).Do(ctx)
+	resp, err := s.client.Batch().ObjectsBatcher().WithConsistencyLevel(s.consistency).WithObjects(objects...).Do(ctx)
 	if err != nil {
 		return fmt.Errorf("weaviate batch write: %w", err)
 	}
@@ -109,7 +109,7 @@ func (s *Store) deleteWhere(ctx context.Context, class, namespace string, where 
 	total := 0
 	for round := 0; round < 1000; round++ {
 		resp, err := s.client.Batch().ObjectsBatchDeleter().WithClassName(class).WithTenant(namespace).
-			WithWhere(where).WithOutput("minimal").Do(ctx)
+			WithConsistencyLevel(s.consistency).WithWhere(where).WithOutput("minimal").Do(ctx)
 		if err != nil {
 			if isMissingTenant(err) {
 				return total, nil

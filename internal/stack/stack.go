@@ -99,15 +99,24 @@ func Logger(t testing.TB) *slog.Logger {
 }
 
 func dropCollection(t testing.TB, cfg config.Config) {
-	u, err := url.Parse(cfg.Weaviate.URL)
-	if err != nil {
-		return
-	}
-	client, err := weaviate.NewClient(weaviate.Config{Host: u.Host, Scheme: u.Scheme})
-	if err != nil {
-		return
-	}
-	for _, class := range []string{cfg.Weaviate.Collection, cfg.Weaviate.Collection + "Image"} {
-		_ = client.Schema().ClassDeleter().WithClassName(class).Do(context.Background())
+	// Any live node of a cluster will do; the schema is the cluster's.
+	for _, node := range config.Nodes(cfg.Weaviate.URL) {
+		u, err := url.Parse(node)
+		if err != nil {
+			continue
+		}
+		client, err := weaviate.NewClient(weaviate.Config{Host: u.Host, Scheme: u.Scheme})
+		if err != nil {
+			continue
+		}
+		dropped := true
+		for _, class := range []string{cfg.Weaviate.Collection, cfg.Weaviate.Collection + "Image"} {
+			if err := client.Schema().ClassDeleter().WithClassName(class).Do(context.Background()); err != nil {
+				dropped = false
+			}
+		}
+		if dropped {
+			return
+		}
 	}
 }

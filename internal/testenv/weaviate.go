@@ -49,6 +49,13 @@ func StartWeaviate(t testing.TB) *Weaviate {
 // it is ready.
 func (w *Weaviate) Start(t testing.TB) {
 	t.Helper()
+	w.launch(t)
+	w.waitReady(t, 90*time.Second)
+}
+
+// launch starts the process without waiting for it.
+func (w *Weaviate) launch(t testing.TB) {
+	t.Helper()
 	port := w.URL[len("http://127.0.0.1:"):]
 	w.cmd = exec.Command(w.bin, "--host", "127.0.0.1", "--port", port, "--scheme", "http")
 	w.cmd.Env = w.env
@@ -62,7 +69,12 @@ func (w *Weaviate) Start(t testing.TB) {
 	}
 	w.exited = make(chan struct{})
 	go func() { _ = w.cmd.Wait(); logFile.Close(); close(w.exited) }()
-	deadline := time.Now().Add(90 * time.Second)
+}
+
+// waitReady waits until REST says ready and gRPC accepts connections.
+func (w *Weaviate) waitReady(t testing.TB, limit time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {
 		resp, err := http.Get(w.URL + "/v1/.well-known/ready")
 		if err == nil {
@@ -74,11 +86,23 @@ func (w *Weaviate) Start(t testing.TB) {
 		select {
 		case <-w.exited:
 			log, _ := os.ReadFile(filepath.Join(w.dir, "weaviate.log"))
-			t.Fatalf("weaviate exited during start-up:\n%s", tail(log, 2000))
+			t.Fatalf("weaviate at %s exited during start-up:\n%s", w.URL, tail(log, 2000))
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
-	t.Fatal("weaviate did not become ready within 90 s")
+	t.Fatalf("weaviate at %s did not become ready within %s", w.URL, limit)
+}
+
+// Dir is the server's data directory; its log is weaviate.log there.
+func (w *Weaviate) Dir() string { return w.dir }
+
+// Kill stops the server with SIGKILL, as a crash would, and waits for it.
+func (w *Weaviate) Kill(t testing.TB) {
+	if w.cmd == nil || w.cmd.Process == nil {
+		return
+	}
+	_ = w.cmd.Process.Kill()
+	<-w.exited
 }
 
 // Stop stops the server (SIGTERM, then SIGKILL after 20 s) and waits for it.

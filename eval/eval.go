@@ -48,6 +48,13 @@ type Question struct {
 	// keyword or paraphrase), sent as rag_search's queries when the
 	// Searcher takes them.
 	Queries []string `json:"queries,omitempty"`
+	// Doc is the corpus file (name inside the corpus directory) holding the
+	// answer; when set, only results from that file (or from another file
+	// holding the same quote) are hits. Optional: devset.jsonl has none.
+	Doc string `json:"doc,omitempty"`
+	// Alt is the question in its other form (a keyword question's
+	// paraphrase, or the reverse), where one came naturally.
+	Alt string `json:"alt,omitempty"`
 }
 
 // LoadQuestions reads a JSONL question set: one JSON object per line, blank

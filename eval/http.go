@@ -181,3 +181,23 @@ func (h *HTTPSearcher) call(ctx context.Context, method, path string, in, out an
 	}
 	return resp.StatusCode, nil
 }
+
+// Result is one search result with what the suite needs to judge and expand it.
+type Result struct {
+	ID         string `json:"id"`
+	DocumentID string `json:"document_id"`
+	Source     string `json:"source"`
+	Text       string `json:"text"`
+}
+
+// SearchResults is Search with the results' ids and sources.
+func (h *HTTPSearcher) SearchResults(ctx context.Context, query string, topK int) ([]Result, error) {
+	var resp struct {
+		Results []Result `json:"results"`
+	}
+	req := searchRequest{Query: query, TopK: topK, KBName: h.KBName, Mode: h.Mode}
+	if _, err := h.call(ctx, http.MethodPost, "/tools/rag_search", req, &resp, http.StatusOK); err != nil {
+		return nil, err
+	}
+	return resp.Results, nil
+}

@@ -34,7 +34,7 @@ func FuzzProtocolErrors(f *testing.F) {
 			req := httptest.NewRequest(http.MethodPost, "/mcp", bytes.NewReader(body))
 			req.Header.Set("Content-Type", contentType)
 			rec := httptest.NewRecorder()
-			protocolErrors(next, maxBody, maxBatch).ServeHTTP(rec, req)
+			protocolErrors(next, maxBody, maxBatch, nil).ServeHTTP(rec, req)
 			checkEnvelopeAnswer(t, body, got, rec, maxBody, maxBatch)
 		})
 	})
@@ -46,7 +46,7 @@ func checkEnvelopeAnswer(t *testing.T, body, got []byte, rec *httptest.ResponseR
 		if !bytes.Equal(got, body) {
 			t.Fatalf("the SDK got %q, not the body %q", got, body)
 		}
-		if code, msg := checkMessage(body, maxBatch); code != 0 && len(bytes.TrimSpace(body)) > 0 {
+		if _, code, msg := checkMessage(body, maxBatch); code != 0 && len(bytes.TrimSpace(body)) > 0 {
 			t.Fatalf("a body failing the check was let through: %d %s", code, msg)
 		}
 		msgs, _, p := jsonrpc.Split(body, maxBatch)

@@ -144,6 +144,16 @@ install_wordnet() {
 	apt_install wordnet-base || die "could not install wordnet-base"
 }
 
+# The man corpus of `make eval` renders section-1 pages with man-db (groff
+# formats them). Minimal images may lack both; the pages themselves come
+# with coreutils, findutils, grep, sed, tar, gzip and diffutils.
+install_man() {
+	if command -v man >/dev/null && command -v groff >/dev/null; then
+		return
+	fi
+	apt_install man-db groff-base || die "could not install man-db and groff-base"
+}
+
 # OCR of scanned PDF pages (ingest.ocr): tesseract reads the page images
 # pdftoppm (poppler-utils) renders.
 install_ocr() {

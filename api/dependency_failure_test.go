@@ -25,7 +25,7 @@ import (
 type failMode int32
 
 const (
-	answer failMode = iota
+	answerOK failMode = iota
 	fail500
 	hangUp
 )

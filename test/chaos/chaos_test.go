@@ -61,13 +61,14 @@ func TestChaos(t *testing.T) {
 	cl := newClient(urls...)
 
 	clean := ingest(t, cl, root, "clean")
-	files := completed(t, waitJob(t, cl, clean, 3*time.Minute))
+	cleanJob := waitJob(t, cl, clean, 3*time.Minute)
+	files := completed(t, cleanJob)
 	want := chunks(t, cl, "clean")
-	t.Logf("clean run: %d files, %d chunks", files, want)
+	t.Logf("clean run: %d files, %d chunks (the file jobs report %d)", files, want, reported(cleanJob))
 	if want < 100 {
 		t.Fatalf("the clean run stored %d chunks: too few for the kills to land mid-ingest", want)
 	}
-	r := &record{t: t, cl: cl, want: want, files: files}
+	r := &record{t: t, cl: cl, want: want, files: files, clean: perFile(cleanJob)}
 	l := startLoad(cl, "clean", 3)
 	defer l.stop()
 
@@ -82,10 +83,11 @@ func TestChaos(t *testing.T) {
 
 	// 2. It comes back and catches up by async replication.
 	c.Restart(t, 0)
-	counts, equal := converge(t, c, map[string]int{"clean": want, "weaviate": want}, 90*time.Second)
-	t.Logf("node1 restarted: objects per node (consistency ONE) %v", counts)
+	quorum := map[string]int{"clean": want, "weaviate": chunks(t, cl, "weaviate")}
+	counts, equal := converge(t, c, quorum, 90*time.Second)
+	t.Logf("node1 restarted: objects per node (consistency ONE) %v, as ragd counts them %v", counts, quorum)
 	if !equal {
-		t.Errorf("the nodes do not hold %d objects of each namespace 90 s after node1 came back: %v", want, counts)
+		t.Errorf("the nodes do not hold the same objects 90 s after node1 came back: %v, ragd counts %v", counts, quorum)
 	}
 
 	// 3. A worker dies mid-task, then an API replica.
@@ -130,7 +132,26 @@ type record struct {
 	t                         *testing.T
 	cl                        *client
 	want, files               int
+	clean                     map[string]int
 	lost, duplicates, missing int
+}
+
+// perFile maps each file of a directory job to the chunks its job reports.
+func perFile(j ragd.Job) map[string]int {
+	out := map[string]int{}
+	for _, c := range j.Children {
+		out[filepath.Base(c.FilePath)] = c.Chunks
+	}
+	return out
+}
+
+// reported sums the chunks a directory job's file jobs report.
+func reported(j ragd.Job) int {
+	n := 0
+	for _, c := range j.Children {
+		n += c.Chunks
+	}
+	return n
 }
 
 // job counts a chaos namespace's directory job: every file job that did
@@ -151,6 +172,12 @@ func (r *record) job(kb string, j ragd.Job) {
 	}
 	lost += r.files - done
 	n := chunks(r.t, r.cl, kb)
+	for f, got := range perFile(j) {
+		if got != r.clean[f] {
+			r.t.Logf("%s: %s: %d chunks, clean run %d", kb, f, got, r.clean[f])
+		}
+	}
+	r.t.Logf("%s: the file jobs report %d chunks", kb, reported(j))
 	r.lost += lost
 	r.duplicates += max(0, n-r.want)
 	r.missing += max(0, r.want-n)

@@ -8,6 +8,7 @@ package chaos
 import (
 	"fmt"
 	"net/http"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -29,6 +30,15 @@ import (
 func TestChaos(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the chaos test starts a whole cluster")
+	}
+	// What the cluster needs, checked before anything starts.
+	testenv.WeaviateBinary(t)
+	testenv.GloVePath(t)
+	testenv.WordNetDir(t)
+	for _, bin := range []string{"redis-server", "redis-sentinel"} {
+		if _, err := exec.LookPath(bin); err != nil {
+			t.Fatalf("%s is not on PATH: install Debian's redis-server and redis-sentinel (make test does)", bin)
+		}
 	}
 	dir := t.TempDir()
 	built := make(chan error, 1)

@@ -12,10 +12,10 @@ import (
 
 // Cluster is a three-node Weaviate cluster on loopback that a test starts,
 // kills a node of and restarts, with DESIGN §11's local multi-node
-// settings. Its ports are fixed (HTTP 52080–52082, gRPC 52051–52053, gossip
-// 52946–52948, data 52956–52958, raft 52300/52302/52304 and raft RPC one
-// above each), so only one package may start it; the cluster tests live in
-// test/replication.
+// settings. Its ports are fixed per caller (StartCluster's: HTTP
+// 52080–52082, gRPC 52051–52053, gossip 52946–52948, data 52956–52958, raft
+// 52300/52302/52304 and raft RPC one above each, used by test/replication;
+// test/chaos has its own through StartClusterOn).
 type Cluster struct {
 	Nodes []*Weaviate
 	ports ClusterPorts

@@ -172,12 +172,15 @@ func (r *record) job(kb string, j ragd.Job) {
 		lost++
 		r.t.Errorf("%s: directory job %s: %s", kb, j.Status, j.Error)
 	}
-	done := 0
+	done, runs := 0, 0
 	for _, c := range j.Children {
 		if c.Status == ragd.JobCompleted && c.Chunks > 0 {
 			done++
 		} else {
 			r.t.Errorf("%s: file job %+v", kb, c)
+		}
+		if child, ok := r.cl.job(r.t, c.ID); ok {
+			runs += child.Retried
 		}
 	}
 	lost += r.files - done
@@ -191,7 +194,8 @@ func (r *record) job(kb string, j ragd.Job) {
 	r.lost += lost
 	r.duplicates += max(0, n-r.want)
 	r.missing += max(0, r.want-n)
-	r.t.Logf("%s: %d of %d files completed (retried %d), %d chunks (clean run %d)", kb, done, r.files, j.Retried, n, r.want)
+	r.t.Logf("%s: %d of %d files completed (directory job retried %d, file jobs %d), %d chunks (clean run %d)",
+		kb, done, r.files, j.Retried, runs, n, r.want)
 }
 
 func ingest(t *testing.T, cl *client, root, kb string) string {

@@ -124,9 +124,11 @@ func converge(t *testing.T, c *testenv.Cluster, want map[string]int, within time
 	}
 }
 
-// busyWorker waits until one of the worker processes runs a task (Asynq
-// lists each server's active tasks with its pid) and returns its index.
-func busyWorker(t *testing.T, set *sentinel.Set, procs []*proc) int {
+// busyWorker waits until one of the worker processes runs a task of the
+// job's namespace (Asynq lists each server's active tasks with its pid,
+// as of its last heartbeat; the task is checked to be active still) and
+// returns its index, or -1 when the job ends first.
+func busyWorker(t *testing.T, set *sentinel.Set, procs []*proc, cl *client, job string) int {
 	t.Helper()
 	in := asynq.NewInspector(asynq.RedisFailoverClientOpt{MasterName: sentinel.MasterName, SentinelAddrs: set.Addrs()})
 	defer in.Close()
@@ -134,14 +136,19 @@ func busyWorker(t *testing.T, set *sentinel.Set, procs []*proc) int {
 	for time.Now().Before(deadline) {
 		servers, _ := in.Servers()
 		for _, s := range servers {
-			if len(s.ActiveWorkers) == 0 {
-				continue
-			}
-			for i, p := range procs {
-				if p.running() && p.cmd.Process.Pid == s.PID {
-					return i
+			for _, w := range s.ActiveWorkers {
+				if info, err := in.GetTaskInfo(w.Queue, w.TaskID); err != nil || info.State != asynq.TaskStateActive {
+					continue
+				}
+				for i, p := range procs {
+					if p.running() && p.cmd.Process.Pid == s.PID {
+						return i
+					}
 				}
 			}
+		}
+		if j, ok := cl.job(t, job); ok && j.Status.Terminal() {
+			return -1
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

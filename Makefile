@@ -29,6 +29,10 @@ bench: ## same services as test, then the benchmarks
 bench-growth: ## same services as test, then ingest in steps to 1M chunks (RAGD_GROWTH_STEPS) and print rates, latency, memory, disk
 	scripts/bench-growth.sh
 
+.PHONY: soak
+soak: ## same services as test, a built ragd under SOAK_DURATION (10m) of mixed load at SOAK_CONCURRENCY (8); fails on errors or growth
+	scripts/soak.sh
+
 eval: ## same services as test, index Go's package docs, print recall@k and MRR per search mode
 	scripts/eval.sh $(ARGS)
 

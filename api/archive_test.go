@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"crypto/rand"
@@ -14,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -200,6 +202,9 @@ func compareSearches(t *testing.T, want, got map[string][]map[string]any, same f
 	t.Helper()
 	for key, w := range want {
 		g := got[key]
+		// Hits of equal score may come back in any order (Weaviate breaks
+		// ties by its internal ids, which an import renumbers).
+		w, g = byScoreThenText(w), byScoreThenText(g)
 		if len(g) != len(w) {
 			t.Errorf("%s: %d results, want %d", key, len(g), len(w))
 			continue
@@ -217,6 +222,19 @@ func compareSearches(t *testing.T, want, got map[string][]map[string]any, same f
 			}
 		}
 	}
+}
+
+// byScoreThenText is results ordered by score, ties by text and source.
+func byScoreThenText(rs []map[string]any) []map[string]any {
+	out := slices.Clone(rs)
+	slices.SortStableFunc(out, func(a, b map[string]any) int {
+		as, bs := a["score"].(float64), b["score"].(float64)
+		if math.Abs(as-bs) > 1e-5*math.Max(1, math.Abs(as)) {
+			return cmp.Compare(bs, as)
+		}
+		return cmp.Or(strings.Compare(str(a, "text"), str(b, "text")), strings.Compare(str(a, "source"), str(b, "source")))
+	})
+	return out
 }
 
 func sameDocuments(a, b []ragd.Document) bool {

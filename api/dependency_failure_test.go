@@ -25,7 +25,7 @@ import (
 type failMode int32
 
 const (
-	answerOK failMode = iota
+	answerWell failMode = iota
 	fail500
 	hangUp
 )

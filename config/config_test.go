@@ -98,7 +98,6 @@ func TestBadSettingsAreNamed(t *testing.T) {
 		"RAGD_SEARCH_PATH_BOOST=1.5":    "search.path_boost",
 		"RAGD_SEARCH_SYNONYM_SENSES=0":  "search.synonym_senses",
 		"RAGD_SEARCH_RELATED_WEIGHT=-1": "search.related_weight",
-		"RAGD_SEARCH_WORDNET_DIR=":      "search.wordnet_dir",
 		"RAGD_INGEST_OCR=on":            "ingest.ocr",
 		"RAGD_INGEST_OCR_LANGUAGES=":    "ingest.ocr_languages",
 		// a language is an argument to tesseract: no option may pass as one
@@ -109,6 +108,13 @@ func TestBadSettingsAreNamed(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: want an error naming %s, got %v", env, want, err)
 		}
+	}
+	// WordNet's directory matters only to what reads it.
+	if _, err := Load("", []string{"RAGD_SEARCH_WORDNET_DIR=", "RAGD_SEARCH_SYNONYM_EXPANSION=true"}); err == nil || !strings.Contains(err.Error(), "search.wordnet_dir") {
+		t.Errorf("no WordNet directory with synonym expansion on: want an error naming search.wordnet_dir, got %v", err)
+	}
+	if _, err := Load("", []string{"RAGD_SEARCH_WORDNET_DIR=", "RAGD_SEARCH_SYNONYM_EXPANSION=false", "RAGD_INGEST_RELATED_WORDS=false"}); err != nil {
+		t.Errorf("no WordNet directory, nothing reading it: %v", err)
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "c.yaml")

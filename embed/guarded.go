@@ -14,7 +14,22 @@ func Guarded(e ragd.Embedder, g *resilience.Guard) ragd.Embedder {
 	if g == nil {
 		return e
 	}
+	if wv, ok := e.(wordVectors); ok {
+		return &guardedWords{guarded{e: e, g: g}, wv}
+	}
 	return &guarded{e: e, g: g}
+}
+
+// wordVectors is an embedder with a vector per word, as GloVe is: search's
+// neighbour expansion asks the embedder for them, so the wrapper must keep
+// the method (a local table lookup, nothing to guard).
+type wordVectors interface {
+	Vector(word string) []float32
+}
+
+type guardedWords struct {
+	guarded
+	wordVectors
 }
 
 type guarded struct {

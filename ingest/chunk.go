@@ -13,7 +13,7 @@ type ChunkOptions struct {
 
 // The chunk size defaults.
 const (
-	DefaultChunkTokens  = 256
+	DefaultChunkTokens  = 384
 	DefaultChunkOverlap = 32
 )
 

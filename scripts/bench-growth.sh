@@ -11,13 +11,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 MODEL_DIR="${RAGD_DATA_DIR:-$ROOT/data}"
 
-install_redis
-install_wordnet
-install_ocr
-install_weaviate
-install_model "$MODEL_DIR"
-export RAGD_TEST_GLOVE_PATH="$MODEL_DIR/$GLOVE_MODEL"
-export RAGD_TEST_WORDNET_DIR=/usr/share/wordnet
+install_test_services "$MODEL_DIR"
 export RAGD_GROWTH_STEPS="${RAGD_GROWTH_STEPS:-10000,100000,1000000}"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ragd-growth.XXXXXX")

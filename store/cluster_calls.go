@@ -69,7 +69,7 @@ func (c *Cluster) CountVersion(ctx context.Context, namespace, documentID, conte
 	return over(ctx, c, func(s *Store) (int, error) { return s.CountVersion(ctx, namespace, documentID, contentHash) })
 }
 
-// DocumentChunks reads chunks of one version of a document in order.
+// DocumentChunks reads a document version's chunks in order.
 func (c *Cluster) DocumentChunks(ctx context.Context, namespace, documentID, contentHash string, from, limit int) ([]ragd.Chunk, error) {
 	return over(ctx, c, func(s *Store) ([]ragd.Chunk, error) {
 		return s.DocumentChunks(ctx, namespace, documentID, contentHash, from, limit)

@@ -12,17 +12,25 @@ import (
 
 // Cluster is a three-node Weaviate cluster on loopback that a test starts,
 // kills a node of and restarts, with DESIGN §11's local multi-node
-// settings. Its ports are fixed (HTTP 52080–52082, gRPC 52051–52053, gossip
-// 52946–52948, data 52956–52958, raft 52300/52302/52304 and raft RPC one
-// above each), so only one package may start it; the cluster tests live in
-// test/replication.
+// settings. Its ports are fixed per caller (StartCluster's: HTTP
+// 52080–52082, gRPC 52051–52053, gossip 52946–52948, data 52956–52958, raft
+// 52300/52302/52304 and raft RPC one above each, used by test/replication;
+// test/chaos has its own through StartClusterOn).
 type Cluster struct {
 	Nodes []*Weaviate
+	ports ClusterPorts
 }
 
-// clusterPorts are node i's HTTP, gRPC, gossip, data, raft and raft-RPC ports.
-func clusterPorts(i int) [6]int {
-	return [6]int{52080 + i, 52051 + i, 52946 + i, 52956 + i, 52300 + 2*i, 52301 + 2*i}
+// ClusterPorts are node 1's HTTP, gRPC, gossip, data and raft ports; node
+// i's are each plus i (raft plus 2i, its raft RPC port one above).
+type ClusterPorts struct{ HTTP, GRPC, Gossip, Data, Raft int }
+
+// DefaultClusterPorts are test/replication's.
+var DefaultClusterPorts = ClusterPorts{HTTP: 52080, GRPC: 52051, Gossip: 52946, Data: 52956, Raft: 52300}
+
+// node are node i's HTTP, gRPC, gossip, data, raft and raft-RPC ports.
+func (p ClusterPorts) node(i int) [6]int {
+	return [6]int{p.HTTP + i, p.GRPC + i, p.Gossip + i, p.Data + i, p.Raft + 2*i, p.Raft + 2*i + 1}
 }
 
 // StartCluster starts the three nodes (node 1 first, as a node that cannot
@@ -32,6 +40,14 @@ func clusterPorts(i int) [6]int {
 // catch-up test short.
 func StartCluster(t testing.TB) *Cluster {
 	t.Helper()
+	return StartClusterOn(t, DefaultClusterPorts)
+}
+
+// StartClusterOn is StartCluster on ports of the caller's, so that
+// packages with ports of their own can run at the same time.
+func StartClusterOn(t testing.TB, ports ClusterPorts) *Cluster {
+	t.Helper()
+	clusterPorts := ports.node
 	bin := WeaviateBinary(t)
 	for i := 0; i < 3; i++ {
 		for _, p := range clusterPorts(i) {
@@ -45,7 +61,7 @@ func StartCluster(t testing.TB) *Cluster {
 	for i := 0; i < 3; i++ {
 		join = append(join, fmt.Sprintf("node%d:%d", i+1, clusterPorts(i)[4]))
 	}
-	c := &Cluster{}
+	c := &Cluster{ports: ports}
 	for i := 0; i < 3; i++ {
 		p := clusterPorts(i)
 		w := &Weaviate{bin: bin, dir: t.TempDir(),
@@ -107,7 +123,7 @@ func (c *Cluster) Restart(t testing.TB, i int) {
 	var peers []string
 	for j := range c.Nodes {
 		if j != i {
-			peers = append(peers, fmt.Sprintf("127.0.0.1:%d", clusterPorts(j)[2]))
+			peers = append(peers, fmt.Sprintf("127.0.0.1:%d", c.ports.node(j)[2]))
 		}
 	}
 	w := c.Nodes[i]

@@ -1,0 +1,157 @@
+package chaos
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/grpc"
+
+	"ragd/internal/sentinel"
+	"ragd/internal/testenv"
+)
+
+// The chaos test's own ports, clashing with no other test's or script's.
+var (
+	weaviatePorts = testenv.ClusterPorts{HTTP: 54080, GRPC: 54051, Gossip: 54946, Data: 54949, Raft: 54300}
+	redisPorts    = sentinel.Ports{Primary: 54379, Replica: 54380, Sentinels: [3]int{54381, 54382, 54383}}
+	apiPorts      = []int{54001, 54002}
+)
+
+const (
+	collection = "ChaosChunk"
+	queue      = "chaos"
+	workers    = 3
+)
+
+// writeConfig is the one configuration every ragd process reads: the
+// three Weaviate nodes at factor 3 and QUORUM, Redis through the
+// sentinels, no result cache (a cached answer would hide a failed search).
+func writeConfig(t *testing.T, dir, root string, c *testenv.Cluster, set *sentinel.Set) string {
+	cfg := fmt.Sprintf(`http:
+  addr: 127.0.0.1:%d
+redis:
+  url: ""
+  key_prefix: chaos
+  sentinel:
+    master_name: %s
+    addrs: [%s]
+    wait_replicas: 1
+    wait_timeout: 1s
+weaviate:
+  url: %s
+  grpc_addr: %s
+  collection: %s
+  replication_factor: 3
+  consistency: QUORUM
+data:
+  dir: %s
+embed:
+  model_path: %s
+search:
+  wordnet_dir: %s
+ingest:
+  roots: [%s]
+worker:
+  queue: %s
+  concurrency: 2
+cache:
+  enabled: false
+`, apiPorts[0], sentinel.MasterName, strings.Join(set.Addrs(), ", "), c.URLs(), c.GRPCAddrs(), collection,
+		filepath.Join(dir, "data"), testenv.GloVePath(t), testenv.WordNetDir(t), root, queue)
+	path := filepath.Join(dir, "ragd.yaml")
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// corpus is Go's own documentation, distinct files (a namespace keeps one
+// copy of identical content): several hundred chunks.
+func corpus(t *testing.T) string {
+	root := t.TempDir()
+	for _, f := range []string{"doc/go_spec.html", "doc/go_mem.html", "doc/asm.html", "doc/godebug.md",
+		"src/cmd/compile/README.md", "src/runtime/HACKING.md", "src/cmd/compile/internal/types2/README.md",
+		"src/cmd/compile/internal/ssa/README.md", "src/cmd/compile/abi-internal.md", "src/math/big/calibrate.md",
+		"src/cmd/vendor/golang.org/x/sys/unix/README.md", "src/internal/trace/tracev2/EXPERIMENTS.md"} {
+		testenv.CopyFile(t, testenv.GorootFile(t, f), filepath.Join(root, "docs", strings.ReplaceAll(f, "/", "_")))
+	}
+	return root
+}
+
+// nodeObjects counts the tenant's objects as node w holds them: a fetch
+// over w's own gRPC endpoint at consistency ONE, served from its replica.
+func nodeObjects(w *testenv.Weaviate, tenant string) (int, error) {
+	client, err := weaviate.NewClient(weaviate.Config{Host: strings.TrimPrefix(w.URL, "http://"), Scheme: "http",
+		GrpcConfig: &grpc.Config{Host: w.GRPCAddr}})
+	if err != nil {
+		return 0, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := client.Experimental().Search().WithCollection(collection).WithTenant(tenant).
+		WithConsistencyLevel("ONE").WithLimit(10000).WithMetadata(&graphql.Metadata{ID: true}).Do(ctx)
+	return len(res), err
+}
+
+// converge waits, within a bound, until every node holds want objects of
+// each tenant, and returns the last counts seen per tenant and node.
+func converge(t *testing.T, c *testenv.Cluster, want map[string]int, within time.Duration) (map[string][]int, bool) {
+	deadline := time.Now().Add(within)
+	for {
+		counts, equal := map[string][]int{}, true
+		for tenant, n := range want {
+			for _, w := range c.Nodes {
+				got, err := nodeObjects(w, tenant)
+				if err != nil {
+					got = -1
+				}
+				counts[tenant] = append(counts[tenant], got)
+				equal = equal && got == n
+			}
+		}
+		if equal || time.Now().After(deadline) {
+			return counts, equal
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// busyWorker waits until one of the worker processes runs a task of the
+// job's namespace (Asynq lists each server's active tasks with its pid,
+// as of its last heartbeat; the task is checked to be active still) and
+// returns its index, or -1 when the job ends first.
+func busyWorker(t *testing.T, set *sentinel.Set, procs []*proc, cl *client, job string) int {
+	t.Helper()
+	in := asynq.NewInspector(asynq.RedisFailoverClientOpt{MasterName: sentinel.MasterName, SentinelAddrs: set.Addrs()})
+	defer in.Close()
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		servers, _ := in.Servers()
+		for _, s := range servers {
+			for _, w := range s.ActiveWorkers {
+				if info, err := in.GetTaskInfo(w.Queue, w.TaskID); err != nil || info.State != asynq.TaskStateActive {
+					continue
+				}
+				for i, p := range procs {
+					if p.running() && p.cmd.Process.Pid == s.PID {
+						return i
+					}
+				}
+			}
+		}
+		if j, ok := cl.job(t, job); ok && j.Status.Terminal() {
+			return -1
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("no worker process ran a task within 2 minutes")
+	return -1
+}

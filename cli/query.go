@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"ragd/answer"
+	"ragd/client"
 	"ragd/search"
 )
 
@@ -37,20 +38,27 @@ func (r *retrievalFlags) request(words []string) (search.RetrieveRequest, error)
 	return req, nil
 }
 
-// runSearch: ragd search QUERY.
-func runSearch(ctx context.Context, s *session, args []string) error {
+// retrieval parses search's and ask's shared flags and QUERY words into
+// their request, and opens the client both send it with.
+func (s *session) retrieval(args []string) (search.RetrieveRequest, *client.Client, error) {
 	fs := s.flags()
 	var rf retrievalFlags
 	rf.register(fs)
 	words, err := s.parse(fs, args, 1, -1)
 	if err != nil {
-		return err
+		return search.RetrieveRequest{}, nil, err
 	}
 	req, err := rf.request(words)
 	if err != nil {
-		return err
+		return req, nil, err
 	}
 	c, err := s.client()
+	return req, c, err
+}
+
+// runSearch: ragd search QUERY.
+func runSearch(ctx context.Context, s *session, args []string) error {
+	req, c, err := s.retrieval(args)
 	if err != nil {
 		return err
 	}
@@ -74,18 +82,7 @@ func runSearch(ctx context.Context, s *session, args []string) error {
 
 // runAsk: ragd ask QUERY, the answer and its numbered sources.
 func runAsk(ctx context.Context, s *session, args []string) error {
-	fs := s.flags()
-	var rf retrievalFlags
-	rf.register(fs)
-	words, err := s.parse(fs, args, 1, -1)
-	if err != nil {
-		return err
-	}
-	req, err := rf.request(words)
-	if err != nil {
-		return err
-	}
-	c, err := s.client()
+	req, c, err := s.retrieval(args)
 	if err != nil {
 		return err
 	}

@@ -75,9 +75,10 @@ func pdfSeeds(f *testing.F) {
 // the text), in-process and without OCR, so the fuzzer sees its coverage.
 // The heap bound stands in for the child's memory budget. An input that
 // makes the library recurse until the stack overflows kills the fuzzing
-// process (no recover catches that): it is a crasher, kept in
+// process (no recover catches that): such an input belongs in
 // FuzzPDFSandbox's corpus, where the child dies of it and the parent
-// reports it (TestPDFResolveRecursionIsParseError).
+// reports it (TestPDFResolveRecursionIsParseError); scripts/fuzz.sh
+// recognises the class and moves it there.
 func FuzzParsePDF(f *testing.F) {
 	pdfSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -80,7 +80,7 @@ func TestChaos(t *testing.T) {
 	if want < 100 {
 		t.Fatalf("the clean run stored %d chunks: too few for the kills to land mid-ingest", want)
 	}
-	r := &record{t: t, cl: cl, want: want, files: files, clean: perFile(cleanJob), kbs: []string{"clean"}}
+	r := &record{t: t, cl: cl, want: want, files: files, clean: perFile(cleanJob), kbs: []string{"clean"}, procs: procs}
 	l := startLoad(cl, "clean", 3)
 	defer l.stop()
 
@@ -168,6 +168,7 @@ type record struct {
 	clean                     map[string]int
 	kbs                       []string
 	lost, duplicates, missing int
+	procs                     []*proc // whose logs a short namespace's diagnosis reads
 }
 
 // count waits (at most 90 s, for async replication) until every node holds
@@ -183,6 +184,9 @@ func (r *record) count(c *testenv.Cluster) {
 		lo, hi := slices.Min(counts[kb]), slices.Max(counts[kb])
 		r.duplicates += max(0, hi-r.want)
 		r.missing += max(0, r.want-lo)
+		if lo < r.want {
+			diagnose(r.t, c, r.cl, kb, r.procs)
+		}
 		r.t.Logf("%s: objects per node (consistency ONE) %v, ragd counts %d, the file jobs reported %d",
 			kb, counts[kb], chunks(r.t, r.cl, kb), r.want)
 	}

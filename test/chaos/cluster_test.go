@@ -155,3 +155,63 @@ func busyWorker(t *testing.T, set *sentinel.Set, procs []*proc, cl *client, job 
 	t.Fatal("no worker process ran a task within 2 minutes")
 	return -1
 }
+
+// nodeDocuments groups the tenant's objects on node w by document and
+// version ("document_id content_hash" → objects), for a failure message.
+func nodeDocuments(w *testenv.Weaviate, tenant string) (map[string]int, error) {
+	client, err := weaviate.NewClient(weaviate.Config{Host: strings.TrimPrefix(w.URL, "http://"), Scheme: "http",
+		GrpcConfig: &grpc.Config{Host: w.GRPCAddr}})
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := client.Experimental().Search().WithCollection(collection).WithTenant(tenant).
+		WithConsistencyLevel("ONE").WithLimit(10000).WithProperties("document_id", "content_hash").Do(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]int{}
+	for _, o := range res {
+		out[fmt.Sprintf("%v %v", o.Properties["document_id"], o.Properties["content_hash"])]++
+	}
+	return out, nil
+}
+
+// diagnose logs, for a namespace short of chunks, each document's
+// registry record against the objects node 0 holds of it, and the worker
+// log lines that name the namespace.
+func diagnose(t *testing.T, c *testenv.Cluster, cl *client, kb string, procs []*proc) {
+	held, err := nodeDocuments(c.Nodes[0], kb)
+	if err != nil {
+		t.Logf("%s: objects by document: %v", kb, err)
+	}
+	var page struct {
+		Documents []struct {
+			ID          string `json:"document_id"`
+			Source      string `json:"source"`
+			ContentHash string `json:"content_hash"`
+			Chunks      int    `json:"chunks"`
+		} `json:"documents"`
+	}
+	cl.must(t, "GET", "/documents?kb_name="+kb+"&limit=1000", nil, 200, &page)
+	for _, d := range page.Documents {
+		n := held[d.ID+" "+d.ContentHash]
+		delete(held, d.ID+" "+d.ContentHash)
+		t.Logf("%s: %s (%s) registry %d chunks of %.12s, node0 holds %d", kb, d.ID, filepath.Base(d.Source), d.Chunks, d.ContentHash, n)
+	}
+	for k, n := range held {
+		t.Logf("%s: node0 holds %d objects of %s, which the registry does not list", kb, n, k)
+	}
+	for _, p := range procs {
+		b, _ := os.ReadFile(p.log)
+		shown := 0
+		for _, line := range strings.Split(string(b), "\n") {
+			if shown < 300 && (strings.Contains(line, `"kb_name":"`+kb+`"`) || strings.Contains(line, "kb_name="+kb+" ") ||
+				strings.Contains(line, "WARN") || strings.Contains(line, "ERROR")) {
+				t.Logf("%s: %s", p.name, line)
+				shown++
+			}
+		}
+	}
+}

@@ -56,19 +56,23 @@ func (a *Archiver) DiscardImport(ctx context.Context, pl jobs.ImportPayload) (in
 // discard deletes what was written of version hash of a document unless
 // it is the document's current version.
 func (a *Archiver) discard(ctx context.Context, ns, id, hash string) (int, error) {
-	unlock, err := a.Registry.Lock(ctx, ns, id, importLockWait)
+	lease, err := a.Registry.Lock(ctx, ns, id, importLockWait)
 	if err != nil {
 		return 0, err
 	}
-	defer unlock()
+	defer lease.Release()
 	doc, err := a.Registry.Get(ctx, ns, id)
 	switch {
-	case ragd.KindOf(err) == ragd.KindNotFound:
-		return a.Store.DeleteDocument(ctx, ns, id)
-	case err != nil:
+	case err != nil && ragd.KindOf(err) != ragd.KindNotFound:
 		return 0, err
-	case doc.ContentHash == hash:
+	case err == nil && doc.ContentHash == hash:
 		return 0, nil
+	}
+	if err := lease.Held(ctx); err != nil {
+		return 0, err
+	}
+	if doc == nil {
+		return a.Store.DeleteDocument(ctx, ns, id)
 	}
 	return a.Store.DeleteStale(ctx, ns, id, doc.ContentHash)
 }

@@ -169,11 +169,11 @@ func (im *importer) flush(ctx context.Context) error {
 func (im *importer) commit(ctx context.Context, rec *archive.Document) error {
 	doc := rec.Document
 	doc.Namespace, doc.ID, doc.Source = im.ns, im.docID(doc.ID, doc.Source), im.source(doc.Source)
-	unlock, err := im.a.Registry.Lock(ctx, im.ns, doc.ID, importLockWait)
+	lease, err := im.a.Registry.Lock(ctx, im.ns, doc.ID, importLockWait)
 	if err != nil {
 		return err
 	}
-	defer unlock()
+	defer lease.Release()
 	n, err := im.a.Store.CountVersion(ctx, im.ns, doc.ID, doc.ContentHash)
 	if err != nil {
 		return err
@@ -186,7 +186,7 @@ func (im *importer) commit(ctx context.Context, rec *archive.Document) error {
 	if err != nil && ragd.KindOf(err) != ragd.KindNotFound {
 		return err
 	}
-	if err := im.a.Registry.Put(ctx, doc); err != nil {
+	if err := im.a.Registry.PutHeld(ctx, lease, doc); err != nil {
 		return err
 	}
 	im.res.DocumentsImported++
@@ -194,6 +194,9 @@ func (im *importer) commit(ctx context.Context, rec *archive.Document) error {
 	if prev != nil && prev.ContentHash != doc.ContentHash {
 		im.res.DocumentsReplaced++
 		// The archive's version is current already; a retry finishes this.
+		if err := lease.Held(ctx); err != nil {
+			return err
+		}
 		if _, err := im.a.Store.DeleteStale(ctx, im.ns, doc.ID, doc.ContentHash); err != nil {
 			return err
 		}

@@ -29,11 +29,11 @@ const removeLock = 20 * time.Second
 
 // Remove deletes the document and returns how many chunks went.
 func (r Remover) Remove(ctx context.Context, ns, id string) (int, error) {
-	unlock, err := r.Registry.Lock(ctx, ns, id, removeLock)
+	lease, err := r.Registry.Lock(ctx, ns, id, removeLock)
 	if err != nil {
 		return 0, ragd.Unavailable("redis", err)
 	}
-	defer unlock()
+	defer lease.Release()
 	// Chunks first: if Weaviate fails, the document is still listed and the
 	// same delete can be tried again. The other order would forget the
 	// document and strand its chunks where no request can reach them.

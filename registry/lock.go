@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -17,18 +19,34 @@ const lockTTL = 30 * time.Second
 var unlockScript = redis.NewScript(`if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`)
 var renewScript = redis.NewScript(`if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) end return 0`)
 
+// ErrLockLost is what a lease's holder gets once its lock is no longer its
+// own: it expired while Redis could not be reached, or a Redis failover
+// lost it, and another job may be writing the document. The holder must
+// stop before it changes anything; the job is retried.
+var ErrLockLost = errors.New("this job lost the document's write lock (Redis failed over or could not be reached) and another job may be writing it; will retry")
+
+// Lease is a document's write lock as its holder sees it. Only one job
+// writes a document at a time, so a re-ingest can never delete chunks a
+// concurrent job has just written — as long as each holder checks, right
+// before each change it makes, that the lock is still its own (Held, and
+// PutHeld, which checks in the same transaction as the write).
+type Lease struct {
+	r          *Registry
+	key, token string
+	stop       chan struct{}
+	release    sync.Once
+}
+
 // Lock takes the document's write lock, waiting up to wait for another job to
-// release it. Only one job writes a document at a time, so a re-ingest can
-// never delete chunks a concurrent job has just written. The returned func
-// releases the lock.
-func (r *Registry) Lock(ctx context.Context, namespace, id string, wait time.Duration) (func(), error) {
+// release it. Release the returned lease when done.
+func (r *Registry) Lock(ctx context.Context, namespace, id string, wait time.Duration) (*Lease, error) {
 	key := r.key("lock", namespace) + ":" + id
 	var b [12]byte
 	_, _ = rand.Read(b[:])
-	token := hex.EncodeToString(b[:])
+	l := &Lease{r: r, key: key, token: hex.EncodeToString(b[:]), stop: make(chan struct{})}
 	deadline := time.Now().Add(wait)
 	for {
-		ok, err := r.rdb.SetNX(ctx, key, token, lockTTL).Result()
+		ok, err := r.rdb.SetNX(ctx, key, l.token, lockTTL).Result()
 		if err != nil {
 			return nil, fmt.Errorf("registry lock: %w", err)
 		}
@@ -44,21 +62,41 @@ func (r *Registry) Lock(ctx context.Context, namespace, id string, wait time.Dur
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
-	stop := make(chan struct{})
-	go func() {
-		t := time.NewTicker(lockTTL / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				renewScript.Run(context.Background(), r.rdb, []string{key}, token, lockTTL.Milliseconds())
-			}
+	go l.renew()
+	return l, nil
+}
+
+func (l *Lease) renew() {
+	t := time.NewTicker(lockTTL / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-t.C:
+			renewScript.Run(context.Background(), l.r.rdb, []string{l.key}, l.token, lockTTL.Milliseconds())
 		}
-	}()
-	return func() {
-		close(stop)
-		unlockScript.Run(context.Background(), r.rdb, []string{key}, token)
-	}, nil
+	}
+}
+
+// Held returns ErrLockLost unless the lock is still this lease's, and
+// renews it when it is.
+func (l *Lease) Held(ctx context.Context) error {
+	n, err := renewScript.Run(ctx, l.r.rdb, []string{l.key}, l.token, lockTTL.Milliseconds()).Int()
+	if err != nil {
+		return fmt.Errorf("registry lock: %w", err)
+	}
+	if n == 0 {
+		return ErrLockLost
+	}
+	return nil
+}
+
+// Release gives the lock up, if it is still this lease's. It may be called
+// more than once.
+func (l *Lease) Release() {
+	l.release.Do(func() {
+		close(l.stop)
+		unlockScript.Run(context.Background(), l.r.rdb, []string{l.key}, l.token)
+	})
 }

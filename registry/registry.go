@@ -84,8 +84,41 @@ func (r *Registry) lookup(ctx context.Context, kind, namespace, hash string) (st
 
 // Put records d as the current version of its document, in one transaction,
 // replacing the previous version's dedup entries. Callers hold the document's
-// lock, so no other writer races between the read and the transaction.
+// lock, so no other writer races between the read and the transaction; a
+// job that may outlive its lock (a worker) uses PutHeld.
 func (r *Registry) Put(ctx context.Context, d ragd.Document) error {
+	return r.put(ctx, d, func(fn func(redis.Pipeliner) error) error {
+		_, err := r.rdb.TxPipelined(ctx, fn)
+		return err
+	})
+}
+
+// PutHeld is Put by the holder of l, only while the lock is still l's: the
+// lock is checked and watched in the same transaction as the write, so a
+// job that lost its lock (ErrLockLost) never switches the version over a
+// job that took it since.
+func (r *Registry) PutHeld(ctx context.Context, l *Lease, d ragd.Document) error {
+	return r.put(ctx, d, func(fn func(redis.Pipeliner) error) error {
+		err := r.rdb.Watch(ctx, func(tx *redis.Tx) error {
+			token, err := tx.Get(ctx, l.key).Result()
+			if errors.Is(err, redis.Nil) || err == nil && token != l.token {
+				return ErrLockLost
+			}
+			if err != nil {
+				return err
+			}
+			_, err = tx.TxPipelined(ctx, fn)
+			return err
+		}, l.key)
+		if errors.Is(err, redis.TxFailedErr) {
+			return ErrLockLost // the lock changed between the check and the write
+		}
+		return err
+	})
+}
+
+// put writes d through transact, which runs the transaction's commands.
+func (r *Registry) put(ctx context.Context, d ragd.Document, transact func(func(redis.Pipeliner) error) error) error {
 	prev, err := r.Get(ctx, d.Namespace, d.ID)
 	if err != nil && ragd.KindOf(err) != ragd.KindNotFound {
 		return err
@@ -95,7 +128,7 @@ func (r *Registry) Put(ctx context.Context, d ragd.Document) error {
 		return err
 	}
 	ns := d.Namespace
-	_, err = r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+	err = transact(func(p redis.Pipeliner) error {
 		if prev != nil {
 			r.unindex(ctx, p, prev)
 			if prev.Source != d.Source {

@@ -19,19 +19,22 @@ const discardTimeout = 30 * time.Second
 // the current versions out of each search's first page. Unlike DeleteStale
 // after a success, it also clears a document that has no current version.
 func (p *Pipeline) DiscardUncommitted(ctx context.Context, ns, docID string) (int, error) {
-	unlock, err := p.Registry.Lock(ctx, ns, docID, lockWait)
+	lease, err := p.Registry.Lock(ctx, ns, docID, lockWait)
 	if err != nil {
 		return 0, err
 	}
-	defer unlock()
+	defer lease.Release()
 	doc, err := p.Registry.Get(ctx, ns, docID)
 	switch {
 	case ragd.KindOf(err) == ragd.KindNotFound:
+		if err := lease.Held(ctx); err != nil {
+			return 0, err
+		}
 		return p.Store.DeleteDocument(ctx, ns, docID)
 	case err != nil:
 		return 0, err
 	}
-	return p.deleteStale(ctx, ns, docID, doc.ContentHash)
+	return p.deleteStale(ctx, lease, ns, docID, doc.ContentHash)
 }
 
 // discardAfterFailure runs DiscardUncommitted for a job that will not be

@@ -69,18 +69,18 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	hash := ragd.ContentHash([]byte(loaded.NormalizedText()))
 	res.ContentHash = hash
 
-	unlock, err := p.Registry.Lock(ctx, pl.Namespace, pl.DocumentID, lockWait)
+	lease, err := p.Registry.Lock(ctx, pl.Namespace, pl.DocumentID, lockWait)
 	if err != nil {
 		return res, err
 	}
-	defer unlock()
+	defer lease.Release()
 
 	prev, err := p.Registry.Get(ctx, pl.Namespace, pl.DocumentID)
 	if err != nil && ragd.KindOf(err) != ragd.KindNotFound {
 		return res, err
 	}
 	if !pl.Force {
-		if dup, err := p.duplicate(ctx, pl, prev, hash, &res); err != nil || dup {
+		if dup, err := p.duplicate(ctx, lease, pl, prev, hash, &res); err != nil || dup {
 			if err == nil {
 				err = p.settleDuplicate(ctx, pl, prev, content, hash)
 			}
@@ -111,7 +111,7 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 		doc.CreatedAt = prev.CreatedAt
 	}
 	setFileStat(&doc, content)
-	if err := p.commit(ctx, pl, doc, chunks, &res); err != nil {
+	if err := p.commit(ctx, lease, pl, doc, chunks, &res); err != nil {
 		return res, err
 	}
 	res.ChunksIndexed = len(chunks)
@@ -123,17 +123,19 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 // commit makes doc, whose chunks are written, the current version: the
 // registry switches to it (the last moment a cancel can stop the job),
 // its words are learned, the old version's chunks deleted and the
-// namespace's cached results invalidated.
-func (p *Pipeline) commit(ctx context.Context, pl jobs.DocumentPayload, doc ragd.Document, chunks []ragd.Chunk, res *ragd.DocumentResult) error {
+// namespace's cached results invalidated. The switch and the delete each
+// happen only while the run still holds the document's lock: a run that
+// lost it (a Redis failover) may be running beside a retry of itself.
+func (p *Pipeline) commit(ctx context.Context, lease *registry.Lease, pl jobs.DocumentPayload, doc ragd.Document, chunks []ragd.Chunk, res *ragd.DocumentResult) error {
 	if err := p.claimCommit(ctx, pl); err != nil {
 		return err
 	}
-	if err := p.Registry.Put(ctx, doc); err != nil {
+	if err := p.Registry.PutHeld(ctx, lease, doc); err != nil {
 		return err
 	}
 	p.learnVocabulary(ctx, pl.Namespace, pl.DocumentID, doc.ContentHash, chunks)
 	var err error
-	if res.Replaced, err = p.deleteStale(ctx, pl.Namespace, pl.DocumentID, doc.ContentHash); err != nil {
+	if res.Replaced, err = p.deleteStale(ctx, lease, pl.Namespace, pl.DocumentID, doc.ContentHash); err != nil {
 		// The new version is already current and searches hide the old
 		// chunks; a retry finishes the cleanup.
 		return err
@@ -193,10 +195,10 @@ func (p *Pipeline) finishLearning(ctx context.Context, pl jobs.DocumentPayload, 
 // duplicate reports whether the namespace already holds this content, either
 // as this document's current version or as another document. It also finishes
 // any cleanup a crashed earlier run left behind.
-func (p *Pipeline) duplicate(ctx context.Context, pl jobs.DocumentPayload, prev *ragd.Document, hash string, res *ragd.DocumentResult) (bool, error) {
+func (p *Pipeline) duplicate(ctx context.Context, lease *registry.Lease, pl jobs.DocumentPayload, prev *ragd.Document, hash string, res *ragd.DocumentResult) (bool, error) {
 	if prev != nil && prev.ContentHash == hash {
 		res.DedupHit, res.ChunksIndexed = true, prev.Chunks
-		_, err := p.deleteStale(ctx, pl.Namespace, pl.DocumentID, hash)
+		_, err := p.deleteStale(ctx, lease, pl.Namespace, pl.DocumentID, hash)
 		return true, err
 	}
 	owner, err := p.Registry.ByContentHash(ctx, pl.Namespace, hash)
@@ -260,7 +262,12 @@ func (p *Pipeline) learnVocabulary(ctx context.Context, ns, docID, hash string, 
 	}
 }
 
-func (p *Pipeline) deleteStale(ctx context.Context, ns, docID, hash string) (int, error) {
+// deleteStale deletes the document's chunks of versions other than hash,
+// if the run still holds the document's lock.
+func (p *Pipeline) deleteStale(ctx context.Context, lease *registry.Lease, ns, docID, hash string) (int, error) {
+	if err := lease.Held(ctx); err != nil {
+		return 0, err
+	}
 	return p.Store.DeleteStale(ctx, ns, docID, hash)
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -37,13 +38,21 @@ type Lease struct {
 	release    sync.Once
 }
 
+// holder begins each lock's token: the process holding it, "host:pid:", so
+// an operator (or the chaos test) can tell which worker is writing a
+// document.
+var holder = func() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s:%d:", host, os.Getpid())
+}()
+
 // Lock takes the document's write lock, waiting up to wait for another job to
 // release it. Release the returned lease when done.
 func (r *Registry) Lock(ctx context.Context, namespace, id string, wait time.Duration) (*Lease, error) {
 	key := r.key("lock", namespace) + ":" + id
 	var b [12]byte
 	_, _ = rand.Read(b[:])
-	l := &Lease{r: r, key: key, token: hex.EncodeToString(b[:]), stop: make(chan struct{})}
+	l := &Lease{r: r, key: key, token: holder + hex.EncodeToString(b[:]), stop: make(chan struct{})}
 	deadline := time.Now().Add(wait)
 	for {
 		ok, err := r.rdb.SetNX(ctx, key, l.token, lockTTL).Result()

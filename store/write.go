@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -80,15 +81,72 @@ func (s *Store) object(namespace string, c *ragd.Chunk) *models.Object {
 
 // DeleteStale removes a document's chunks that belong to any version other than
 // keepHash: the last step of a re-ingest, after the new version is written.
+//
+// It never deletes by "content_hash != keepHash" itself. Weaviate computes
+// NotEqual as every doc id it has allocated minus those of keepHash, so an
+// object whose postings are being written that moment (a replica applying
+// the write late, or an overwrite) matches it; and a replicated delete by
+// filter deletes the union of what each replica it asks matched, on every
+// replica. The chaos test lost chunks of the version just written that way.
+// So the other versions are found first, by their stored content_hash, and
+// each is deleted by "content_hash = it": chunk ids derive from the
+// version, so no object ever changes from one version to another.
 func (s *Store) DeleteStale(ctx context.Context, namespace, documentID, keepHash string) (int, error) {
+	if _, err := s.deleteStaleIn(ctx, s.imageClass(), namespace, documentID, keepHash); err != nil {
+		return 0, err
+	}
+	return s.deleteStaleIn(ctx, s.class, namespace, documentID, keepHash)
+}
+
+// staleRounds bounds DeleteStale's find-and-delete rounds: each finds up to
+// staleProbe objects of other versions, so a round usually clears them all.
+const (
+	staleRounds = 100
+	staleProbe  = 1000
+)
+
+func (s *Store) deleteStaleIn(ctx context.Context, class, namespace, documentID, keepHash string) (int, error) {
+	total := 0
+	for round := 0; round < staleRounds; round++ {
+		versions, err := s.otherVersions(ctx, class, namespace, documentID, keepHash)
+		if err != nil || len(versions) == 0 {
+			return total, err
+		}
+		for _, hash := range versions {
+			n, err := s.deleteWhere(ctx, class, namespace, filters.Where().WithOperator(filters.And).
+				WithOperands([]*filters.WhereBuilder{eq(propDocumentID, documentID), eq(propContentHash, hash)}))
+			total += n
+			if err != nil {
+				return total, err
+			}
+		}
+	}
+	return total, nil
+}
+
+// otherVersions returns the content hashes other than keepHash that the
+// document's objects in class hold, as each object stores it (not as the
+// filter, which may match objects of keepHash being written, says).
+func (s *Store) otherVersions(ctx context.Context, class, namespace, documentID, keepHash string) ([]string, error) {
 	where := filters.Where().WithOperator(filters.And).WithOperands([]*filters.WhereBuilder{
 		eq(propDocumentID, documentID),
 		filters.Where().WithPath([]string{propContentHash}).WithOperator(filters.NotEqual).WithValueText(keepHash),
 	})
-	if _, err := s.deleteWhere(ctx, s.imageClass(), namespace, where); err != nil {
-		return 0, err
+	results, err := s.client.Experimental().Search().WithCollection(class).WithTenant(namespace).
+		WithConsistencyLevel(s.consistency).WithLimit(staleProbe).WithProperties(propContentHash).WithWhere(where).Do(ctx)
+	if err != nil {
+		if isMissingTenant(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("weaviate: versions of document %s: %w", documentID, err)
 	}
-	return s.deleteWhere(ctx, s.class, namespace, where)
+	var versions []string
+	for _, r := range results {
+		if h, _ := r.Properties[propContentHash].(string); h != keepHash && !slices.Contains(versions, h) {
+			versions = append(versions, h)
+		}
+	}
+	return versions, nil
 }
 
 // DeleteDocument removes every chunk and image of a document.

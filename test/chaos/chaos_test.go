@@ -111,7 +111,7 @@ func TestChaos(t *testing.T) {
 		}
 		kb = fmt.Sprintf("worker%d", attempt)
 		job = ingest(t, cl, root, kb)
-		if victim = busyWorker(t, set, procs, cl, job); victim < 0 {
+		if victim = busyWorker(t, set, procs, cl, job, kb); victim < 0 {
 			r.job(kb, waitJob(t, cl, job, time.Minute))
 		}
 	}

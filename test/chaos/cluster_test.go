@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/grpc"
@@ -124,33 +125,43 @@ func converge(t *testing.T, c *testenv.Cluster, want map[string]int, within time
 	}
 }
 
-// busyWorker waits until one of the worker processes runs a task of the
-// job's namespace (Asynq lists each server's active tasks with its pid,
-// as of its last heartbeat; the task is checked to be active still) and
-// returns its index, or -1 when the job ends first.
-func busyWorker(t *testing.T, set *sentinel.Set, procs []*proc, cl *client, job string) int {
+// busyWorker waits until one of the worker processes is writing a
+// document of the job's namespace and returns its index, or -1 when the
+// job ends first. A document's write lock names the process holding it
+// ("host:pid:…"), and is held from the parse until the commit, so the
+// worker found is mid-task when it is killed.
+func busyWorker(t *testing.T, set *sentinel.Set, procs []*proc, cl *client, job, kb string) int {
 	t.Helper()
-	in := asynq.NewInspector(asynq.RedisFailoverClientOpt{MasterName: sentinel.MasterName, SentinelAddrs: set.Addrs()})
-	defer in.Close()
+	rdb := redis.NewFailoverClient(&redis.FailoverOptions{MasterName: sentinel.MasterName, SentinelAddrs: set.Addrs()})
+	defer rdb.Close()
+	ctx := context.Background()
 	deadline := time.Now().Add(2 * time.Minute)
 	for time.Now().Before(deadline) {
-		servers, _ := in.Servers()
-		for _, s := range servers {
-			for _, w := range s.ActiveWorkers {
-				if info, err := in.GetTaskInfo(w.Queue, w.TaskID); err != nil || info.State != asynq.TaskStateActive {
+		keys, _ := rdb.Keys(ctx, "chaos:lock:"+kb+":*").Result()
+		for _, k := range keys {
+			token, err := rdb.Get(ctx, k).Result()
+			if err != nil {
+				continue
+			}
+			var host string
+			var pid int
+			if parts := strings.SplitN(token, ":", 3); len(parts) == 3 {
+				host, _ = os.Hostname()
+				if parts[0] != host {
 					continue
 				}
-				for i, p := range procs {
-					if p.running() && p.cmd.Process.Pid == s.PID {
-						return i
-					}
+				pid, _ = strconv.Atoi(parts[1])
+			}
+			for i, p := range procs {
+				if p.running() && p.cmd.Process.Pid == pid {
+					return i
 				}
 			}
 		}
 		if j, ok := cl.job(t, job); ok && j.Status.Terminal() {
 			return -1
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatal("no worker process ran a task within 2 minutes")
 	return -1

@@ -52,6 +52,7 @@ CONFIGS=(
 	"bm25-c384+syn|384|keyword|STEM_EXPANSION=false SYNONYM_EXPANSION=true"
 	"hybrid-c384+syn|384|hybrid|STEM_EXPANSION=false SYNONYM_EXPANSION=true"
 	"hybrid-c384+stem+syn|384|hybrid|STEM_EXPANSION=true SYNONYM_EXPANSION=true"
+	"hybrid-c384+wordnbr|384|hybrid|$PLAIN NEIGHBOUR_EXPANSION=true"
 	"bm25-c512|512|keyword|$PLAIN"
 	"hybrid-c512|512|hybrid|$PLAIN"
 )

@@ -53,6 +53,11 @@ CONFIGS=(
 	"hybrid-c384+syn|384|hybrid|STEM_EXPANSION=false SYNONYM_EXPANSION=true"
 	"hybrid-c384+stem+syn|384|hybrid|STEM_EXPANSION=true SYNONYM_EXPANSION=true"
 	"hybrid-c384+wordnbr|384|hybrid|$PLAIN NEIGHBOUR_EXPANSION=true"
+	"hybrid-c384-a0.4|384|hybrid|$PLAIN ALPHA=0.4"
+	"hybrid-c384-a0.5|384|hybrid|$PLAIN ALPHA=0.5"
+	"hybrid-c384-a0.6|384|hybrid|$PLAIN ALPHA=0.6"
+	"hybrid-c384-ranked|384|hybrid|$PLAIN FUSION=ranked"
+	"hybrid-c384+wordnbr-a0.4|384|hybrid|$PLAIN NEIGHBOUR_EXPANSION=true ALPHA=0.4"
 	"bm25-c512|512|keyword|$PLAIN"
 	"hybrid-c512|512|hybrid|$PLAIN"
 )

@@ -29,7 +29,7 @@ type Ports struct {
 }
 
 // DefaultPorts are the failover test's own ports.
-var DefaultPorts = Ports{Primary: 53379, Replica: 53380, Sentinels: [3]int{53381, 53382, 53383}}
+var DefaultPorts = Ports{Primary: 23379, Replica: 23380, Sentinels: [3]int{23381, 23382, 23383}}
 
 // Set is a running primary, replica and three sentinels.
 type Set struct {

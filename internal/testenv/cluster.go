@@ -13,9 +13,11 @@ import (
 // Cluster is a three-node Weaviate cluster on loopback that a test starts,
 // kills a node of and restarts, with DESIGN §11's local multi-node
 // settings. Its ports are fixed per caller (StartCluster's: HTTP
-// 52080–52082, gRPC 52051–52053, gossip 52946–52948, data 52956–52958, raft
-// 52300/52302/52304 and raft RPC one above each, used by test/replication;
-// test/chaos has its own through StartClusterOn).
+// 22080–22082, gRPC 22051–22053, gossip 22946–22948, data 22956–22958, raft
+// 22300/22302/22304 and raft RPC one above each, used by test/replication;
+// test/chaos has its own through StartClusterOn). Test ports stay below
+// Linux's ephemeral range (32768–60999), whose ports any outgoing
+// connection may hold.
 type Cluster struct {
 	Nodes []*Weaviate
 	ports ClusterPorts
@@ -26,7 +28,7 @@ type Cluster struct {
 type ClusterPorts struct{ HTTP, GRPC, Gossip, Data, Raft int }
 
 // DefaultClusterPorts are test/replication's.
-var DefaultClusterPorts = ClusterPorts{HTTP: 52080, GRPC: 52051, Gossip: 52946, Data: 52956, Raft: 52300}
+var DefaultClusterPorts = ClusterPorts{HTTP: 22080, GRPC: 22051, Gossip: 22946, Data: 22956, Raft: 22300}
 
 // node are node i's HTTP, gRPC, gossip, data, raft and raft-RPC ports.
 func (p ClusterPorts) node(i int) [6]int {

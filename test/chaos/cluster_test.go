@@ -19,11 +19,14 @@ import (
 	"ragd/internal/testenv"
 )
 
-// The chaos test's own ports, clashing with no other test's or script's.
+// The chaos test's own ports, clashing with no other test's or script's,
+// and below Linux's ephemeral range (32768–60999): a port in it can be
+// taken as the source port of any outgoing connection, and a node then
+// fails to bind it (it happened here with 54082).
 var (
-	weaviatePorts = testenv.ClusterPorts{HTTP: 54080, GRPC: 54051, Gossip: 54946, Data: 54949, Raft: 54300}
-	redisPorts    = sentinel.Ports{Primary: 54379, Replica: 54380, Sentinels: [3]int{54381, 54382, 54383}}
-	apiPorts      = []int{54001, 54002}
+	weaviatePorts = testenv.ClusterPorts{HTTP: 24080, GRPC: 24051, Gossip: 24946, Data: 24949, Raft: 24300}
+	redisPorts    = sentinel.Ports{Primary: 24379, Replica: 24380, Sentinels: [3]int{24381, 24382, 24383}}
+	apiPorts      = []int{24001, 24002}
 )
 
 const (

@@ -8,6 +8,9 @@
 #   FUZZTIME          time (or Nx executions) per target, default 10m
 #   FUZZTIME_SANDBOX  for FuzzPDFSandbox (a process start per input), default FUZZTIME
 #   FUZZ_TARGETS      regexp matched against "<dir> <FuzzName>", default all
+#   FUZZ_EXCLUDE      regexp of the same lines to leave out, default none
+#   FUZZ_PDF_TRIAGES  how many FuzzParsePDF inputs of the known stack-overflow
+#                     class (pdf_recursion below) one run may set aside, default 20
 #   FUZZ_PARALLEL     fuzzing workers per target, default 1
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -20,7 +23,7 @@ cd "$ROOT"
 # "dir target" lines, in a fixed order
 mapfile -t targets < <(grep -rHoE '^func Fuzz[A-Za-z0-9_]+\(f \*testing\.F\)' --include='*_test.go' . |
 	sed -E 's#^\./(.*)/[^/]+:func (Fuzz[A-Za-z0-9_]+).*#\1 \2#' | sort |
-	grep -E "${FUZZ_TARGETS:-.}" || true)
+	grep -E "${FUZZ_TARGETS:-.}" | { if [[ -n ${FUZZ_EXCLUDE:-} ]]; then grep -vE "$FUZZ_EXCLUDE"; else cat; fi; } || true)
 [[ ${#targets[@]} -gt 0 ]] || die "no fuzz targets match ${FUZZ_TARGETS:-.}"
 
 # pdf_recursion FILE: whether the input FILE (a failing FuzzParsePDF input)
@@ -38,11 +41,11 @@ pdf_recursion() {
 
 # fuzz_target DIR NAME BUDGET: one target; a FuzzParsePDF input of the
 # known stack-overflow class is triaged (pdf_recursion) and the target
-# fuzzed again, at most 3 times, so that class cannot fail a run on its
-# own while any other failure does.
+# fuzzed again, up to FUZZ_PDF_TRIAGES times, so that class cannot fail a
+# run on its own while any other failure does.
 fuzz_target() {
-	local dir=$1 name=$2 budget=$3 try new
-	for try in 1 2 3 4; do
+	local dir=$1 name=$2 budget=$3 try new tries=$((${FUZZ_PDF_TRIAGES:-20} + 1))
+	for ((try = 1; try <= tries; try++)); do
 		# Run in the package's directory: go test then streams its progress.
 		# New interesting inputs are minimized briefly: with PDF seeds of
 		# tens of KiB, the default minute each would stall the run.
@@ -50,7 +53,7 @@ fuzz_target() {
 			-parallel "${FUZZ_PARALLEL:-1}" .); then
 			return 0
 		fi
-		[[ $name == FuzzParsePDF && $try -lt 4 ]] || return 1
+		[[ $name == FuzzParsePDF && $try -lt $tries ]] || return 1
 		new="$(cd "$dir" && git ls-files --others --exclude-standard -- testdata/fuzz/FuzzParsePDF)"
 		[[ $(wc -w <<<"$new") -eq 1 ]] || return 1
 		(cd "$dir" && pdf_recursion "$new") || return 1

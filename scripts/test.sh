@@ -6,7 +6,7 @@
 #   RAGD_TEST_PKGS   packages to test (default ./...)
 #   RAGD_TEST_FLAGS  extra `go test` flags, e.g. "-run TestSearch -v"
 #   RAGD_TEST_FUZZTIME          -fuzztime of each fuzz target (default 10s; 0 skips the step)
-#   RAGD_TEST_FUZZTIME_SANDBOX  of FuzzPDFSandbox, a process an input (default 30x)
+#   RAGD_TEST_FUZZTIME_SANDBOX  of FuzzPDFSandbox, a process an input (default 10s)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -47,8 +47,13 @@ go test -race -count=1 -timeout 30m ${RAGD_TEST_FLAGS:-} ${RAGD_TEST_PKGS:-./...
 
 # Every fuzz target briefly (seed corpus first, then new inputs): a panic,
 # a hang or a broken invariant fails here, and the input is kept under
-# testdata/fuzz. `make fuzz` runs them for longer.
+# testdata/fuzz. `make fuzz` runs them for longer. The PDF parse is fuzzed
+# the way production runs it, through the sandbox child (FuzzPDFSandbox):
+# in-process (FuzzParsePDF, whose corpus `go test` above replays) the PDF
+# library's resolve recursion kills the fuzzing process within seconds
+# (four times in one 10 s run here), which only `make fuzz` sets aside.
 if [[ ${RAGD_TEST_FUZZTIME:-10s} != 0 ]]; then
 	log "fuzz each target for ${RAGD_TEST_FUZZTIME:-10s}"
-	FUZZTIME="${RAGD_TEST_FUZZTIME:-10s}" FUZZTIME_SANDBOX="${RAGD_TEST_FUZZTIME_SANDBOX:-30x}" "$ROOT/scripts/fuzz.sh"
+	FUZZTIME="${RAGD_TEST_FUZZTIME:-10s}" FUZZTIME_SANDBOX="${RAGD_TEST_FUZZTIME_SANDBOX:-10s}" \
+		FUZZ_EXCLUDE='^ingest FuzzParsePDF$' "$ROOT/scripts/fuzz.sh"
 fi

@@ -12,7 +12,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate"
-	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/grpc"
 
 	"ragd/internal/sentinel"
@@ -93,16 +92,12 @@ func corpus(t *testing.T) string {
 // nodeObjects counts the tenant's objects as node w holds them: a fetch
 // over w's own gRPC endpoint at consistency ONE, served from its replica.
 func nodeObjects(w *testenv.Weaviate, tenant string) (int, error) {
-	client, err := weaviate.NewClient(weaviate.Config{Host: strings.TrimPrefix(w.URL, "http://"), Scheme: "http",
-		GrpcConfig: &grpc.Config{Host: w.GRPCAddr}})
-	if err != nil {
-		return 0, err
+	byDocument, err := nodeDocuments(w, tenant)
+	n := 0
+	for _, c := range byDocument {
+		n += c
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	res, err := client.Experimental().Search().WithCollection(collection).WithTenant(tenant).
-		WithConsistencyLevel("ONE").WithLimit(10000).WithMetadata(&graphql.Metadata{ID: true}).Do(ctx)
-	return len(res), err
+	return n, err
 }
 
 // converge waits, within a bound, until every node holds want objects of
@@ -170,8 +165,10 @@ func busyWorker(t *testing.T, set *sentinel.Set, procs []*proc, cl *client, job,
 	return -1
 }
 
-// nodeDocuments groups the tenant's objects on node w by document and
-// version ("document_id content_hash" → objects), for a failure message.
+// nodeDocuments groups the tenant's objects as node w holds them
+// (consistency ONE, its own replica) by document and version
+// ("document_id content_hash" → objects): nodeObjects sums them, a
+// failure message lists them.
 func nodeDocuments(w *testenv.Weaviate, tenant string) (map[string]int, error) {
 	client, err := weaviate.NewClient(weaviate.Config{Host: strings.TrimPrefix(w.URL, "http://"), Scheme: "http",
 		GrpcConfig: &grpc.Config{Host: w.GRPCAddr}})

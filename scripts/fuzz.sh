@@ -23,7 +23,7 @@ cd "$ROOT"
 # "dir target" lines, in a fixed order
 mapfile -t targets < <(grep -rHoE '^func Fuzz[A-Za-z0-9_]+\(f \*testing\.F\)' --include='*_test.go' . |
 	sed -E 's#^\./(.*)/[^/]+:func (Fuzz[A-Za-z0-9_]+).*#\1 \2#' | sort |
-	grep -E "${FUZZ_TARGETS:-.}" | { if [[ -n ${FUZZ_EXCLUDE:-} ]]; then grep -vE "$FUZZ_EXCLUDE"; else cat; fi; } || true)
+	grep -E "${FUZZ_TARGETS:-.}" | grep -vE "${FUZZ_EXCLUDE:-^\$}" || true)
 [[ ${#targets[@]} -gt 0 ]] || die "no fuzz targets match ${FUZZ_TARGETS:-.}"
 
 # pdf_recursion FILE: whether the input FILE (a failing FuzzParsePDF input)

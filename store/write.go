@@ -112,13 +112,19 @@ func (s *Store) deleteStaleIn(ctx context.Context, class, namespace, documentID,
 		if err != nil || len(versions) == 0 {
 			return total, err
 		}
+		removed := 0
 		for _, hash := range versions {
 			n, err := s.deleteWhere(ctx, class, namespace, filters.Where().WithOperator(filters.And).
 				WithOperands([]*filters.WhereBuilder{eq(propDocumentID, documentID), eq(propContentHash, hash)}))
-			total += n
+			total, removed = total+n, removed+n
 			if err != nil {
 				return total, err
 			}
+		}
+		if removed == 0 {
+			// What was found cannot be deleted by its hash (an object
+			// without one): asking again would find it again.
+			return total, nil
 		}
 	}
 	return total, nil

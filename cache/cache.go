@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -24,14 +25,21 @@ type Results struct {
 	gens    *Generations
 	log     *slog.Logger
 	observe Observer
+	// seen holds the generations last read per set of namespaces (the
+	// key's head), for Lookup's one-MGET path.
+	seen *lru.Cache[string, string]
 }
+
+// seenHeads bounds seen: one entry per set of namespaces searched together.
+const seenHeads = 4096
 
 // NewResults returns a result cache; observe may be nil.
 func NewResults(rdb redis.UniversalClient, prefix string, ttl time.Duration, gens *Generations, log *slog.Logger, observe Observer) *Results {
 	if observe == nil {
 		observe = func(string, bool) {}
 	}
-	return &Results{rdb: rdb, prefix: prefix, ttl: ttl, gens: gens, log: log, observe: observe}
+	seen, _ := lru.New[string, string](seenHeads)
+	return &Results{rdb: rdb, prefix: prefix, ttl: ttl, gens: gens, log: log, observe: observe, seen: seen}
 }
 
 // Put stores value at key. Callers store only non-empty results.

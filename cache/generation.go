@@ -72,6 +72,11 @@ func (g *Generations) read(ctx context.Context, namespace string) (int64, error)
 	if err != nil {
 		return 0, fmt.Errorf("cache generation: %w", err)
 	}
+	return sumCounters(keys, vals)
+}
+
+// sumCounters adds the counters MGET read from keys; a missing one is 0.
+func sumCounters(keys []string, vals []any) (int64, error) {
 	var sum int64
 	for i, v := range vals {
 		if v == nil {

@@ -42,6 +42,13 @@ return {table.concat(gens, ','), redis.call('GET', key) or false}
 // there (decoded into dst). The generations read are remembered in a
 // WithGenerationMemo context, as Get remembers them. key is "" when Redis
 // cannot be read (then nothing is cached). A nil *Results misses.
+//
+// The round trip is a plain MGET of the counters and of the key the
+// generations this process last saw for these namespaces would name; it
+// counts only if the counters still sum to those generations (MGET reads
+// them all at once). Otherwise, and the first time, lookupScript reads both
+// in one step. A Lua call costs about 50 µs more than an MGET here, a
+// sixth of a cached MCP call (issue 14).
 func (c *Results) Lookup(ctx context.Context, namespaces []string, tool string, args any, dst any) (key string, hit bool) {
 	if c == nil {
 		return "", false
@@ -54,22 +61,55 @@ func (c *Results) Lookup(ctx context.Context, namespaces []string, tool string, 
 	head := c.prefix + ":cache:" + strings.Join(namespaces, "+")
 	tail := tool + ":" + hex.EncodeToString(sum[:])
 	per := 1 + len(c.gens.also)
-	keys := make([]string, 0, per*len(namespaces))
+	keys := make([]string, 0, per*len(namespaces)+1)
 	for _, ns := range namespaces {
 		keys = append(keys, c.gens.counters(ns)...)
 	}
-	res, err := lookupScript.Run(ctx, c.rdb, keys, per, head, tail).Slice()
-	if err != nil || len(res) != 2 {
-		c.log.Warn("cache disabled for this call: cannot read generations", "tool", tool, "error", err)
-		return "", false
+	gens, raw, ok := c.lookupSeen(ctx, keys, per, head, tail)
+	if !ok {
+		res, err := lookupScript.Run(ctx, c.rdb, keys, per, head, tail).Slice()
+		if err != nil || len(res) != 2 {
+			c.log.Warn("cache disabled for this call: cannot read generations", "tool", tool, "error", err)
+			return "", false
+		}
+		joined, _ := res[0].(string)
+		gens = strings.Split(joined, ",")
+		raw = res[1]
+		c.seen.Add(head, strings.Join(gens, "+"))
 	}
-	gens, _ := res[0].(string)
-	c.gens.remember(ctx, namespaces, strings.Split(gens, ","))
-	key = head + ":" + strings.ReplaceAll(gens, ",", "+") + ":" + tail
-	raw, found := res[1].(string)
-	hit = found && json.Unmarshal([]byte(raw), dst) == nil
+	c.gens.remember(ctx, namespaces, gens)
+	key = head + ":" + strings.Join(gens, "+") + ":" + tail
+	text, found := raw.(string)
+	hit = found && json.Unmarshal([]byte(text), dst) == nil
 	c.observe(tool, hit)
 	return key, hit
+}
+
+// lookupSeen reads the counters and the result under the generations last
+// seen for head with one MGET. ok is false when none were seen, Redis
+// failed, or the generations have moved since (then they are forgotten).
+func (c *Results) lookupSeen(ctx context.Context, keys []string, per int, head, tail string) (gens []string, raw any, ok bool) {
+	seen, known := c.seen.Get(head)
+	if !known {
+		return nil, nil, false
+	}
+	vals, err := c.rdb.MGet(ctx, append(keys, head+":"+seen+":"+tail)...).Result()
+	if err != nil || len(vals) != len(keys)+1 {
+		return nil, nil, false
+	}
+	gens = make([]string, 0, len(keys)/per)
+	for i := 0; i < len(keys); i += per {
+		n, err := sumCounters(keys[i:i+per], vals[i:i+per])
+		if err != nil {
+			return nil, nil, false
+		}
+		gens = append(gens, strconv.FormatInt(n, 10))
+	}
+	if strings.Join(gens, "+") != seen {
+		c.seen.Remove(head)
+		return nil, nil, false
+	}
+	return gens, vals[len(keys)], true
 }
 
 // remember puts generations just read into ctx's memo.

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"ragd/internal/testenv"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // Lookup reads the generations and the result in one round trip: the key
@@ -66,5 +68,64 @@ func TestLookup(t *testing.T) {
 	var nilCache *Results
 	if key, hit := nilCache.Lookup(ctx, ns, "tool", 1, &got); key != "" || hit {
 		t.Fatal("a nil cache must miss")
+	}
+}
+
+// commandLog records the names of the commands a client sends.
+type commandLog struct{ names []string }
+
+func (l *commandLog) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (l *commandLog) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		l.names = append(l.names, cmd.Name())
+		return next(ctx, cmd)
+	}
+}
+func (l *commandLog) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+// A warm lookup is one plain MGET (no Lua), and a result stored under the
+// generations it last saw is never served once another writer has moved
+// them: neither by this Results nor by one that saw nothing yet.
+func TestWarmLookupIsOneMGET(t *testing.T) {
+	rdb := testClient(t)
+	log := &commandLog{}
+	rdb.AddHook(log)
+	prefix := "test:" + testenv.Unique(t, "W")
+	epoch := func(ns string) string { return prefix + ":epoch:" + ns }
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	c := NewResults(rdb, prefix, time.Minute, NewGenerations(rdb, prefix, epoch), quiet, nil)
+	ctx := context.Background()
+	t.Cleanup(func() {
+		keys, _ := rdb.Keys(ctx, prefix+":*").Result()
+		if len(keys) > 0 {
+			rdb.Del(ctx, keys...)
+		}
+	})
+	ns := []string{"a", "b"}
+	var got string
+	key, _ := c.Lookup(ctx, ns, "tool", 1, &got)
+	c.Put(ctx, "tool", key, "old")
+	log.names = nil
+	if k, hit := c.Lookup(ctx, ns, "tool", 1, &got); !hit || k != key || got != "old" {
+		t.Fatalf("warm lookup: %q %v %q", k, hit, got)
+	}
+	if strings.Join(log.names, ",") != "mget" {
+		t.Fatalf("warm lookup sent %v, want one mget", log.names)
+	}
+	other := NewResults(rdb, prefix, time.Minute, NewGenerations(rdb, prefix, epoch), quiet, nil)
+	rdb.Incr(ctx, epoch("a")) // another process's write
+	for name, r := range map[string]*Results{"this process": c, "a fresh one": other} {
+		got = ""
+		k, hit := r.Lookup(ctx, ns, "tool", 1, &got)
+		if hit || k == key || !strings.Contains(k, ":1+0:") {
+			t.Fatalf("%s after a write: %q %v %q, want a miss under the new generations", name, k, hit, got)
+		}
+	}
+	c.Put(ctx, "tool", strings.Replace(key, ":0+0:", ":1+0:", 1), "new")
+	log.names = nil
+	if _, hit := c.Lookup(ctx, ns, "tool", 1, &got); !hit || got != "new" || strings.Join(log.names, ",") != "mget" {
+		t.Fatalf("warm again: %v %q, sent %v", hit, got, log.names)
 	}
 }

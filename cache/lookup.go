@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/redis/go-redis/v9"
+	fastjson "github.com/segmentio/encoding/json"
 )
 
 // lookupScript reads the generations of the namespaces and the cached
@@ -80,7 +81,9 @@ func (c *Results) Lookup(ctx context.Context, namespaces []string, tool string, 
 	c.gens.remember(ctx, namespaces, gens)
 	key = head + ":" + strings.Join(gens, "+") + ":" + tail
 	text, found := raw.(string)
-	hit = found && json.Unmarshal([]byte(text), dst) == nil
+	// segmentio's decoder (the go-sdk's) reads what encoding/json wrote in
+	// half the time: 6 µs against 14 for a cached search (issue 14).
+	hit = found && fastjson.Unmarshal([]byte(text), dst) == nil
 	c.observe(tool, hit)
 	return key, hit
 }

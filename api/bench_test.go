@@ -102,7 +102,7 @@ func BenchmarkSearchLatency(b *testing.B) {
 	cachedCfg.Cache.Enabled = true
 	cached := stack.Start(b, cachedCfg, false) // same data, cache on
 	plainCfg := cfg
-	plainCfg.Search.StemExpansion, plainCfg.Search.SynonymExpansion = false, false
+	plainCfg.Search.StemExpansion, plainCfg.Search.SynonymExpansion, plainCfg.Search.KeywordSynonymExpansion = false, false, false
 	plain := stack.Start(b, plainCfg, false) // same data, the raw client's query
 
 	ctx := context.Background()

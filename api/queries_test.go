@@ -20,7 +20,7 @@ const (
 func phrasingsStack(t *testing.T) *stack.Stack {
 	t.Helper()
 	cfg := stack.Config(t)
-	cfg.Search.StemExpansion, cfg.Search.SynonymExpansion = false, false
+	cfg.Search.StemExpansion, cfg.Search.SynonymExpansion, cfg.Search.KeywordSynonymExpansion = false, false, false
 	s := stack.Start(t, cfg, true)
 	indexText(t, s, "kb", lighthouse)
 	indexText(t, s, "kb", leaves)

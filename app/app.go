@@ -155,7 +155,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 // (at start-up for missing files, at first use for unreadable ones) says
 // how to install it.
 func thesaurus(cfg config.Config, log *slog.Logger) ragd.Thesaurus {
-	if !cfg.Search.SynonymExpansion && !cfg.Ingest.RelatedWords {
+	if !cfg.Search.SynonymExpansion && !cfg.Search.KeywordSynonymExpansion && !cfg.Ingest.RelatedWords {
 		return nil
 	}
 	const off = "synonym expansion and related words off: WordNet unreadable"
@@ -170,7 +170,7 @@ func thesaurus(cfg config.Config, log *slog.Logger) ragd.Thesaurus {
 func retrieval(c config.Search) search.Retrieval {
 	return search.Retrieval{RankedFusion: c.Fusion == "ranked", PathBoost: c.PathBoost, StemExpansion: c.StemExpansion,
 		NeighbourExpansion: c.NeighbourExpansion, NeighbourMinSimilarity: c.NeighbourMinSimilarity, NeighbourTerms: c.NeighbourTerms,
-		SynonymExpansion: c.SynonymExpansion, SynonymSenses: c.SynonymSenses, RelatedWeight: c.RelatedWeight,
+		SynonymExpansion: c.SynonymExpansion, KeywordSynonymExpansion: c.KeywordSynonymExpansion, SynonymSenses: c.SynonymSenses, RelatedWeight: c.RelatedWeight,
 		PRF: c.PRF, PRFDocs: c.PRFDocs, PRFTerms: c.PRFTerms, Rewrite: c.Rewrite}
 }
 

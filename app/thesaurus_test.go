@@ -32,7 +32,7 @@ func TestThesaurusLoadedOnlyWhenUsed(t *testing.T) {
 	cfg := config.Default()
 	cfg.Search.WordNetDir = testenv.WordNetDir(t)
 	log := slog.New(slog.DiscardHandler)
-	cfg.Search.SynonymExpansion, cfg.Ingest.RelatedWords = false, false
+	cfg.Search.SynonymExpansion, cfg.Search.KeywordSynonymExpansion, cfg.Ingest.RelatedWords = false, false, false
 	if th := thesaurus(cfg, log); th != nil {
 		t.Errorf("neither synonyms nor related words on: thesaurus %T loaded", th)
 	}

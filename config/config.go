@@ -231,9 +231,13 @@ type Search struct {
 	// SynonymExpansion adds the namespace's words that WordNet (Debian's
 	// wordnet-base, in WordNetDir) gives as synonyms or derivations of a
 	// query word in its first SynonymSenses senses per part of speech.
-	SynonymExpansion bool   `yaml:"synonym_expansion"`
-	SynonymSenses    int    `yaml:"synonym_senses"`
-	WordNetDir       string `yaml:"wordnet_dir"`
+	SynonymExpansion bool `yaml:"synonym_expansion"`
+	// KeywordSynonymExpansion expands keyword-mode searches with synonyms
+	// even when SynonymExpansion is off: by issue 17's rule synonyms pass
+	// in keyword mode (no corpus lower) but not in hybrid.
+	KeywordSynonymExpansion bool   `yaml:"keyword_synonym_expansion"`
+	SynonymSenses           int    `yaml:"synonym_senses"`
+	WordNetDir              string `yaml:"wordnet_dir"`
 	// RelatedWeight weighs the words WordNet relates to a chunk's own
 	// (written at ingest when ingest.related_words is on) against its body
 	// in BM25; 0 leaves them unsearched.
@@ -330,7 +334,7 @@ func Default() Config {
 			MaxPages: 5000, ParseTimeout: 2 * time.Minute, ParseMemoryBytes: 1 << 30, MaxUploadFiles: 10, OCR: "auto", OCRLanguages: "eng"},
 		Worker: Worker{Concurrency: 4, Queue: "ragd", MaxRetries: 3, TaskTimeout: 30 * time.Minute, JobRetention: 24 * time.Hour},
 		Search: Search{Alpha: 0.3, MMRLambda: 0.7, RRFK: 60, QueryCacheSize: 4096, Fusion: "relative", PathBoost: 1, StemExpansion: false, NeighbourMinSimilarity: 0.6, NeighbourTerms: 3,
-			SynonymExpansion: false, SynonymSenses: 1, WordNetDir: "/usr/share/wordnet", PRFDocs: 3, PRFTerms: 10},
+			SynonymExpansion: false, KeywordSynonymExpansion: true, SynonymSenses: 1, WordNetDir: "/usr/share/wordnet", PRFDocs: 3, PRFTerms: 10},
 		LLM:        LLM{Timeout: 60 * time.Second, Temperature: 0.1, MaxTokens: 800},
 		Rerank:     Rerank{Format: "tei", Timeout: 5 * time.Second, Candidates: 30},
 		Answer:     Answer{MinScore: 0.5, MaxSentences: 4, AgentMaxSteps: 4},

@@ -60,7 +60,7 @@ func (c Config) Validate() error {
 		"search.path_boost must be a whole number from 1 to 10 (Weaviate takes only integer boosts)")
 	check(c.Search.SynonymSenses > 0 && c.Search.SynonymSenses <= 10, "search.synonym_senses must be between 1 and 10")
 	check(c.Search.RelatedWeight >= 0 && c.Search.RelatedWeight <= 1, "search.related_weight must be between 0 and 1")
-	check(c.Search.WordNetDir != "" || !(c.Search.SynonymExpansion || c.Ingest.RelatedWords),
+	check(c.Search.WordNetDir != "" || !(c.Search.SynonymExpansion || c.Search.KeywordSynonymExpansion || c.Ingest.RelatedWords),
 		"search.wordnet_dir is empty but search.synonym_expansion or ingest.related_words needs it")
 	check(c.Search.NeighbourMinSimilarity > 0 && c.Search.NeighbourMinSimilarity < 1, "search.neighbour_min_similarity must be between 0 and 1")
 	check(c.Search.NeighbourTerms > 0 && c.Search.NeighbourTerms <= 20, "search.neighbour_terms must be between 1 and 20")

@@ -15,7 +15,7 @@ import (
 func TestQueriesOverMCP(t *testing.T) {
 	t.Parallel()
 	cfg := stack.Config(t)
-	cfg.Search.StemExpansion, cfg.Search.SynonymExpansion = false, false
+	cfg.Search.StemExpansion, cfg.Search.SynonymExpansion, cfg.Search.KeywordSynonymExpansion = false, false, false
 	s := stack.Start(t, cfg, true)
 	cs := connectHTTP(t, s, "", nil)
 	for _, text := range []string{"Lighthouses guide ships along the coast at night.",

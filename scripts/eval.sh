@@ -31,13 +31,13 @@ EVAL_MODES="${RAGD_EVAL_MODES-keyword hybrid vector}"
 # label | chunk tokens | search mode | settings (RAGD_SEARCH_* without the prefix)
 # "plain" is stem and synonym expansion off; a row without them inherits
 # ragd's defaults.
-PLAIN="STEM_EXPANSION=false SYNONYM_EXPANSION=false"
+PLAIN="STEM_EXPANSION=false SYNONYM_EXPANSION=false KEYWORD_SYNONYM_EXPANSION=false"
 CONFIGS=(
 	"bm25|256|keyword|$PLAIN"
-	"bm25+stem|256|keyword|SYNONYM_EXPANSION=false STEM_EXPANSION=true"
+	"bm25+stem|256|keyword|SYNONYM_EXPANSION=false STEM_EXPANSION=true KEYWORD_SYNONYM_EXPANSION=false"
 	"bm25+syn|256|keyword|STEM_EXPANSION=false SYNONYM_EXPANSION=true"
 	"hybrid|256|hybrid|$PLAIN"
-	"hybrid+stem|256|hybrid|SYNONYM_EXPANSION=false STEM_EXPANSION=true"
+	"hybrid+stem|256|hybrid|SYNONYM_EXPANSION=false STEM_EXPANSION=true KEYWORD_SYNONYM_EXPANSION=false"
 	"hybrid+syn|256|hybrid|STEM_EXPANSION=false SYNONYM_EXPANSION=true"
 	"hybrid+stem+syn|256|hybrid|STEM_EXPANSION=true SYNONYM_EXPANSION=true"
 	"hybrid+wordnbr|256|hybrid|$PLAIN NEIGHBOUR_EXPANSION=true"

@@ -382,6 +382,9 @@ start_weaviate() {
 		export GRPC_PORT="$grpc"
 		export USE_INVERTED_SEARCHABLE=false
 		export QUERY_DEFAULTS_LIMIT=25
+		# Candidates each half of a hybrid query fetches before fusion
+		# (Weaviate's default 100). See docs/PERFORMANCE.md.
+		export QUERY_HYBRID_MAXIMUM_RESULTS="${WEAVIATE_HYBRID_MAX_RESULTS:-100}"
 		export LOG_LEVEL=warning
 		export PROMETHEUS_MONITORING_ENABLED=false
 		export GO_PROFILING_DISABLE=true

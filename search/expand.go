@@ -28,6 +28,9 @@ type Retrieval struct {
 	// for a query word in its first SynonymSenses senses.
 	SynonymExpansion bool `json:"syn,omitempty"`
 	SynonymSenses    int  `json:"syns,omitempty"`
+	// KeywordSynonymExpansion turns SynonymExpansion on for keyword-mode
+	// searches (the plan applies it).
+	KeywordSynonymExpansion bool `json:"ksyn,omitempty"`
 	// RelatedWeight weighs the words a thesaurus related to each chunk at
 	// ingest against its body in BM25; 0 leaves them unsearched.
 	RelatedWeight float64 `json:"rel,omitempty"`

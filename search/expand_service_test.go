@@ -125,7 +125,30 @@ func TestSynonymExpansionFindsPassageByWordNetSynonym(t *testing.T) {
 		t.Fatal("WordNet not loaded from the test stack's search.wordnet_dir")
 	}
 	checkExpansionBridges(t, s, "Tasks are served in order of precedence.", "priority",
-		func(r *search.Retrieval) { r.SynonymExpansion = false })
+		func(r *search.Retrieval) { r.SynonymExpansion, r.KeywordSynonymExpansion = false, false })
+}
+
+// With the defaults, keyword-mode searches are expanded with synonyms and
+// hybrid ones are not (issue 17's rule passed synonyms in keyword mode
+// only); keyword_synonym_expansion: false turns it off.
+func TestKeywordModeExpandsSynonymsByDefault(t *testing.T) {
+	cfg := stack.Config(t)
+	cfg.Cache.Enabled = false
+	s := stack.Start(t, cfg, true)
+	if s.Search.Thesaurus == nil {
+		t.Fatal("WordNet not loaded with the default settings")
+	}
+	for mode, want := range map[string]bool{"keyword": true, "hybrid": false, "": false, "vector": false} {
+		p, err := s.Search.Plan(context.Background(), search.RetrieveRequest{Query: "priority", Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Retrieval.SynonymExpansion != want {
+			t.Errorf("mode %q: synonym expansion %v, want %v", mode, p.Retrieval.SynonymExpansion, want)
+		}
+	}
+	checkExpansionBridges(t, s, "Tasks are served in order of precedence.", "priority",
+		func(r *search.Retrieval) { r.KeywordSynonymExpansion = false })
 }
 
 // A passage is found by a word only its related words (WordNet's, stored
@@ -139,7 +162,7 @@ func TestRelatedWordsFindPassage(t *testing.T) {
 	cfg.Cache.Enabled = false
 	cfg.Ingest.RelatedWords = true
 	cfg.Search.RelatedWeight = 0.5
-	cfg.Search.SynonymExpansion = false
+	cfg.Search.SynonymExpansion, cfg.Search.KeywordSynonymExpansion = false, false
 	// Stem expansion off too: related words must be searched even when
 	// no query-side expansion is on.
 	cfg.Search.StemExpansion = false

@@ -105,6 +105,9 @@ func (s *Service) Plan(ctx context.Context, req RetrieveRequest) (Plan, error) {
 	default:
 		return p, ragd.Invalid("mode", "value_error", "mode must be hybrid, vector or keyword, not %q", req.Mode)
 	}
+	if p.Mode == string(ragd.ModeKeyword) && p.Retrieval.KeywordSynonymExpansion {
+		p.Retrieval.SynonymExpansion = true
+	}
 	if p.MMR {
 		p.MMRLambda = s.MMRLambda
 	}

@@ -42,7 +42,7 @@ func BenchmarkGrowth(b *testing.B) {
 	root := b.TempDir()
 	cfg := stack.Config(b, root)
 	cfg.Worker.Concurrency = 4
-	cfg.Search.StemExpansion, cfg.Search.SynonymExpansion = false, false
+	cfg.Search.StemExpansion, cfg.Search.SynonymExpansion, cfg.Search.KeywordSynonymExpansion = false, false, false
 	cfg.Cache.Enabled = false // every query is searched, not answered from the cache
 	s := stack.Start(b, cfg, true)
 	defaults := stack.Config(b, root)

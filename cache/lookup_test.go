@@ -30,12 +30,7 @@ func TestLookup(t *testing.T) {
 		}
 	})
 	ctx := context.Background()
-	t.Cleanup(func() {
-		keys, _ := rdb.Keys(ctx, prefix+":*").Result()
-		if len(keys) > 0 {
-			rdb.Del(ctx, keys...)
-		}
-	})
+	removeOnCleanup(t, rdb, prefix)
 	ns := []string{"a", "b"}
 	var got string
 	key, hit := c.Lookup(ctx, ns, "tool", map[string]int{"k": 1}, &got)
@@ -97,12 +92,7 @@ func TestWarmLookupIsOneMGET(t *testing.T) {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	c := NewResults(rdb, prefix, time.Minute, NewGenerations(rdb, prefix, epoch), quiet, nil)
 	ctx := context.Background()
-	t.Cleanup(func() {
-		keys, _ := rdb.Keys(ctx, prefix+":*").Result()
-		if len(keys) > 0 {
-			rdb.Del(ctx, keys...)
-		}
-	})
+	removeOnCleanup(t, rdb, prefix)
 	ns := []string{"a", "b"}
 	var got string
 	key, _ := c.Lookup(ctx, ns, "tool", 1, &got)
@@ -128,4 +118,15 @@ func TestWarmLookupIsOneMGET(t *testing.T) {
 	if _, hit := c.Lookup(ctx, ns, "tool", 1, &got); !hit || got != "new" || strings.Join(log.names, ",") != "mget" {
 		t.Fatalf("warm again: %v %q, sent %v", hit, got, log.names)
 	}
+}
+
+// removeOnCleanup deletes the test's keys, those under prefix, when t ends.
+func removeOnCleanup(t *testing.T, rdb *redis.Client, prefix string) {
+	t.Cleanup(func() {
+		ctx := context.Background()
+		keys, _ := rdb.Keys(ctx, prefix+":*").Result()
+		if len(keys) > 0 {
+			rdb.Del(ctx, keys...)
+		}
+	})
 }

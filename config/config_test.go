@@ -113,7 +113,10 @@ func TestBadSettingsAreNamed(t *testing.T) {
 	if _, err := Load("", []string{"RAGD_SEARCH_WORDNET_DIR=", "RAGD_SEARCH_SYNONYM_EXPANSION=true"}); err == nil || !strings.Contains(err.Error(), "search.wordnet_dir") {
 		t.Errorf("no WordNet directory with synonym expansion on: want an error naming search.wordnet_dir, got %v", err)
 	}
-	if _, err := Load("", []string{"RAGD_SEARCH_WORDNET_DIR=", "RAGD_SEARCH_SYNONYM_EXPANSION=false", "RAGD_INGEST_RELATED_WORDS=false"}); err != nil {
+	if _, err := Load("", []string{"RAGD_SEARCH_WORDNET_DIR=", "RAGD_SEARCH_SYNONYM_EXPANSION=false"}); err == nil || !strings.Contains(err.Error(), "search.keyword_synonym_expansion") {
+		t.Errorf("no WordNet directory with keyword-mode synonyms on (the default): want an error naming it, got %v", err)
+	}
+	if _, err := Load("", []string{"RAGD_SEARCH_WORDNET_DIR=", "RAGD_SEARCH_SYNONYM_EXPANSION=false", "RAGD_SEARCH_KEYWORD_SYNONYM_EXPANSION=false", "RAGD_INGEST_RELATED_WORDS=false"}); err != nil {
 		t.Errorf("no WordNet directory, nothing reading it: %v", err)
 	}
 	dir := t.TempDir()

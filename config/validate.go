@@ -61,7 +61,7 @@ func (c Config) Validate() error {
 	check(c.Search.SynonymSenses > 0 && c.Search.SynonymSenses <= 10, "search.synonym_senses must be between 1 and 10")
 	check(c.Search.RelatedWeight >= 0 && c.Search.RelatedWeight <= 1, "search.related_weight must be between 0 and 1")
 	check(c.Search.WordNetDir != "" || !(c.Search.SynonymExpansion || c.Search.KeywordSynonymExpansion || c.Ingest.RelatedWords),
-		"search.wordnet_dir is empty but search.synonym_expansion or ingest.related_words needs it")
+		"search.wordnet_dir is empty but search.synonym_expansion, search.keyword_synonym_expansion or ingest.related_words needs it")
 	check(c.Search.NeighbourMinSimilarity > 0 && c.Search.NeighbourMinSimilarity < 1, "search.neighbour_min_similarity must be between 0 and 1")
 	check(c.Search.NeighbourTerms > 0 && c.Search.NeighbourTerms <= 20, "search.neighbour_terms must be between 1 and 20")
 	check(c.Search.PRFDocs > 0 && c.Search.PRFDocs <= 20, "search.prf_docs must be between 1 and 20")

@@ -155,7 +155,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 // (at start-up for missing files, at first use for unreadable ones) says
 // how to install it.
 func thesaurus(cfg config.Config, log *slog.Logger) ragd.Thesaurus {
-	if !cfg.Search.SynonymExpansion && !cfg.Search.KeywordSynonymExpansion && !cfg.Ingest.RelatedWords {
+	if !cfg.UsesWordNet() {
 		return nil
 	}
 	const off = "synonym expansion and related words off: WordNet unreadable"

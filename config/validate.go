@@ -60,7 +60,7 @@ func (c Config) Validate() error {
 		"search.path_boost must be a whole number from 1 to 10 (Weaviate takes only integer boosts)")
 	check(c.Search.SynonymSenses > 0 && c.Search.SynonymSenses <= 10, "search.synonym_senses must be between 1 and 10")
 	check(c.Search.RelatedWeight >= 0 && c.Search.RelatedWeight <= 1, "search.related_weight must be between 0 and 1")
-	check(c.Search.WordNetDir != "" || !(c.Search.SynonymExpansion || c.Search.KeywordSynonymExpansion || c.Ingest.RelatedWords),
+	check(c.Search.WordNetDir != "" || !c.UsesWordNet(),
 		"search.wordnet_dir is empty but search.synonym_expansion, search.keyword_synonym_expansion or ingest.related_words needs it")
 	check(c.Search.NeighbourMinSimilarity > 0 && c.Search.NeighbourMinSimilarity < 1, "search.neighbour_min_similarity must be between 0 and 1")
 	check(c.Search.NeighbourTerms > 0 && c.Search.NeighbourTerms <= 20, "search.neighbour_terms must be between 1 and 20")
@@ -90,4 +90,10 @@ func (c Config) Validate() error {
 		check(false, "auth.mode must be disabled, static-token or jwt, not %q", c.Auth.Mode)
 	}
 	return errors.Join(errs...)
+}
+
+// UsesWordNet reports whether a setting reads WordNet: synonym expansion
+// (in every mode or in keyword mode) or related words at ingest.
+func (c Config) UsesWordNet() bool {
+	return c.Search.SynonymExpansion || c.Search.KeywordSynonymExpansion || c.Ingest.RelatedWords
 }

@@ -23,10 +23,11 @@ const (
 	maxDOCXKept        = 4 << 20   // bytes kept from styles.xml, relationships or core properties (ids, targets, title)
 
 	// What a block and a paragraph kept for the pictures cost beyond their
-	// text: a Block is 40 bytes, a docxImgPar 24, and while the slice that
-	// holds them grows, the old and the new array (a quarter larger) are
-	// both alive. A million one-letter paragraphs are no text but ~90 MB.
-	docxBlockCost = 96
+	// text: a Block is 48 bytes, a docxImgPar 24; while the slice that holds
+	// them grows, the old and the new array (a quarter larger) are both
+	// alive, and the shortest text still takes an 8-byte allocation. A
+	// million one-letter paragraphs are no text but ~115 MB.
+	docxBlockCost = 120
 	docxParCost   = 64
 )
 

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 
-	"ragd"
 	"ragd/archive"
 	"ragd/jobs"
 )
@@ -45,34 +44,10 @@ func (a *Archiver) DiscardImport(ctx context.Context, pl jobs.ImportPayload) (in
 			continue
 		}
 		d := rec.Document.Document
-		n, err := a.discard(ctx, pl.Namespace, im.docID(d.ID, d.Source), d.ContentHash)
+		n, err := Discarder{Store: a.Store, Registry: a.Registry}.Discard(ctx, pl.Namespace, im.docID(d.ID, d.Source), d.ContentHash)
 		removed += n
 		if err != nil {
 			return removed, err
 		}
 	}
-}
-
-// discard deletes what was written of version hash of a document unless
-// it is the document's current version.
-func (a *Archiver) discard(ctx context.Context, ns, id, hash string) (int, error) {
-	lease, err := a.Registry.Lock(ctx, ns, id, importLockWait)
-	if err != nil {
-		return 0, err
-	}
-	defer lease.Release()
-	doc, err := a.Registry.Get(ctx, ns, id)
-	switch {
-	case err != nil && ragd.KindOf(err) != ragd.KindNotFound:
-		return 0, err
-	case err == nil && doc.ContentHash == hash:
-		return 0, nil
-	}
-	if err := lease.Held(ctx); err != nil {
-		return 0, err
-	}
-	if doc == nil {
-		return a.Store.DeleteDocument(ctx, ns, id)
-	}
-	return a.Store.DeleteStale(ctx, ns, id, doc.ContentHash)
 }

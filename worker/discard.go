@@ -5,8 +5,8 @@ import (
 	"log/slog"
 	"time"
 
-	"ragd"
 	"ragd/jobs"
+	"ragd/library"
 )
 
 // discardTimeout bounds the cleanup after a job's last failure, which may
@@ -14,27 +14,9 @@ import (
 const discardTimeout = 30 * time.Second
 
 // DiscardUncommitted deletes the chunks and images of a document that belong
-// to no current version: what a run wrote before it failed for good. Searches
-// already hide them, but they would stay in Weaviate forever and crowd
-// the current versions out of each search's first page. Unlike DeleteStale
-// after a success, it also clears a document that has no current version.
+// to no current version (library.Discarder), and returns how many went.
 func (p *Pipeline) DiscardUncommitted(ctx context.Context, ns, docID string) (int, error) {
-	lease, err := p.Registry.Lock(ctx, ns, docID, lockWait)
-	if err != nil {
-		return 0, err
-	}
-	defer lease.Release()
-	doc, err := p.Registry.Get(ctx, ns, docID)
-	switch {
-	case ragd.KindOf(err) == ragd.KindNotFound:
-		if err := lease.Held(ctx); err != nil {
-			return 0, err
-		}
-		return p.Store.DeleteDocument(ctx, ns, docID)
-	case err != nil:
-		return 0, err
-	}
-	return p.deleteStale(ctx, lease, ns, docID, doc.ContentHash)
+	return library.Discarder{Store: p.Store, Registry: p.Registry}.Discard(ctx, ns, docID, "")
 }
 
 // discardAfterFailure runs DiscardUncommitted for a job that will not be

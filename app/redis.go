@@ -19,8 +19,12 @@ import (
 // redis.sentinel. The queue, worker, registry and cache all share it.
 func NewRedis(cfg config.Redis) (*redis.Client, error) {
 	if s := cfg.Sentinel; s.Enabled() {
-		return redis.NewFailoverClient(&redis.FailoverOptions{MasterName: s.MasterName, SentinelAddrs: s.Addrs,
-			Password: s.Password, SentinelPassword: s.SentinelPassword}), nil
+		c := redis.NewFailoverClient(&redis.FailoverOptions{MasterName: s.MasterName, SentinelAddrs: s.Addrs,
+			Password: s.Password, SentinelPassword: s.SentinelPassword})
+		if s.FailoverWait > 0 {
+			c.AddHook(failoverWait{wait: s.FailoverWait})
+		}
+		return c, nil
 	}
 	opts, err := redis.ParseURL(cfg.URL)
 	if err != nil {

@@ -4,11 +4,14 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
 
 	"ragd/config"
 )
@@ -77,5 +80,67 @@ func TestNewFailsNamingTheSentinels(t *testing.T) {
 		}
 	case <-time.After(60 * time.Second):
 		t.Fatal("New did not return within 60 s with no sentinel answering")
+	}
+}
+
+// A command and a transaction sent while no Redis listens wait for one
+// that starts later; with a wait too short for it they fail with the dial
+// error, and so does a command whose context ends first.
+func TestFailoverWaitRidesOutNoPrimary(t *testing.T) {
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Fatal("redis-server is not on PATH: install Debian's redis-server (make test does)")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	client := func(wait time.Duration) *redis.Client {
+		// go-redis on its own: one dial, no retries, so a failure is at once
+		c := redis.NewClient(&redis.Options{Addr: addr, DialerRetries: 1, MaxRetries: -1})
+		c.AddHook(failoverWait{wait: wait})
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	ctx := context.Background()
+	if err := client(100 * time.Millisecond).Ping(ctx).Err(); !isDialError(err) {
+		t.Fatalf("short wait, nothing listening: %v, want the dial error", err)
+	}
+	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	if err := client(time.Minute).Ping(short).Err(); err == nil {
+		t.Fatal("a ping whose context ended before any Redis listened succeeded")
+	}
+
+	c := client(30 * time.Second)
+	done := make(chan error, 2)
+	go func() { done <- c.Set(ctx, "k", "v", 0).Err() }()
+	var incr *redis.IntCmd
+	go func() {
+		_, err := c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			incr = p.Incr(ctx, "n")
+			return nil
+		})
+		done <- err
+	}()
+	time.Sleep(700 * time.Millisecond) // both are waiting by now
+	_, port, _ := net.SplitHostPort(addr)
+	srv := exec.Command(bin, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatalf("a write or transaction sent before Redis started: %v", err)
+		}
+	}
+	if incr.Val() != 1 {
+		t.Fatalf("INCR in the transaction: %d", incr.Val())
+	}
+	if v, err := c.Get(ctx, "k").Result(); err != nil || v != "v" {
+		t.Fatalf("get: %q %v", v, err)
 	}
 }

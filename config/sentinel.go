@@ -27,6 +27,11 @@ type Sentinel struct {
 	// WaitTimeout bounds that wait; past it the job is accepted with a
 	// warning (no replica in sync).
 	WaitTimeout time.Duration `yaml:"wait_timeout"`
+	// FailoverWait is how long a Redis command that finds no primary (one
+	// died, a replica is not yet promoted) keeps trying before it fails:
+	// searches and workers wait out a failover instead of failing. 0 fails
+	// at once.
+	FailoverWait time.Duration `yaml:"failover_wait"`
 }
 
 // Enabled reports whether a sentinel section is given at all.
@@ -57,6 +62,9 @@ func (r Redis) check() []error {
 	}
 	if s.WaitReplicas < 0 {
 		errs = append(errs, errors.New("redis.sentinel.wait_replicas must not be negative"))
+	}
+	if s.FailoverWait < 0 {
+		errs = append(errs, errors.New("redis.sentinel.failover_wait must not be negative"))
 	}
 	if s.WaitReplicas > 0 && s.WaitTimeout <= 0 {
 		errs = append(errs, errors.New("redis.sentinel.wait_timeout must be positive when wait_replicas is set"))

@@ -26,7 +26,7 @@ func TestSentinelLoads(t *testing.T) {
 	if s.MasterName != "m" || strings.Join(s.Addrs, ",") != "127.0.0.1:1,h:2" || s.Password != "p" || s.SentinelPassword != "sp" {
 		t.Fatalf("sentinel = %+v", s)
 	}
-	if s.WaitReplicas != 1 || s.WaitTimeout != time.Second {
+	if s.WaitReplicas != 1 || s.WaitTimeout != time.Second || s.FailoverWait != 15*time.Second {
 		t.Fatalf("wait defaults lost: %+v", s)
 	}
 }
@@ -52,6 +52,7 @@ func TestSentinelConfigErrors(t *testing.T) {
 		{"bad addr", "redis:\n  url: \"\"\n  sentinel:\n    master_name: m\n    addrs: [localhost]\n", `redis.sentinel.addrs[0] "localhost": want host:port`},
 		{"bad port", "redis:\n  url: \"\"\n  sentinel:\n    master_name: m\n    addrs: ['h:0']\n", "port from 1 to 65535"},
 		{"negative wait", "redis:\n  url: \"\"\n  sentinel:\n    master_name: m\n    addrs: ['h:1']\n    wait_replicas: -1\n", "wait_replicas must not be negative"},
+		{"negative failover wait", "redis:\n  url: \"\"\n  sentinel:\n    master_name: m\n    addrs: ['h:1']\n    failover_wait: -1s\n", "failover_wait must not be negative"},
 		{"no wait timeout", "redis:\n  url: \"\"\n  sentinel:\n    master_name: m\n    addrs: ['h:1']\n    wait_timeout: 0s\n", "wait_timeout must be positive"},
 	}
 	for _, c := range cases {

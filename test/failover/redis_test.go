@@ -13,15 +13,16 @@ import (
 	"time"
 
 	"ragd"
-	"ragd/config"
 	"ragd/internal/sentinel"
 	"ragd/internal/stack"
 	"ragd/internal/testenv"
 )
 
-// The Redis primary SIGKILLed under a directory ingest and a stream of
-// single-document requests: the sentinels promote the replica, ragd's
-// queue, registry and cache follow it, every directory file and every
+// The Redis primary SIGKILLed under a directory ingest, a stream of
+// single-document requests and one of searches: the sentinels promote the
+// replica, ragd's queue, registry and cache follow it, every search is
+// answered (the registry and cache wait out the failover; before, the
+// searches of its ~2 s answered 503), every directory file and every
 // acknowledged request reaches completed, and the chunk count equals a
 // clean run's (no file indexed twice into duplicate chunks).
 func TestRedisPrimaryKilledUnderIngest(t *testing.T) {
@@ -29,7 +30,7 @@ func TestRedisPrimaryKilledUnderIngest(t *testing.T) {
 	root := corpus(t)
 	cfg := stack.Config(t, root)
 	cfg.Redis.URL = ""
-	cfg.Redis.Sentinel = config.Sentinel{MasterName: sentinel.MasterName, Addrs: set.Addrs(), WaitReplicas: 1, WaitTimeout: time.Second}
+	cfg.Redis.Sentinel.MasterName, cfg.Redis.Sentinel.Addrs = sentinel.MasterName, set.Addrs() // the default waits
 	s := stack.Start(t, cfg, true)
 
 	clean := ingestDirectory(t, s, root, "clean")
@@ -40,6 +41,7 @@ func TestRedisPrimaryKilledUnderIngest(t *testing.T) {
 	chaos := ingestDirectory(t, s, root, "chaos")
 	waitProgress(t, s, chaos, 3)
 	stream := startStream(t, s)
+	searches := startSearches(t, s, "clean")
 	time.Sleep(300 * time.Millisecond) // some requests before the kill
 	old := set.KillPrimary(t)
 	killed := time.Now()
@@ -48,6 +50,11 @@ func TestRedisPrimaryKilledUnderIngest(t *testing.T) {
 	set.Restart(t, old) // back as a replica, so WAIT has a replica again
 	time.Sleep(2 * time.Second)
 	acked, refused := stream.stop()
+	sent, failed := searches.stop()
+	t.Logf("searches during the failover: %d sent, %d failed, the longest took %s", sent, len(failed), searches.longest.Round(time.Millisecond))
+	if len(failed) > 0 {
+		t.Errorf("%d of %d searches failed during the failover; first: %s", len(failed), sent, failed[0])
+	}
 
 	job := waitJob(t, s, chaos, 3*time.Minute)
 	t.Logf("directory job ended %s after the kill", time.Since(killed).Round(100*time.Millisecond))
@@ -214,6 +221,53 @@ func (st *stream) stop() ([]string, int) {
 	close(st.done)
 	st.wg.Wait()
 	return st.acked, st.refused
+}
+
+// searches send the same few searches without pause from two goroutines,
+// keeping what did not answer 200 with hits.
+type searches struct {
+	done    chan struct{}
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	sent    int
+	failed  []string
+	longest time.Duration
+}
+
+func startSearches(t *testing.T, s *stack.Stack, kb string) *searches {
+	ss := &searches{done: make(chan struct{})}
+	queries := []string{"memory model happens before", "garbage collector write barrier", "goroutine scheduler", "register allocation"}
+	for g := range 2 {
+		ss.wg.Add(1)
+		go func() {
+			defer ss.wg.Done()
+			for i := g; ; i++ {
+				select {
+				case <-ss.done:
+					return
+				default:
+				}
+				start := time.Now()
+				resp := s.Do(t, http.MethodPost, "/tools/rag_search", map[string]any{"query": queries[i%len(queries)], "kb_name": kb, "top_k": 3})
+				took := time.Since(start)
+				results, _ := resp.JSON["results"].([]any)
+				ss.mu.Lock()
+				ss.sent++
+				ss.longest = max(ss.longest, took)
+				if resp.Status != http.StatusOK || len(results) == 0 {
+					ss.failed = append(ss.failed, fmt.Sprintf("%q: %d after %s: %.200s", queries[i%len(queries)], resp.Status, took.Round(time.Millisecond), resp.Body))
+				}
+				ss.mu.Unlock()
+			}
+		}()
+	}
+	return ss
+}
+
+func (ss *searches) stop() (int, []string) {
+	close(ss.done)
+	ss.wg.Wait()
+	return ss.sent, ss.failed
 }
 
 // checkRegistryAndCache: after the failover the registry lists every

@@ -1,0 +1,73 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"net"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// failoverWait is a go-redis hook for the sentinel client: a command that
+// failed because no primary could be dialed (the old one is dead, the new
+// one not yet promoted, or not yet known here) is tried again, with
+// growing pauses, for up to wait. A search or a job's registry write
+// then waits out a failover (down-after plus a second or two) instead of
+// failing with 503; go-redis's own retries span about 100 ms. A command
+// that found no connection never reached Redis, so trying it again is
+// safe for writes and transactions too.
+type failoverWait struct{ wait time.Duration }
+
+// Pauses between tries: short at first, as a promotion is usually near
+// once the dial has failed for a while.
+const (
+	failoverFirstPause = 50 * time.Millisecond
+	failoverMaxPause   = 500 * time.Millisecond
+)
+
+func (h failoverWait) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h failoverWait) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		return h.retry(ctx, func() error { return next(ctx, cmd) })
+	}
+}
+
+func (h failoverWait) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		return h.retry(ctx, func() error {
+			for _, c := range cmds {
+				c.SetErr(nil) // a try that succeeds sets every reply anew
+			}
+			return next(ctx, cmds)
+		})
+	}
+}
+
+// retry runs try until it succeeds, fails other than on a dial, ctx ends
+// or the wait is over.
+func (h failoverWait) retry(ctx context.Context, try func() error) error {
+	deadline := time.Now().Add(h.wait)
+	pause := failoverFirstPause
+	for {
+		err := try()
+		if err == nil || !isDialError(err) || !time.Now().Add(pause).Before(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, failoverMaxPause)
+	}
+}
+
+// isDialError reports an error from opening a connection, which go-redis's
+// pool also hands back, unchanged, while it refuses to dial again for a
+// moment after a run of failures.
+func isDialError(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}

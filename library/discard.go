@@ -2,7 +2,6 @@ package library
 
 import (
 	"context"
-	"time"
 
 	"ragd"
 	"ragd/registry"
@@ -20,15 +19,12 @@ type Discarder struct {
 	Registry *registry.Registry
 }
 
-// discardLock bounds the wait for a job writing the same document.
-const discardLock = 20 * time.Second
-
 // Discard deletes every version of the document but its current one, or
 // all of it when it has none, and returns how many chunks went. When
 // already names the current version, nothing is done: the caller's
 // version was made current, and the others went when it was.
 func (d Discarder) Discard(ctx context.Context, ns, id, already string) (int, error) {
-	lease, err := d.Registry.Lock(ctx, ns, id, discardLock)
+	lease, err := d.Registry.Lock(ctx, ns, id, documentLockWait)
 	if err != nil {
 		return 0, err
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"ragd"
 	"ragd/archive"
@@ -28,10 +27,6 @@ type ImportResult struct {
 	// DocumentsSkipped counts the documents the export left out.
 	DocumentsSkipped int `json:"documents_skipped"`
 }
-
-// importLockWait is how long an import waits for a job writing the same
-// document.
-const importLockWait = 20 * time.Second
 
 // RunImport loads a stored archive into the payload's namespace: the
 // archive is checked whole again first (nothing is written from a file
@@ -169,7 +164,7 @@ func (im *importer) flush(ctx context.Context) error {
 func (im *importer) commit(ctx context.Context, rec *archive.Document) error {
 	doc := rec.Document
 	doc.Namespace, doc.ID, doc.Source = im.ns, im.docID(doc.ID, doc.Source), im.source(doc.Source)
-	lease, err := im.a.Registry.Lock(ctx, im.ns, doc.ID, importLockWait)
+	lease, err := im.a.Registry.Lock(ctx, im.ns, doc.ID, documentLockWait)
 	if err != nil {
 		return err
 	}

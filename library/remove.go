@@ -24,12 +24,13 @@ type Remover struct {
 	Log         *slog.Logger
 }
 
-// removeLock bounds the wait for a job writing the same document.
-const removeLock = 20 * time.Second
+// documentLockWait bounds how long a removal, an import or a discard
+// waits for a job writing the same document.
+const documentLockWait = 20 * time.Second
 
 // Remove deletes the document and returns how many chunks went.
 func (r Remover) Remove(ctx context.Context, ns, id string) (int, error) {
-	lease, err := r.Registry.Lock(ctx, ns, id, removeLock)
+	lease, err := r.Registry.Lock(ctx, ns, id, documentLockWait)
 	if err != nil {
 		return 0, ragd.Unavailable("redis", err)
 	}

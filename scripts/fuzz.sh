@@ -44,21 +44,20 @@ pdf_recursion() {
 # fuzzed again, up to FUZZ_PDF_TRIAGES times, so that class cannot fail a
 # run on its own while any other failure does.
 fuzz_target() {
-	local dir=$1 name=$2 budget=$3 try new rc out tries=$((${FUZZ_PDF_TRIAGES:-20} + 1)) stalls=0
-	out="$(mktemp)"
+	local dir=$1 name=$2 budget=$3 try new rc tries=$((${FUZZ_PDF_TRIAGES:-20} + 1)) stalls=0
 	for ((try = 1; try <= tries; try++)); do
 		# Run in the package's directory: go test then streams its progress.
 		# New interesting inputs are minimized briefly: with PDF seeds of
 		# tens of KiB, the default minute each would stall the run.
 		rc=0
 		(cd "$dir" && go test -run '^$' -fuzz "^${name}\$" -fuzztime "$budget" -fuzzminimizetime 5s \
-			-parallel "${FUZZ_PARALLEL:-1}" .) 2>&1 | tee "$out" || rc=$?
+			-parallel "${FUZZ_PARALLEL:-1}" .) 2>&1 | tee "$FUZZ_OUT" || rc=$?
 		((rc == 0)) && return 0
 		# Go's fuzzing ends with a bare "context deadline exceeded" and no
 		# input when its budget runs out while a worker is still on a slow
 		# input (CI: FuzzDOCX at 0-7 execs/s): nothing failed, so once more.
-		if grep -qx $'\tcontext deadline exceeded\\|    context deadline exceeded' "$out" &&
-			! grep -q 'Failing input written' "$out" && ((stalls++ < 1)); then
+		if grep -qx $'\tcontext deadline exceeded\\|    context deadline exceeded' "$FUZZ_OUT" &&
+			! grep -q 'Failing input written' "$FUZZ_OUT" && ((stalls++ < 1)); then
 			log "$name: the fuzzing ended on its deadline mid-input, with no failing input; once more"
 			continue
 		fi
@@ -71,6 +70,10 @@ fuzz_target() {
 			go test -run "^FuzzPDFSandbox\$/^$(basename "$new")\$" .) || return 1
 	done
 }
+
+# What the last target printed, for fuzz_target to tell a stall from a failure.
+FUZZ_OUT="$(mktemp)"
+remove_on_exit "$FUZZ_OUT"
 
 for t in "${targets[@]}"; do
 	read -r dir name <<<"$t"

@@ -33,7 +33,7 @@ bench-growth: ## same services as test, then ingest in steps to 1M chunks (RAGD_
 soak: ## same services as test, a built ragd under SOAK_DURATION (10m) of mixed load at SOAK_CONCURRENCY (8); fails on errors or growth
 	scripts/soak.sh
 
-eval: ## same services as test, build four corpora from this machine, print recall@k and MRR per corpus, split and configuration, and the defaults rule
+eval: ## same services as test, build five corpora from this machine, print recall@k and MRR per corpus, split and configuration, and the defaults rule
 	scripts/eval.sh $(ARGS)
 
 build: ## build bin/ragd

@@ -233,8 +233,9 @@ type Search struct {
 	// query word in its first SynonymSenses senses per part of speech.
 	SynonymExpansion bool `yaml:"synonym_expansion"`
 	// KeywordSynonymExpansion expands keyword-mode searches with synonyms
-	// even when SynonymExpansion is off: by issue 17's rule synonyms pass
-	// in keyword mode (no corpus lower) but not in hybrid.
+	// even when SynonymExpansion is off. Off by default: it passed issue
+	// 17's rule over ragd's corpora but lost recall on a question set ragd
+	// was not tuned on (issue 22, docs/RETRIEVAL.md).
 	KeywordSynonymExpansion bool   `yaml:"keyword_synonym_expansion"`
 	SynonymSenses           int    `yaml:"synonym_senses"`
 	WordNetDir              string `yaml:"wordnet_dir"`
@@ -334,7 +335,7 @@ func Default() Config {
 			MaxPages: 5000, ParseTimeout: 2 * time.Minute, ParseMemoryBytes: 1 << 30, MaxUploadFiles: 10, OCR: "auto", OCRLanguages: "eng"},
 		Worker: Worker{Concurrency: 4, Queue: "ragd", MaxRetries: 3, TaskTimeout: 30 * time.Minute, JobRetention: 24 * time.Hour},
 		Search: Search{Alpha: 0.3, MMRLambda: 0.7, RRFK: 60, QueryCacheSize: 4096, Fusion: "relative", PathBoost: 1, StemExpansion: false, NeighbourMinSimilarity: 0.6, NeighbourTerms: 3,
-			SynonymExpansion: false, KeywordSynonymExpansion: true, SynonymSenses: 1, WordNetDir: "/usr/share/wordnet", PRFDocs: 3, PRFTerms: 10},
+			SynonymExpansion: false, KeywordSynonymExpansion: false, SynonymSenses: 1, WordNetDir: "/usr/share/wordnet", PRFDocs: 3, PRFTerms: 10},
 		LLM:        LLM{Timeout: 60 * time.Second, Temperature: 0.1, MaxTokens: 800},
 		Rerank:     Rerank{Format: "tei", Timeout: 5 * time.Second, Candidates: 30},
 		Answer:     Answer{MinScore: 0.5, MaxSentences: 4, AgentMaxSteps: 4},

@@ -113,8 +113,17 @@ func TestBadSettingsAreNamed(t *testing.T) {
 	if _, err := Load("", []string{"RAGD_SEARCH_WORDNET_DIR=", "RAGD_SEARCH_SYNONYM_EXPANSION=true"}); err == nil || !strings.Contains(err.Error(), "search.wordnet_dir") {
 		t.Errorf("no WordNet directory with synonym expansion on: want an error naming search.wordnet_dir, got %v", err)
 	}
-	if _, err := Load("", []string{"RAGD_SEARCH_WORDNET_DIR=", "RAGD_SEARCH_SYNONYM_EXPANSION=false"}); err == nil || !strings.Contains(err.Error(), "search.keyword_synonym_expansion") {
-		t.Errorf("no WordNet directory with keyword-mode synonyms on (the default): want an error naming it, got %v", err)
+	if _, err := Load("", []string{"RAGD_SEARCH_WORDNET_DIR=", "RAGD_SEARCH_SYNONYM_EXPANSION=false", "RAGD_SEARCH_KEYWORD_SYNONYM_EXPANSION=true"}); err == nil || !strings.Contains(err.Error(), "search.keyword_synonym_expansion") {
+		t.Errorf("no WordNet directory with keyword-mode synonyms on: want an error naming it, got %v", err)
+	}
+	// Off by default (issue 22: it lost recall on a question set ragd was
+	// not tuned on), so no default setting reads WordNet.
+	if d := Default(); d.Search.KeywordSynonymExpansion || d.Search.SynonymExpansion || d.Ingest.RelatedWords {
+		t.Errorf("defaults: keyword_synonym_expansion %v, synonym_expansion %v, related_words %v: want all off",
+			d.Search.KeywordSynonymExpansion, d.Search.SynonymExpansion, d.Ingest.RelatedWords)
+	}
+	if _, err := Load("", []string{"RAGD_SEARCH_WORDNET_DIR="}); err != nil {
+		t.Errorf("no WordNet directory with the defaults: %v", err)
 	}
 	if _, err := Load("", []string{"RAGD_SEARCH_WORDNET_DIR=", "RAGD_SEARCH_SYNONYM_EXPANSION=false", "RAGD_SEARCH_KEYWORD_SYNONYM_EXPANSION=false", "RAGD_INGEST_RELATED_WORDS=false"}); err != nil {
 		t.Errorf("no WordNet directory, nothing reading it: %v", err)

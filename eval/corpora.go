@@ -40,6 +40,7 @@ var Corpora = []Corpus{
 	{Name: "gomod", From: "README.md of " + fmt.Sprint(len(GoModules)) + " modules of ragd's go.mod (GOMODCACHE)", Build: buildGoMod},
 	{Name: "npm", From: "npm " + NpmVersion + "'s own docs (docs/content)", Build: buildNpm},
 	{Name: "man", From: fmt.Sprint(len(ManPages)) + " Debian section-1 manual pages rendered by man(1)", Build: buildMan},
+	{Name: "moddocs", From: "the Markdown docs (not READMEs) of two modules of ragd's go.mod: grpc-go's Documentation/, the MCP Go SDK's docs/ and design/ (GOMODCACHE)", Build: buildModDocs},
 }
 
 // GoModules are the modules (all required by ragd's go.mod, so `go mod
@@ -115,6 +116,47 @@ func buildGoMod(src Sources, dir string) error {
 		}
 		if err := os.WriteFile(filepath.Join(dir, GoModFileName(mv)), b, 0o644); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// ModDocDirs are the folders of Markdown files that make up the moddocs
+// corpus (issue 22): documentation, not READMEs, of modules ragd's go.mod
+// requires at these versions (so `go mod download` puts them on every
+// machine), a family of files none of the other corpora uses and ragd
+// was never tuned on. Each file is named Prefix + its name.
+var ModDocDirs = []struct{ Module, Dir, Prefix string }{
+	{"google.golang.org/grpc@v1.80.0", "Documentation", "grpc-"},
+	{"github.com/modelcontextprotocol/go-sdk@v1.8.0", "docs", "mcp-"},
+	{"github.com/modelcontextprotocol/go-sdk@v1.8.0", "design", "mcp-design-"},
+}
+
+// buildModDocs copies every .md file of ModDocDirs (not recursing).
+func buildModDocs(src Sources, dir string) error {
+	if src.GOMODCACHE == "" {
+		return errors.New("eval: moddocs corpus: empty GOMODCACHE")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, d := range ModDocDirs {
+		from := filepath.Join(src.GOMODCACHE, filepath.FromSlash(escapeModulePath(d.Module)), d.Dir)
+		names, err := filepath.Glob(filepath.Join(from, "*.md"))
+		if err != nil {
+			return err
+		}
+		if len(names) == 0 {
+			return fmt.Errorf("eval: moddocs corpus: no Markdown in %s (run go mod download)", from)
+		}
+		for _, p := range names {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(dir, d.Prefix+filepath.Base(p)), b, 0o644); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # make eval: the retrieval evaluation. Starts the same throwaway Redis and
-# Weaviate as `make test`, builds bin/ragd and bin/evalsuite, writes four
+# Weaviate as `make test`, builds bin/ragd and bin/evalsuite, writes five
 # corpora from files on this machine into a temp dir (evalsuite build:
 # standard-library package docs from GOROOT, READMEs of modules in the
-# module cache, npm's own docs, manual pages rendered by man), indexes each
+# module cache, npm's own docs, manual pages rendered by man, the Markdown
+# docs of grpc-go and the MCP Go SDK from the module cache), indexes each
 # at three chunk sizes, and runs each corpus's question set
 # (eval/testdata/corpora/<corpus>.jsonl) once per configuration, restarting
 # ragd with that configuration's settings. For every configuration it

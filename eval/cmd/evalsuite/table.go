@@ -38,6 +38,7 @@ func cmdTable(args []string) error {
 	}
 	t := newTable(recs)
 	t.recallTable(os.Stdout)
+	t.mrrTable(os.Stdout)
 	t.kindTable(os.Stdout)
 	t.budgetTable(os.Stdout)
 	t.rule(os.Stdout, strings.Split(*compare, ","))
@@ -107,7 +108,18 @@ func (t *table) metric(spec, corpus, split, kind string) (float64, int, bool) {
 }
 
 func (t *table) recallTable(w io.Writer) {
-	fmt.Fprintln(w, "\nrecall@5, all questions (dev / test)")
+	t.corpusTable(w, "recall@5", func(r eval.Record) float64 { return r.Recall5 })
+}
+
+// mrrTable is recallTable for the mean reciprocal rank (top 10).
+func (t *table) mrrTable(w io.Writer) {
+	t.corpusTable(w, "MRR", func(r eval.Record) float64 { return r.MRR })
+}
+
+// corpusTable prints one measure of all questions per configuration,
+// corpus and split.
+func (t *table) corpusTable(w io.Writer, name string, measure func(eval.Record) float64) {
+	fmt.Fprintf(w, "\n%s, all questions (dev / test)\n", name)
 	fmt.Fprint(w, "| configuration |")
 	for _, c := range append(slices.Clone(t.corpora), "mean") {
 		fmt.Fprintf(w, " %s dev | %s test |", c, c)
@@ -118,8 +130,7 @@ func (t *table) recallTable(w io.Writer) {
 		fmt.Fprintf(w, "| %s |", l)
 		for _, c := range append(slices.Clone(t.corpora), "mean") {
 			for _, sp := range []string{eval.SplitDev, eval.SplitTest} {
-				v, _, _ := t.metric(l, c, sp, "all")
-				fmt.Fprintf(w, " %.3f |", v)
+				fmt.Fprintf(w, " %.3f |", measure(t.recs[key{l, c, sp, "all"}]))
 			}
 		}
 		fmt.Fprintln(w)

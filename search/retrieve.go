@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"slices"
-	"sort"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -16,9 +15,9 @@ import (
 // tags describe it in the OpenAPI document, the jsonschema tags in the MCP
 // tools' schemas.
 type ScopeFilter struct {
-	KBNames     []string `json:"kb_names,omitempty" doc:"namespaces to search (several are merged by reciprocal rank fusion)" jsonschema:"namespaces to search together"`
-	Tags        []string `json:"tags,omitempty" doc:"only chunks with any of these tags" jsonschema:"only chunks with any of these tags"`
-	DocumentIDs []string `json:"document_ids,omitempty" doc:"only these documents" jsonschema:"only these documents"`
+	KBNames     []string `json:"kb_names,omitempty" doc:"namespaces to search, at most 20 (several are merged by reciprocal rank fusion)" jsonschema:"namespaces to search together, at most 20"`
+	Tags        []string `json:"tags,omitempty" doc:"only chunks with any of these tags, at most 100" jsonschema:"only chunks with any of these tags, at most 100"`
+	DocumentIDs []string `json:"document_ids,omitempty" doc:"only these documents, at most 1000 ids" jsonschema:"only these documents, at most 1000 ids"`
 	SourceTypes []string `json:"source_types,omitempty" doc:"only these source types: pdf, docx, html, md, txt, url" jsonschema:"only these source types: pdf, docx, html, md, txt, url"`
 }
 
@@ -30,7 +29,7 @@ type RetrieveRequest struct {
 	Queries     []string     `json:"queries,omitempty" doc:"up to 5 other phrasings of query, each searched too and fused by reciprocal rank: 2-3 in the documents' own vocabulary help (core_retrieve_visual searches query only)" jsonschema:"optional: up to 5 other phrasings of the same question, each searched too and merged by reciprocal rank fusion; 2-3 phrasings in the words the documents themselves would use (their terms, names, jargon) find passages one wording misses"`
 	TopK        *int         `json:"top_k,omitempty" minimum:"1" maximum:"20" default:"5" jsonschema:"how many passages to return or answer from, 1-20 (default 5)"`
 	KBName      string       `json:"kb_name,omitempty" doc:"namespace (default: default)" jsonschema:"namespace (default: default)"`
-	Scope       []string     `json:"scope,omitempty" doc:"document ids to search within" jsonschema:"document ids to search within"`
+	Scope       []string     `json:"scope,omitempty" doc:"document ids to search within, at most 1000" jsonschema:"document ids to search within, at most 1000"`
 	ScopeFilter *ScopeFilter `json:"scope_filter,omitempty"`
 	Mode        string       `json:"mode,omitempty" doc:"hybrid (default), vector or keyword; rag_query also takes agentic (the chat model picks documents, web or a direct answer) and auto (agentic when a chat model is configured)" jsonschema:"hybrid (default), vector or keyword retrieval; core_query also takes agentic (the server's chat model chooses between the documents, the web and a direct answer) and auto (agentic when a chat model is configured)"`
 }
@@ -115,6 +114,9 @@ func (s *Service) Plan(ctx context.Context, req RetrieveRequest) (Plan, error) {
 	if req.ScopeFilter != nil {
 		f = *req.ScopeFilter
 	}
+	if err := checkLists(req, f); err != nil {
+		return p, err
+	}
 	namespaces := f.KBNames
 	if req.KBName != "" || len(namespaces) == 0 {
 		ns, err := ragd.ResolveNamespace(req.KBName)
@@ -147,11 +149,7 @@ func (s *Service) Plan(ctx context.Context, req RetrieveRequest) (Plan, error) {
 	p.Tags = sortedSet(f.Tags)
 	switch scope, ids := sortedSet(req.Scope), sortedSet(f.DocumentIDs); {
 	case len(scope) > 0 && len(ids) > 0:
-		for _, id := range scope {
-			if slices.Contains(ids, id) {
-				p.DocumentIDs = append(p.DocumentIDs, id)
-			}
-		}
+		p.DocumentIDs = intersect(scope, ids)
 		p.NoDocuments = len(p.DocumentIDs) == 0
 	case len(scope) > 0:
 		p.DocumentIDs = scope
@@ -272,17 +270,6 @@ func ToResult(h ragd.Hit) Result {
 		r.Timestamp = h.Timestamp.UTC().Format("2006-01-02T15:04:05.000Z07:00")
 	}
 	return r
-}
-
-func sortedSet(in []string) []string {
-	var out []string
-	for _, v := range in {
-		if v = strings.TrimSpace(v); v != "" && !slices.Contains(out, v) {
-			out = append(out, v)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // CheckRetrieve validates a retrieval request without running it.

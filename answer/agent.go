@@ -49,8 +49,7 @@ var searchWebTool = ragd.ChatTool{Type: "function", Function: ragd.FunctionDef{N
 type agent struct {
 	s        *Service
 	plan     search.Plan
-	passages []Passage
-	sources  []Source
+	cites    citations // what the tools found, numbered as the model was shown
 	context  []search.Result
 	steps    []Step
 	usedDocs bool
@@ -171,10 +170,14 @@ func (a *agent) searchDocuments(ctx context.Context, query string, topK int) (in
 		b.WriteString("No passages found.")
 	}
 	for _, h := range hits {
-		passage, source := citable(h)
-		a.passages, a.sources = append(a.passages, passage), append(a.sources, source)
+		n, added := a.cites.addHit(h)
+		if !added {
+			// Found before: the model has its text under the same number.
+			fmt.Fprintf(&b, "[%d] %s — %s (given above)\n\n", n, h.Source, h.Path)
+			continue
+		}
 		a.context = append(a.context, search.ToResult(h))
-		fmt.Fprintf(&b, "[%d] %s — %s\n%s\n\n", len(a.passages), h.Source, h.Path, h.Text)
+		fmt.Fprintf(&b, "[%d] %s — %s\n%s\n\n", n, h.Source, h.Path, h.Text)
 	}
 	return len(hits), b.String(), nil
 }
@@ -193,15 +196,18 @@ func (a *agent) searchWeb(ctx context.Context, query string, max int) (int, stri
 		b.WriteString("No web results.")
 	}
 	for _, r := range results {
-		a.passages = append(a.passages, Passage{Source: r.Link, Path: r.Title, Text: r.Snippet})
-		a.sources = append(a.sources, Source{Source: r.Link, Path: r.Title})
-		fmt.Fprintf(&b, "[%d] %s — %s\n%s\n\n", len(a.passages), r.Title, r.Link, r.Snippet)
+		n, added := a.cites.add(Passage{Source: r.Link, Path: r.Title, Text: r.Snippet}, Source{Source: r.Link, Path: r.Title})
+		if !added {
+			fmt.Fprintf(&b, "[%d] %s — %s (given above)\n\n", n, r.Title, r.Link)
+			continue
+		}
+		fmt.Fprintf(&b, "[%d] %s — %s\n%s\n\n", n, r.Title, r.Link, r.Snippet)
 	}
 	return len(results), b.String(), nil
 }
 
 func (a *agent) response(answer string) QueryResponse {
-	resp := QueryResponse{Answer: answer, Sources: a.sources, Context: a.context, Steps: a.steps, Route: RouteDirect}
+	resp := QueryResponse{Answer: answer, Sources: a.cites.sourceList(), Context: a.context, Steps: a.steps, Route: RouteDirect}
 	switch {
 	case a.usedDocs && a.usedWeb:
 		resp.Route = RouteMixed
@@ -212,9 +218,6 @@ func (a *agent) response(answer string) QueryResponse {
 	}
 	for _, n := range Citations(answer, len(resp.Sources)) {
 		resp.Sources[n-1].Cited = true
-	}
-	if resp.Sources == nil {
-		resp.Sources = []Source{}
 	}
 	if resp.Context == nil {
 		resp.Context = []search.Result{}
@@ -260,7 +263,7 @@ func (a *agent) ruleBased(ctx context.Context, why string) (QueryResponse, error
 	if err != nil {
 		return QueryResponse{}, err
 	}
-	answer, _ := Extract(q, a.passages, a.s.MaxSentences)
+	answer, _ := Extract(q, a.cites.passages, a.s.MaxSentences)
 	resp := a.response(answer)
 	resp.Fallback = why
 	if answer == "" {

@@ -3,6 +3,7 @@ package answer
 import (
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,6 +36,12 @@ const (
 	// minRelativeScore drops sentences far weaker than the best, which only
 	// share an incidental word with the query.
 	minRelativeScore = 0.35
+	// codePenalty scales the score of a line of code (see codeLines): a
+	// command or a JSON body quoting the question's words reads badly as an
+	// answer, so prose saying as much comes first; but a command is still
+	// the answer when no prose matches better ("how do I run the tests"
+	// over a README whose answer is `make test`).
+	codePenalty = 0.5
 )
 
 // candidate is one sentence of one passage.
@@ -44,6 +51,7 @@ type candidate struct {
 	words        map[string]bool // every word, for near-duplicate checks
 	terms        map[string]bool // content words, for scoring
 	nWords       int
+	code         bool
 	score        float64
 }
 
@@ -52,9 +60,10 @@ type candidate struct {
 // citation marker [n] where n is the 1-based index of its passage in
 // passages; and the list of passage indexes (0-based) cited, in citation
 // order. A sentence scores the sum of the IDF (over all candidate sentences)
-// of the query terms it contains, scaled down when very short or very long,
-// plus a small bonus for an early passage. The picks skip near-duplicates and
-// read in document order. The answer is empty when no sentence shares a
+// of the query terms it contains, scaled down when very short or very long
+// and when it is a line of code, plus a small bonus for an early passage.
+// The picks skip near-duplicates, and code when prose answers (see pick),
+// and read in document order. The answer is empty when no sentence shares a
 // term with the query.
 func Extract(query string, passages []Passage, maxSentences int) (answer string, cited []int) {
 	if maxSentences <= 0 {
@@ -67,11 +76,11 @@ func Extract(query string, passages []Passage, maxSentences int) (answer string,
 	var cands []*candidate
 	for i, p := range passages {
 		for j, s := range splitSentences(p.Text) {
-			words := words(s)
+			words := words(s.text)
 			if len(words) == 0 {
 				continue
 			}
-			c := &candidate{passage: i, pos: j, text: s, nWords: len(words), words: map[string]bool{}, terms: map[string]bool{}}
+			c := &candidate{passage: i, pos: j, text: s.text, nWords: len(words), code: s.code, words: map[string]bool{}, terms: map[string]bool{}}
 			for _, w := range words {
 				c.words[w] = true
 				if isTerm(w) {
@@ -132,10 +141,13 @@ func score(cands []*candidate, qterms []string, subject string) []*candidate {
 			continue
 		}
 		switch {
-		case c.nWords < shortWords:
+		case c.nWords < shortWords && !c.code: // a command is whole in two words
 			s *= 0.5
 		case c.nWords > longWords:
 			s *= math.Max(0.4, float64(longWords)/float64(c.nWords))
+		}
+		if c.code {
+			s *= codePenalty
 		}
 		if subject != "" && defines(c.text, subject) {
 			s *= 2
@@ -175,13 +187,20 @@ func defines(sentence, subject string) bool {
 }
 
 // pick takes the best-scoring sentences, skipping near-duplicates of those
-// already taken and any far weaker than the best.
+// already taken and any far weaker than the best. Lines of code are taken
+// only when no prose sentence passes that floor: a command after the prose
+// that explains it repeats it badly, and filling the remaining places with
+// the snippet's lines made answers of command lines.
 func pick(ranked []*candidate, max int) []*candidate {
 	var picked []*candidate
 	floor := ranked[0].score * minRelativeScore
+	prose := slices.ContainsFunc(ranked, func(c *candidate) bool { return !c.code && c.score >= floor })
 	for _, c := range ranked {
 		if len(picked) == max || c.score < floor {
 			break
+		}
+		if prose && c.code {
+			continue
 		}
 		dup := false
 		for _, p := range picked {
@@ -307,35 +326,56 @@ func setOf(list string) map[string]bool {
 	return m
 }
 
+// sentence is one sentence of a passage, or one line of its code.
+type sentence struct {
+	text string
+	code bool
+}
+
 // splitSentences splits passage text into sentences: each line is a unit
 // (list items, table rows and headings stand alone) except that a line
 // continuing a hard-wrapped sentence is joined to it; within a unit a
 // sentence ends at '.', '!' or '?' followed by a space and a capital or
-// digit, unless the word before is an abbreviation or an initial.
-func splitSentences(text string) []string {
-	var out []string
+// digit, unless the word before is an abbreviation or an initial. A line of
+// code (see codeLines) is a sentence of its own, never split or joined, and
+// code fences are dropped.
+func splitSentences(text string) []sentence {
+	var out []sentence
 	for _, unit := range lineUnits(text) {
-		out = append(out, splitUnit(unit)...)
+		if unit.code {
+			out = append(out, unit)
+			continue
+		}
+		for _, s := range splitUnit(unit.text) {
+			out = append(out, sentence{text: s})
+		}
 	}
 	return out
 }
 
 // lineUnits groups the lines of text into units, stripping list markers.
-func lineUnits(text string) []string {
-	var units []string
+func lineUnits(text string) []sentence {
+	var units []sentence
+	lines := strings.Split(text, "\n")
+	code := codeLines(lines)
 	prev := "" // the previous raw line, to decide whether the next continues it
-	for _, line := range strings.Split(text, "\n") {
+	for i, line := range lines {
 		line = strings.Join(strings.Fields(line), " ")
-		if line == "" {
+		if line == "" || isFence(line) {
 			prev = ""
+			continue
+		}
+		if code[i] {
+			units = append(units, sentence{text: line, code: true})
+			prev = "" // nothing continues a line of code
 			continue
 		}
 		structural := isStructural(line)
 		if len(units) > 0 && prev != "" && !structural && !endsSentence(prev) && !isHeadingOrRow(prev) &&
 			(startsLower(line) || utf8.RuneCountInString(prev) >= 40) {
-			units[len(units)-1] += " " + line
+			units[len(units)-1].text += " " + line
 		} else {
-			units = append(units, stripMarker(line))
+			units = append(units, sentence{text: stripMarker(line)})
 		}
 		prev = line
 	}
@@ -351,8 +391,10 @@ func isStructural(line string) bool {
 	return false
 }
 
+// isHeadingOrRow reports a markdown heading or a table row: "| a | b |" as
+// written, or "a | b" as ingest renders a row's cells.
 func isHeadingOrRow(line string) bool {
-	return strings.HasPrefix(line, "#") || strings.HasPrefix(line, "|")
+	return strings.HasPrefix(line, "#") || strings.HasPrefix(line, "|") || strings.Contains(line, " | ")
 }
 
 // stripMarker removes a leading list marker: "- ", "* ", "• ", "1. ", "2) ".

@@ -201,7 +201,11 @@ func TestExtractSplitsSentences(t *testing.T) {
 		{"Overview\nThe model is simple.", []string{"Overview", "The model is simple."}},
 		{"| a | b |\n| 1 | 2 |", []string{"| a | b |", "| 1 | 2 |"}},
 	} {
-		if got := splitSentences(tc.in); !reflect.DeepEqual(got, tc.want) {
+		var got []string
+		for _, s := range splitSentences(tc.in) {
+			got = append(got, s.text)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("splitSentences(%q)\n got %q\nwant %q", tc.in, got, tc.want)
 		}
 	}

@@ -35,13 +35,11 @@ func (s *Service) GroundedPrompt(ctx context.Context, req search.RetrieveRequest
 	if err != nil {
 		return GroundedPrompt{}, err
 	}
-	passages := make([]Passage, len(hits))
-	out := GroundedPrompt{Sources: make([]Source, len(hits))}
-	for i, h := range hits {
-		passages[i], out.Sources[i] = citable(h)
+	var list citations
+	for _, h := range hits {
+		list.addHit(h)
 	}
-	out.Messages = GroundedMessages(p.Query, passages)
-	return out, nil
+	return GroundedPrompt{Messages: GroundedMessages(p.Query, list.passages), Sources: list.sourceList()}, nil
 }
 
 // MaxSummaryChars bounds the document text SummaryMessages is given (the

@@ -119,10 +119,6 @@ func (s *Service) Query(ctx context.Context, req QueryRequest, onDelta func(stri
 	if err != nil {
 		return resp, err
 	}
-	resp.Context = make([]search.Result, len(hits))
-	for i, h := range hits {
-		resp.Context[i] = search.ToResult(h)
-	}
 	if !includeSources {
 		resp.Sources = []Source{}
 	}
@@ -135,13 +131,17 @@ func (s *Service) Query(ctx context.Context, req QueryRequest, onDelta func(stri
 // answer writes the answer from the retrieved hits, with w when there is
 // a model, else extractively.
 func (s *Service) answer(ctx context.Context, query string, vector []float32, hits []ragd.Hit, w *writer, onDelta func(string) error) (QueryResponse, error) {
-	passages := make([]Passage, len(hits))
-	resp := QueryResponse{Sources: make([]Source, len(hits)), Steps: []Step{}}
+	var list citations
+	resp := QueryResponse{Context: []search.Result{}, Steps: []Step{}}
 	best := 0.0
-	for i, h := range hits {
-		passages[i], resp.Sources[i] = citable(h)
+	for _, h := range hits {
+		if _, added := list.addHit(h); added {
+			resp.Context = append(resp.Context, search.ToResult(h))
+		}
 		best = max(best, search.Cosine(vector, h.Vector))
 	}
+	passages := list.passages
+	resp.Sources = list.sourceList()
 	if len(hits) == 0 || best < s.MinScore {
 		resp.Answer, resp.Route = NotFoundAnswer(query), RouteNotFound
 		emit(onDelta, resp.Answer)
@@ -245,8 +245,49 @@ func (s *Service) markCited(resp *QueryResponse, citations []int) {
 	}
 }
 
-// citable is a hit as a passage to answer from and the source citing it.
-func citable(h ragd.Hit) (Passage, Source) {
-	return Passage{ChunkID: h.ID, DocumentID: h.DocumentID, Source: h.Source, Path: h.Path, Text: h.Text, Page: h.Page, Score: h.Score},
-		Source{Source: h.Source, Score: h.Score, ChunkID: h.ID, DocumentID: h.DocumentID, Path: h.Path, Page: h.Page}
+// citations numbers what one answer may cite: citation [n] is passages[n-1],
+// listed as sources[n-1]. Every route builds its passages through it, so the
+// numbers a model or Extract writes and the sources a caller reads agree.
+// A chunk is listed once, under its first (best) rank: fused phrasings and
+// namespaces, and an agent's repeated searches, can return it again, and
+// one chunk shown as [1] and [3] reads as two sources that agree.
+type citations struct {
+	passages []Passage
+	sources  []Source
+	index    map[string]int // passage key → 0-based position
+}
+
+// addHit lists a retrieved chunk; see add.
+func (c *citations) addHit(h ragd.Hit) (n int, added bool) {
+	return c.add(Passage{ChunkID: h.ID, DocumentID: h.DocumentID, Source: h.Source, Path: h.Path, Text: h.Text, Page: h.Page, Score: h.Score},
+		Source{Source: h.Source, Score: h.Score, ChunkID: h.ID, DocumentID: h.DocumentID, Path: h.Path, Page: h.Page})
+}
+
+// add lists p, cited as s, unless it is listed already, and returns its
+// citation number (1-based) either way. A passage is known by its chunk, or
+// by its link when it has none (a web result).
+func (c *citations) add(p Passage, s Source) (n int, added bool) {
+	key := "chunk:" + p.ChunkID
+	if p.ChunkID == "" {
+		key = "link:" + p.Source
+	}
+	if i, ok := c.index[key]; ok {
+		return i + 1, false
+	}
+	if key != "link:" { // with neither, nothing says two passages are one
+		if c.index == nil {
+			c.index = map[string]int{}
+		}
+		c.index[key] = len(c.passages)
+	}
+	c.passages, c.sources = append(c.passages, p), append(c.sources, s)
+	return len(c.passages), true
+}
+
+// sourceList is the sources, never nil: a response lists none as [].
+func (c *citations) sourceList() []Source {
+	if c.sources == nil {
+		return []Source{}
+	}
+	return c.sources
 }

@@ -1,23 +1,40 @@
 package ingest
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"ragd"
 )
 
-// WalkFiles lists the supported files under the resolved directory root,
-// sorted and symlink-free. Hidden files and directories (".name") are
-// skipped, and so are symlinks that resolve outside roots or to
-// directories (following those could loop). recursive=false lists root's
-// own files only. More than maxFiles files (maxFiles > 0) is a ragd.KindTooLarge
-// error, so one request cannot fan out without bound.
+// WalkOptions selects what WalkFilesWith lists.
+type WalkOptions struct {
+	// Recursive descends into subdirectories; false lists root's own files.
+	Recursive bool
+	// IncludeIgnored lists what the ignore rules leave out (Skipper):
+	// node_modules and what .gitignore and .ragdignore files exclude.
+	// Hidden entries stay out.
+	IncludeIgnored bool
+	// MaxFiles > 0 bounds the files listed (a ragd.KindTooLarge error
+	// past it), so one request cannot fan out without bound.
+	MaxFiles int
+}
+
+// WalkFiles is WalkFilesWith without IncludeIgnored.
 func WalkFiles(root string, recursive bool, roots *Roots, maxFiles int) ([]string, error) {
+	return WalkFilesWith(root, roots, WalkOptions{Recursive: recursive, MaxFiles: maxFiles})
+}
+
+// WalkFilesWith lists the supported files under the resolved directory
+// root, sorted and symlink-free. What a Skipper of root skips is left out
+// (hidden entries, and unless o.IncludeIgnored node_modules and what
+// ignore files exclude), and so are symlinks that resolve outside roots or
+// to directories (following those could loop).
+func WalkFilesWith(root string, roots *Roots, o WalkOptions) ([]string, error) {
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		root = real // so the files found compare equal to resolved roots
 	}
@@ -28,6 +45,7 @@ func WalkFiles(root string, recursive bool, roots *Roots, maxFiles int) ([]strin
 	if !info.IsDir() {
 		return nil, ragd.Invalid("file_path", "value_error", "not a directory: %s", root)
 	}
+	skipper := NewSkipper(root, o.IncludeIgnored)
 	seen := map[string]bool{}
 	var files []string
 	tooMany := fmt.Errorf("too many files")
@@ -41,20 +59,21 @@ func WalkFiles(root string, recursive bool, roots *Roots, maxFiles int) ([]strin
 		if p == root {
 			return nil
 		}
-		if strings.HasPrefix(d.Name(), ".") {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
 		if d.IsDir() {
-			if !recursive {
+			if !o.Recursive {
 				return filepath.SkipDir
 			}
-			return nil
+			skip, err := skipper.Skip(p, true)
+			if skip {
+				return filepath.SkipDir
+			}
+			return err
 		}
 		if _, ok := TypeForExtension(filepath.Ext(p)); !ok {
-			return nil
+			return nil // before matching: most files are of other types
+		}
+		if skip, err := skipper.Skip(p, false); err != nil || skip {
+			return err
 		}
 		real := p
 		switch {
@@ -73,13 +92,17 @@ func WalkFiles(root string, recursive bool, roots *Roots, maxFiles int) ([]strin
 		}
 		seen[real] = true
 		files = append(files, real)
-		if maxFiles > 0 && len(files) > maxFiles {
+		if o.MaxFiles > 0 && len(files) > o.MaxFiles {
 			return tooMany
 		}
 		return nil
 	})
 	if err == tooMany {
-		return nil, &ragd.Error{Kind: ragd.KindTooLarge, Message: fmt.Sprintf("directory %s holds more than %d supported files; ingest a smaller directory or raise the limit", root, maxFiles)}
+		return nil, &ragd.Error{Kind: ragd.KindTooLarge, Message: fmt.Sprintf("directory %s holds more than %d supported files; ingest a smaller directory or raise the limit", root, o.MaxFiles)}
+	}
+	var bounded *ragd.Error // an ignore file past its bounds
+	if errors.As(err, &bounded) {
+		return nil, bounded
 	}
 	if err != nil {
 		return nil, fmt.Errorf("walk %s: %w", root, err)

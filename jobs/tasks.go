@@ -49,6 +49,9 @@ type DirectoryPayload struct {
 	Sync      bool      `json:"sync,omitempty"`
 	Prune     bool      `json:"prune,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
+
+	// IncludeIgnored walks what the ignore rules skip (ingest.Skipper).
+	IncludeIgnored bool `json:"include_ignored,omitempty"`
 }
 
 // report is what a task writes through Asynq's result writer: progress while

@@ -30,6 +30,8 @@ type SyncScope struct {
 	Recursive bool
 	Prune     bool
 	MaxFiles  int
+	// IncludeIgnored walks what the ignore rules skip (ingest.Skipper).
+	IncludeIgnored bool
 }
 
 // PlanSync compares the directory's supported files with the namespace's
@@ -39,7 +41,8 @@ type SyncScope struct {
 // has its time recorded).
 func PlanSync(ctx context.Context, reg *registry.Registry, roots *ingest.Roots, sc SyncScope) (SyncPlan, error) {
 	plan := SyncPlan{Added: []string{}, Changed: []string{}, Deleted: []registry.SourceRef{}}
-	files, err := ingest.WalkFiles(sc.Dir, sc.Recursive, roots, sc.MaxFiles)
+	files, err := ingest.WalkFilesWith(sc.Dir, roots, ingest.WalkOptions{Recursive: sc.Recursive,
+		IncludeIgnored: sc.IncludeIgnored, MaxFiles: sc.MaxFiles})
 	if err != nil {
 		return plan, err
 	}
@@ -72,8 +75,10 @@ func PlanSync(ctx context.Context, reg *registry.Registry, roots *ingest.Roots, 
 }
 
 // gone lists the documents under the directory whose file no longer
-// exists. A document whose file exists but was not walked (a hidden file,
-// a subdirectory of a non-recursive sync) is not this sync's to delete.
+// exists. A document whose file exists but was not walked (a hidden or
+// ignored file, a subdirectory of a non-recursive sync) is not this
+// sync's to delete: it was indexed on purpose (by name, or with
+// include_ignored), and deleting it would undo that at every sync.
 func gone(ctx context.Context, reg *registry.Registry, sc SyncScope, walked map[string]bool) ([]registry.SourceRef, error) {
 	prefix := "file://" + strings.TrimSuffix(sc.Dir, "/") + "/"
 	refs, err := reg.BySourcePrefix(ctx, sc.Namespace, prefix)

@@ -15,13 +15,13 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
 	"github.com/redis/go-redis/v9"
 
 	"ragd"
+	"ragd/ingest"
 	"ragd/library"
 )
 
@@ -162,24 +162,39 @@ func (w *Watcher) watch(ctx context.Context) error {
 	}
 }
 
-// event adds the watches a new directory needs.
+// event adds the watches a new directory needs, and those a changed
+// ignore file may now call for (a directory it stopped excluding).
 func (w *Watcher) event(fw *fsnotify.Watcher, ev fsnotify.Event) {
-	if !w.entry.Recursive || !ev.Has(fsnotify.Create) {
+	if !w.entry.Recursive {
 		return
 	}
-	if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
-		if err := w.addTree(fw, ev.Name); err != nil {
-			w.log.Warn("new directory not watched", "dir", ev.Name, "error", err)
+	dir := ""
+	switch {
+	case ingest.IsIgnoreFile(filepath.Base(ev.Name)):
+		dir = filepath.Dir(ev.Name)
+	case ev.Has(fsnotify.Create):
+		if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() {
+			dir = ev.Name
 		}
+	}
+	if dir == "" {
+		return
+	}
+	if err := w.addTree(fw, dir); err != nil {
+		w.log.Warn("new directory not watched", "dir", dir, "error", err)
 	}
 }
 
 // addTree watches dir and, for a recursive entry, every directory below
-// it but hidden ones (which a sync skips too).
+// it that a sync walks: not hidden ones, node_modules, nor what an ignore
+// file excludes (ingest.Skipper, which the sync's walk uses too). A
+// directory an ignore file newly excludes stays watched until the watch
+// starts over: its events only cost a sync that finds nothing to do.
 func (w *Watcher) addTree(fw *fsnotify.Watcher, dir string) error {
 	if !w.entry.Recursive {
 		return fw.Add(dir)
 	}
+	skipper := ingest.NewSkipper(w.entry.Path, false)
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
@@ -189,7 +204,10 @@ func (w *Watcher) addTree(fw *fsnotify.Watcher, dir string) error {
 			return nil
 		case !d.IsDir():
 			return nil
-		case p != dir && strings.HasPrefix(d.Name(), "."):
+		}
+		// An ignore file past its bounds fails the sync, which says why;
+		// watching the directory meanwhile costs little.
+		if skip, _ := skipper.Skip(p, true); skip {
 			return filepath.SkipDir
 		}
 		return fw.Add(p)

@@ -31,7 +31,8 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 	if pl.Sync {
 		files, err = p.syncPlan(ctx, pl, dir, &res)
 	} else {
-		files, err = ingest.WalkFiles(dir, pl.Recursive, p.Reader.Roots, p.MaxDirectoryFiles)
+		files, err = ingest.WalkFilesWith(dir, p.Reader.Roots, ingest.WalkOptions{Recursive: pl.Recursive,
+			IncludeIgnored: pl.IncludeIgnored, MaxFiles: p.MaxDirectoryFiles})
 	}
 	if err != nil {
 		if ragd.KindOf(err) == ragd.KindInternal || ragd.KindOf(err) == ragd.KindTooLarge {
@@ -74,7 +75,7 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 // from the plan, and files it already indexed are unchanged by then.
 func (p *Pipeline) syncPlan(ctx context.Context, pl jobs.DirectoryPayload, dir string, res *ragd.DirectoryResult) ([]string, error) {
 	plan, err := library.PlanSync(ctx, p.Registry, p.Reader.Roots, library.SyncScope{Namespace: pl.Namespace, Dir: dir,
-		Recursive: pl.Recursive, Prune: pl.Prune, MaxFiles: p.MaxDirectoryFiles})
+		Recursive: pl.Recursive, Prune: pl.Prune, MaxFiles: p.MaxDirectoryFiles, IncludeIgnored: pl.IncludeIgnored})
 	if err != nil {
 		return nil, err
 	}

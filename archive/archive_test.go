@@ -19,16 +19,35 @@ func header() Header {
 		CreatedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 }
 
+// The fixtures are documents of namespace books named by a short name:
+// their ids, hashes and sources are those ragd derives from the name.
+func id(doc string) string     { return ragd.DocumentID("books", source(doc)) }
+func source(doc string) string { return "file:///docs/" + doc + ".txt" }
+func hash(doc string) string   { return ragd.ContentHash([]byte(doc)) }
+
 func chunk(doc string, i int) *Chunk {
-	return &Chunk{ID: fmt.Sprintf("%s-%d", doc, i), DocumentID: doc, Source: "file:///" + doc, SourceType: ragd.SourceText,
-		ContentHash: "h-" + doc, Index: i, Text: fmt.Sprintf("text %d of %s", i, doc), Path: "T > S", Level: 2,
+	return &Chunk{ID: ragd.ChunkID(id(doc), hash(doc), i), DocumentID: id(doc), Source: source(doc), SourceType: ragd.SourceText,
+		ContentHash: hash(doc), Index: i, Text: fmt.Sprintf("text %d of %s", i, doc), Path: "T > S", Level: 2,
 		Summary: "S", Tags: []string{"a"}, Timestamp: time.Date(2026, 1, 1, 0, 0, 0, 123456789, time.UTC),
 		Related: "kin words", Vector: []float32{0.1, -0.2, 1.0 / 3}}
 }
 
+// image is picture i of doc.
+func image(doc string, i int) *Image {
+	return &Image{ID: ragd.ChunkID(id(doc), hash(doc)+"/image", i), DocumentID: id(doc), ContentHash: hash(doc), Source: source(doc),
+		Index: i, Caption: "fig", Vector: []float32{1, 0, 0}}
+}
+
 func document(doc string, chunks int) *Document {
-	return &Document{Document: ragd.Document{ID: doc, Namespace: "books", Source: "file:///" + doc, SourceType: ragd.SourceText,
-		ContentHash: "h-" + doc, Title: doc, Chunks: chunks}, Vocabulary: &Vocabulary{Chunks: chunks, DF: map[string]int{"text": chunks}}}
+	return &Document{Document: ragd.Document{ID: id(doc), Namespace: "books", Source: source(doc), SourceType: ragd.SourceText,
+		ContentHash: hash(doc), Title: doc, Chunks: chunks}, Vocabulary: &Vocabulary{Chunks: chunks, DF: map[string]int{"text": chunks}}}
+}
+
+// version makes c a chunk of another version of its document.
+func version(c *Chunk, v string) *Chunk {
+	c.ContentHash = ragd.ContentHash([]byte(v))
+	c.ID = ragd.ChunkID(c.DocumentID, c.ContentHash, c.Index)
+	return c
 }
 
 // build writes an archive of two documents (three chunks and one image
@@ -51,7 +70,7 @@ func build(t *testing.T, edit func(w *Writer) error) []byte {
 			for _, c := range []*Chunk{chunk("a", 2), chunk("b", 0), chunk("a", 0), chunk("a", 1)} {
 				must(w.Chunk(c))
 			}
-			must(w.Image(&Image{ID: "im", DocumentID: "a", ContentHash: "h-a", Source: "file:///a", Caption: "fig", Vector: []float32{1, 0, 0}}))
+			must(w.Image(image("a", 0)))
 			must(w.Document(document("a", 3)))
 			return w.Document(document("b", 1))
 		}
@@ -95,7 +114,7 @@ func TestRoundTrip(t *testing.T) {
 	if tr := r.Trailer(); tr.Chunks != 4 || tr.Images != 1 || tr.Documents != 2 {
 		t.Fatalf("trailer %+v", tr)
 	}
-	sum, err := Validate(bytes.NewReader(data), nil)
+	sum, err := Validate(bytes.NewReader(data), Rules{})
 	if err != nil || len(sum.Skipped) != 0 || sum.Trailer.Chunks != 4 {
 		t.Fatalf("validate: %+v, %v", sum, err)
 	}
@@ -106,7 +125,7 @@ func TestRoundTrip(t *testing.T) {
 func TestTruncatedAnywhere(t *testing.T) {
 	data := build(t, nil)
 	for cut := 0; cut < len(data); cut++ {
-		_, err := Validate(bytes.NewReader(data[:cut]), nil)
+		_, err := Validate(bytes.NewReader(data[:cut]), Rules{})
 		var e *Error
 		if !errors.As(err, &e) {
 			t.Fatalf("cut at %d of %d: %v, want an archive error", cut, len(data), err)
@@ -123,12 +142,12 @@ func TestTruncatedRecords(t *testing.T) {
 	plain := gunzip(t, build(t, nil))
 	lines := strings.SplitAfter(string(plain), "\n")
 	withoutTrailer := strings.Join(lines[:len(lines)-2], "")
-	_, err := Validate(bytes.NewReader(gz(t, withoutTrailer)), nil)
+	_, err := Validate(bytes.NewReader(gz(t, withoutTrailer)), Rules{})
 	if err == nil || !strings.Contains(err.Error(), "truncated") || !strings.Contains(err.Error(), "without its trailer") {
 		t.Fatalf("no trailer: %v", err)
 	}
 	half := withoutTrailer[:len(withoutTrailer)-10]
-	if _, err := Validate(bytes.NewReader(gz(t, half)), nil); err == nil || !strings.Contains(err.Error(), "ends inside record") {
+	if _, err := Validate(bytes.NewReader(gz(t, half)), Rules{}); err == nil || !strings.Contains(err.Error(), "ends inside record") {
 		t.Fatalf("cut inside a record: %v", err)
 	}
 }
@@ -148,11 +167,11 @@ func TestCorruptArchives(t *testing.T) {
 		"bad json":      {gz(t, strings.Replace(plain, `{"type":"image"`, `{"type":"image",,`, 1)), "not a JSON record"},
 		"wrong count":   {gz(t, strings.Replace(plain, `"chunks":4,`, `"chunks":5,`, 1)), "the trailer counts"},
 		"short vector":  {gz(t, strings.Replace(plain, `"vector":[1,0,0]`, `"vector":[1,0]`, 1)), "not the header's dimension 3"},
-		"chunk after documents": {gz(t, beforeTrailer(plain, strings.Replace(strings.SplitAfter(plain, "\n")[1], `"document_id":"a"`, `"document_id":"z"`, 1))),
+		"chunk after documents": {gz(t, beforeTrailer(plain, strings.Replace(strings.SplitAfter(plain, "\n")[1], id("a"), id("z"), 1))),
 			"a chunk record after the document section"},
 	}
 	for name, c := range cases {
-		_, err := Validate(bytes.NewReader(c.archive), nil)
+		_, err := Validate(bytes.NewReader(c.archive), Rules{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error containing %q", name, err, c.want)
 		}
@@ -180,24 +199,24 @@ func TestValidateDocuments(t *testing.T) {
 			return w.Document(document("a", 2))
 		}, "records 2 chunks"},
 		"two versions": {func(w *Writer) error {
-			c := chunk("a", 1)
-			c.ContentHash = "other"
 			_ = w.Chunk(chunk("a", 0))
-			_ = w.Chunk(c)
+			_ = w.Chunk(version(chunk("a", 1), "other"))
 			return w.Document(document("a", 2))
 		}, "two versions"},
 		"twice": {func(w *Writer) error {
-			_ = w.Document(document("a", 0))
-			return w.Document(document("a", 0))
+			_ = w.Chunk(chunk("a", 0))
+			_ = w.Document(document("a", 1))
+			return w.Document(document("a", 1))
 		}, "appears twice"},
 		"unlisted orphan": {func(w *Writer) error { return w.Chunk(chunk("gone", 0)) }, "no document record"},
 		"skipped but there": {func(w *Writer) error {
-			w.Skip("a")
-			return w.Document(document("a", 0))
-		}, "lists document a as left out"},
+			_ = w.Chunk(chunk("a", 0))
+			w.Skip(id("a"))
+			return w.Document(document("a", 1))
+		}, "lists document " + id("a") + " as left out"},
 	}
 	for name, c := range cases {
-		_, err := Validate(bytes.NewReader(build(t, c.edit)), nil)
+		_, err := Validate(bytes.NewReader(build(t, c.edit)), Rules{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", name, err, c.want)
 		}
@@ -205,21 +224,21 @@ func TestValidateDocuments(t *testing.T) {
 	// Chunks of a document the writer skipped are allowed, and reported.
 	sum, err := Validate(bytes.NewReader(build(t, func(w *Writer) error {
 		_ = w.Chunk(chunk("gone", 0))
-		w.Skip("gone")
-		w.Skip("changed-without-chunks-written")
+		w.Skip(id("gone"))
+		w.Skip(id("changed-without-chunks-written"))
 		_ = w.Chunk(chunk("a", 0))
 		return w.Document(document("a", 1))
-	})), nil)
-	if err != nil || !sum.Skipped["gone"] || len(sum.Skipped) != 1 || len(sum.Trailer.Skipped) != 2 {
+	})), Rules{})
+	if err != nil || !sum.Skipped[id("gone")] || len(sum.Skipped) != 1 || len(sum.Trailer.Skipped) != 2 {
 		t.Fatalf("skipped document: %+v, %v", sum, err)
 	}
 }
 
-// accept sees the header first and its refusal ends the read.
+// The header rule sees the header first and its refusal ends the read.
 func TestValidateAccept(t *testing.T) {
 	refused := errors.New("refused")
 	var seen Header
-	_, err := Validate(bytes.NewReader(build(t, nil)), func(h Header) error { seen = h; return refused })
+	_, err := Validate(bytes.NewReader(build(t, nil)), Rules{Header: func(h Header) error { seen = h; return refused }})
 	if !errors.Is(err, refused) || seen.Embedder.Name != "glove-test" {
 		t.Fatalf("accept: %v, header %+v", err, seen)
 	}
@@ -229,13 +248,13 @@ func TestValidateAccept(t *testing.T) {
 func TestRecordBound(t *testing.T) {
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
-	fmt.Fprintf(zw, `{"type":"header","header":{"format":"ragd-archive","version":1,"embedder":{"name":"x","dimension":1}}}`+"\n")
+	fmt.Fprintf(zw, `{"type":"header","header":{"format":"ragd-archive","version":1,"kb_name":"x","embedder":{"name":"x","dimension":1}}}`+"\n")
 	big := bytes.Repeat([]byte("a"), 1<<20)
 	for range MaxRecordBytes/len(big) + 1 {
 		_, _ = zw.Write(big)
 	}
 	_ = zw.Close()
-	if _, err := Validate(&buf, nil); err == nil || !strings.Contains(err.Error(), "longer than") {
+	if _, err := Validate(&buf, Rules{}); err == nil || !strings.Contains(err.Error(), "longer than") {
 		t.Fatalf("huge record: %v", err)
 	}
 }

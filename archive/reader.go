@@ -9,33 +9,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"ragd"
 )
 
 // MaxRecordBytes bounds one record, so a hostile archive cannot make a
 // reader hold an unbounded line: a chunk is a few kilobytes, a document
 // with its vocabulary rarely more than a megabyte.
 const MaxRecordBytes = 64 << 20
-
-// Error is what is wrong with an archive.
-type Error struct {
-	// Record is the 1-based number of the record at fault (0: the
-	// stream itself).
-	Record int
-	// Truncated is set when the archive ends before its trailer.
-	Truncated bool
-	Msg       string
-}
-
-func (e *Error) Error() string {
-	switch {
-	case e.Truncated:
-		return "archive is truncated: " + e.Msg
-	case e.Record > 0:
-		return fmt.Sprintf("archive is corrupt at record %d: %s", e.Record, e.Msg)
-	default:
-		return "archive is corrupt: " + e.Msg
-	}
-}
 
 // Record is one record after the header; exactly one field is set, by Type.
 type Record struct {
@@ -87,6 +68,10 @@ func NewReader(r io.Reader) (*Reader, error) {
 	if h.Embedder.Name == "" || h.Embedder.Dimension <= 0 {
 		return nil, ar.corrupt("the header names no embedder and dimension")
 	}
+	// Every id of the archive derives from it, and upload sources name it.
+	if !ragd.ValidNamespace(h.KBName) {
+		return nil, ar.fault(Place{Type: TypeHeader}, "kb_name", "kb_name %q is not a namespace: %s", Clip(h.KBName), ragd.NamespaceRule)
+	}
 	ar.header = h
 	return ar, nil
 }
@@ -116,43 +101,7 @@ func (r *Reader) Next() (Record, error) {
 	if rec.Type == TypeTrailer {
 		return Record{}, r.finish(rec.Trailer)
 	}
-	if err := r.check(rec); err != nil {
-		return Record{}, err
-	}
-	return Record{Type: rec.Type, Chunk: rec.Chunk, Image: rec.Image, Document: rec.Document}, nil
-}
-
-// check counts a record and checks what it must hold.
-func (r *Reader) check(rec record) error {
-	dim := r.header.Embedder.Dimension
-	switch {
-	case rec.Type == TypeChunk && rec.Chunk != nil:
-		r.counts.Chunks++
-		c := rec.Chunk
-		if c.ID == "" || c.DocumentID == "" || c.ContentHash == "" {
-			return r.corrupt("a chunk without id, document_id or content_hash")
-		}
-		if len(c.Vector) != dim {
-			return r.corrupt("chunk %s has a vector of %d numbers, not the header's dimension %d", c.ID, len(c.Vector), dim)
-		}
-	case rec.Type == TypeImage && rec.Image != nil:
-		r.counts.Images++
-		im := rec.Image
-		if im.ID == "" || im.DocumentID == "" || im.ContentHash == "" {
-			return r.corrupt("an image without id, document_id or content_hash")
-		}
-		if len(im.Vector) != dim {
-			return r.corrupt("image %s has a vector of %d numbers, not the header's dimension %d", im.ID, len(im.Vector), dim)
-		}
-	case rec.Type == TypeDocument && rec.Document != nil:
-		r.counts.Documents++
-		if d := rec.Document.Document; d.ID == "" || d.ContentHash == "" || d.Source == "" {
-			return r.corrupt("a document without document_id, content_hash or source")
-		}
-	default:
-		return r.corrupt("a %s record without its %s", rec.Type, rec.Type)
-	}
-	return nil
+	return r.check(rec)
 }
 
 // finish checks the trailer's counts and that the stream ends with it.
@@ -178,16 +127,16 @@ func (r *Reader) finish(t *Trailer) error {
 func (r *Reader) Trailer() Trailer { return r.counts }
 
 // next reads and decodes one line.
-func (r *Reader) next() (record, error) {
+func (r *Reader) next() (wireRecord, error) {
 	line, err := r.line()
 	if err != nil {
-		return record{}, err
+		return wireRecord{}, err
 	}
 	r.n++
-	var rec record
+	var rec wireRecord
 	dec := json.NewDecoder(bytes.NewReader(line))
 	if err := dec.Decode(&rec); err != nil {
-		return record{}, r.corrupt("not a JSON record (%v)", err)
+		return wireRecord{}, r.corrupt("not a JSON record (%v)", err)
 	}
 	return rec, nil
 }

@@ -31,9 +31,11 @@ type ImportEnqueued struct {
 // Import stores an uploaded archive under Dir and enqueues the job that
 // loads it into namespace kb. The archive is checked whole while it is
 // stored: an archive of another embedder is refused as soon as its header
-// is read, one truncated or damaged when its end shows it, each with a 422
-// saying what is wrong, and no job is queued. length is the declared size
-// (-1 if unknown); more than MaxBytes is a 413, before or while reading.
+// is read, a record ragd would not have written (importrules.go) when it
+// is read, one truncated or damaged when its end shows it, each with a
+// 422 saying what is wrong and where, and no job is queued. length is the
+// declared size (-1 if unknown); more than MaxBytes is a 413, before or
+// while reading.
 func (a *Archiver) Import(ctx context.Context, kb string, body io.Reader, length int64) (ImportEnqueued, error) {
 	ns, err := auth.Namespace(ctx, kb)
 	if err != nil {
@@ -79,7 +81,7 @@ func (a *Archiver) store(id string, body io.Reader) (_ string, sum *archive.Summ
 		}
 	}()
 	limited := &limitedReader{r: body, left: a.MaxBytes}
-	sum, err = archive.Validate(io.TeeReader(limited, diskWriter{w: f}), a.accept)
+	sum, err = archive.Validate(io.TeeReader(limited, diskWriter{w: f}), a.rules())
 	var diskErr diskError
 	var archiveErr *archive.Error
 	switch {
@@ -88,7 +90,7 @@ func (a *Archiver) store(id string, body io.Reader) (_ string, sum *archive.Summ
 	case errors.As(err, &diskErr):
 		return "", nil, ragd.Unavailable("archive storage (data.dir)", diskErr.error)
 	case errors.As(err, &archiveErr):
-		return "", nil, ragd.Invalid("archive", "value_error", "%s", archiveErr.Error())
+		return "", nil, invalidArchive(archiveErr)
 	case ragd.KindOf(err) != ragd.KindInternal:
 		return "", nil, err
 	case err != nil:

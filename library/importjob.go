@@ -72,18 +72,18 @@ func (a *Archiver) RunImport(ctx context.Context, pl jobs.ImportPayload, rep *jo
 	return res, nil
 }
 
-// validateStored checks the stored archive whole; a missing or damaged
-// file is a permanent (Invalid) failure.
+// validateStored checks the stored archive whole, by the rules of its
+// upload; a missing or damaged file is a permanent (Invalid) failure.
 func (a *Archiver) validateStored(path string) (*archive.Summary, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, ragd.Invalid("archive", "value_error", "the uploaded archive is gone: %v", err)
 	}
 	defer f.Close()
-	sum, err := archive.Validate(f, a.accept)
+	sum, err := archive.Validate(f, a.rules())
 	var ae *archive.Error
 	if errors.As(err, &ae) {
-		return nil, ragd.Invalid("archive", "value_error", "%s", ae.Error())
+		return nil, invalidArchive(ae)
 	}
 	return sum, err
 }

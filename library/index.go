@@ -40,6 +40,9 @@ type DirectoryRequest struct {
 	Sync   bool  `json:"sync,omitempty" doc:"index only new and changed files (size and modification time); unchanged ones are skipped unread" jsonschema:"index only new and changed files (by size and modification time); unchanged files are skipped unread"`
 	Prune  *bool `json:"prune,omitempty" default:"true" doc:"with sync: delete the documents whose file under the directory is gone" jsonschema:"with sync: delete the documents whose file under the directory is gone (default true)"`
 	DryRun bool  `json:"dry_run,omitempty" doc:"with sync: answer 200 with the plan {added, changed, unchanged, deleted} and enqueue nothing" jsonschema:"with sync: return the plan (added, changed, unchanged, deleted) and change nothing"`
+	// IncludeIgnored walks what a directory walk skips by default:
+	// node_modules and what .gitignore and .ragdignore files exclude.
+	IncludeIgnored bool `json:"include_ignored,omitempty" doc:"also index what the walk skips by default: node_modules directories and what .gitignore and .ragdignore files exclude (hidden files stay skipped)" jsonschema:"also index node_modules directories and what .gitignore and .ragdignore files exclude (hidden files stay skipped)"`
 	// Wait is for the transport: it waits for the job after Index.
 	Wait bool `json:"wait,omitempty" jsonschema:"wait for all files (up to the server's wait limit, with progress notifications)"`
 }
@@ -65,8 +68,8 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 	if err := validTags(req.Tags); err != nil {
 		return Enqueued{}, err
 	}
-	if n := utf8.RuneCountInString(req.Title); n > maxTitleChars {
-		return Enqueued{}, ragd.Invalid("title", "value_error", "title has %d characters; at most %d are allowed", n, maxTitleChars)
+	if err := validTitle(req.Title); err != nil {
+		return Enqueued{}, err
 	}
 	pl := jobs.DocumentPayload{Namespace: ns, Title: req.Title, Tags: req.Tags, Force: req.Force, CreatedAt: time.Now().UTC()}
 	var rawHash string
@@ -160,7 +163,8 @@ func (s *Service) IndexDirectory(ctx context.Context, req DirectoryRequest) (Enq
 	}
 	id := jobs.NewJobID()
 	err = s.Queue.EnqueueDirectory(ctx, id, jobs.DirectoryPayload{Namespace: sc.Namespace, DirectoryPath: sc.Dir,
-		Recursive: sc.Recursive, Tags: req.Tags, Force: req.Force, Sync: req.Sync, Prune: sc.Prune, CreatedAt: time.Now().UTC()})
+		Recursive: sc.Recursive, Tags: req.Tags, Force: req.Force, Sync: req.Sync, Prune: sc.Prune,
+		IncludeIgnored: sc.IncludeIgnored, CreatedAt: time.Now().UTC()})
 	if err != nil {
 		return Enqueued{}, ragd.Unavailable("redis", err)
 	}
@@ -208,7 +212,7 @@ func (s *Service) directoryScope(ctx context.Context, req DirectoryRequest) (Syn
 		return SyncScope{}, ragd.Invalid("directory_path", "value_error", "%s is not a directory", req.DirectoryPath)
 	}
 	return SyncScope{Namespace: ns, Dir: dir, Recursive: req.Recursive == nil || *req.Recursive,
-		Prune: req.Sync && (req.Prune == nil || *req.Prune), MaxFiles: s.MaxDirectoryFiles}, nil
+		Prune: req.Sync && (req.Prune == nil || *req.Prune), MaxFiles: s.MaxDirectoryFiles, IncludeIgnored: req.IncludeIgnored}, nil
 }
 
 func countSet(values ...string) int {
@@ -221,20 +225,34 @@ func countSet(values ...string) int {
 	return n
 }
 
-// Bounds of the labels a request may store with a document.
+// Bounds of the labels a document may carry: an index or upload request
+// and an imported archive (importrules.go) are held to the same ones.
 const (
-	maxTags       = 100
-	maxTagChars   = 100
-	maxTitleChars = 1000
+	// MaxTags bounds a document's (and each chunk's) tags.
+	MaxTags = 100
+	// MaxTagChars bounds one tag, in characters.
+	MaxTagChars = 100
+	// MaxTitleChars bounds a title, in characters.
+	MaxTitleChars = 1000
 )
 
+// validTitle checks a title against MaxTitleChars.
+func validTitle(title string) error {
+	if n := utf8.RuneCountInString(title); n > MaxTitleChars {
+		return ragd.Invalid("title", "value_error", "title has %d characters; at most %d are allowed", n, MaxTitleChars)
+	}
+	return nil
+}
+
+// validTags checks tags against MaxTags and MaxTagChars; a blank tag
+// labels nothing.
 func validTags(tags []string) error {
-	if len(tags) > maxTags {
-		return ragd.Invalid("tags", "value_error", "%d tags given; at most %d are allowed", len(tags), maxTags)
+	if len(tags) > MaxTags {
+		return ragd.Invalid("tags", "value_error", "%d tags given; at most %d are allowed", len(tags), MaxTags)
 	}
 	for _, t := range tags {
-		if strings.TrimSpace(t) == "" || utf8.RuneCountInString(t) > maxTagChars {
-			return ragd.Invalid("tags", "value_error", "tags must be non-empty strings of at most %d characters", maxTagChars)
+		if strings.TrimSpace(t) == "" || utf8.RuneCountInString(t) > MaxTagChars {
+			return ragd.Invalid("tags", "value_error", "tags must be non-empty strings of at most %d characters", MaxTagChars)
 		}
 	}
 	return nil

@@ -176,7 +176,7 @@ func expectRefused(t *testing.T, s *stack.Stack, cases []importCase) {
 }
 
 // An import is held to an ingest's limits on what a document carries:
-// titles and tags (library.MaxTitleChars, MaxTags, MaxTagChars), counted
+// titles and tags (ragd.MaxTitleChars, MaxTags, MaxTagChars), counted
 // in characters. One over is a 422 naming the record, before any job;
 // at the limits the archive imports (issue 22: a 5,000-character title,
 // 1,000 tags, a 100,000-character tag and a 30 MiB title were stored;
@@ -207,20 +207,20 @@ func TestImportAppliesIngestLimits(t *testing.T) {
 	})
 	expectRefused(t, s, []importCase{
 		{"title of 5,000 characters", doc(func(d *archive.Document, _ []*archive.Chunk) { d.Document.Title = strings.Repeat("t", 5000) }),
-			"document", "title", []string{"document " + id, "5000 characters", fmt.Sprint(library.MaxTitleChars)}},
+			"document", "title", []string{"document " + id, "5000 characters", fmt.Sprint(ragd.MaxTitleChars)}},
 		{"title one character over", doc(func(d *archive.Document, _ []*archive.Chunk) {
-			d.Document.Title = strings.Repeat("é", library.MaxTitleChars+1)
+			d.Document.Title = strings.Repeat("é", ragd.MaxTitleChars+1)
 		}), "document", "title", []string{"document " + id}},
 		{"title of 30 MiB", doc(func(d *archive.Document, _ []*archive.Chunk) { d.Document.Title = strings.Repeat("t", 30<<20) }),
 			"document", "title", []string{"document " + id}},
 		{"1,000 tags", doc(func(d *archive.Document, _ []*archive.Chunk) { d.Document.Tags = tags(1000, 4) }),
 			"document", "tags", []string{"document " + id, "1000 tags"}},
-		{"one tag over", doc(func(d *archive.Document, _ []*archive.Chunk) { d.Document.Tags = tags(library.MaxTags+1, 4) }),
+		{"one tag over", doc(func(d *archive.Document, _ []*archive.Chunk) { d.Document.Tags = tags(ragd.MaxTags+1, 4) }),
 			"document", "tags", []string{"document " + id}},
 		{"tag of 100,000 characters", doc(func(d *archive.Document, _ []*archive.Chunk) {
 			d.Document.Tags = []string{strings.Repeat("x", 100_000)}
 		}),
-			"document", "tags", []string{"document " + id, fmt.Sprint(library.MaxTagChars)}},
+			"document", "tags", []string{"document " + id, fmt.Sprint(ragd.MaxTagChars)}},
 		{"blank tag", doc(func(d *archive.Document, _ []*archive.Chunk) { d.Document.Tags = []string{" "} }),
 			"document", "tags", []string{"document " + id}},
 		{"chunk of 1,000 tags", doc(func(_ *archive.Document, chunks []*archive.Chunk) { chunks[0].Tags = tags(1000, 4) }),
@@ -229,14 +229,14 @@ func TestImportAppliesIngestLimits(t *testing.T) {
 
 	// At the limits, an archive imports.
 	atLimits := doc(func(d *archive.Document, chunks []*archive.Chunk) {
-		d.Document.Title = strings.Repeat("é", library.MaxTitleChars)
-		d.Document.Tags = tags(library.MaxTags, library.MaxTagChars)
+		d.Document.Title = strings.Repeat("é", ragd.MaxTitleChars)
+		d.Document.Tags = tags(ragd.MaxTags, ragd.MaxTagChars)
 		chunks[0].Tags = d.Document.Tags
 	})
 	if _, job := importKB(t, s, "src", atLimits); job.Status != ragd.JobCompleted {
 		t.Fatalf("import at the limits: %s %s", job.Status, job.Error)
 	}
-	if d := docByID(t, s, "src", id); len([]rune(d.Title)) != library.MaxTitleChars || len(d.Tags) != library.MaxTags {
+	if d := docByID(t, s, "src", id); len([]rune(d.Title)) != ragd.MaxTitleChars || len(d.Tags) != ragd.MaxTags {
 		t.Fatalf("imported at the limits: %d characters of title, %d tags", len([]rune(d.Title)), len(d.Tags))
 	}
 }

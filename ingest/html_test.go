@@ -116,3 +116,24 @@ func TestHTMLPreIsValidUTF8(t *testing.T) {
 		t.Errorf("blocks %+v, want one code block of valid UTF-8", l.Blocks)
 	}
 }
+
+// A title a document states for itself is cut to what a request may set,
+// so an export of the document imports again (an import refuses longer).
+func TestParseCutsLongTitles(t *testing.T) {
+	long := strings.Repeat("tïtle ", 400) // 2,400 characters
+	for _, tc := range []struct {
+		typ ragd.SourceType
+		doc string
+	}{
+		{ragd.SourceHTML, "<html><head><title>" + long + "</title></head><body><p>Body text.</p></body></html>"},
+		{ragd.SourceMarkdown, "# " + long + "\n\nBody text.\n"},
+	} {
+		l, err := Parse([]byte(tc.doc), tc.typ, "doc")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := utf8.RuneCountInString(l.Title); n > ragd.MaxTitleChars || n < ragd.MaxTitleChars-10 || !strings.HasSuffix(l.Title, "…") {
+			t.Errorf("%s: title of %d characters (%q…), want at most %d ending in …", tc.typ, n, l.Title[:20], ragd.MaxTitleChars)
+		}
+	}
+}

@@ -3,7 +3,10 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"ragd"
 )
@@ -102,8 +105,20 @@ func finish(l *Loaded, typ ragd.SourceType, name string) (*Loaded, error) {
 	if l.Title == "" {
 		l.Title = fallbackTitle(name)
 	}
+	l.Title = cutTitle(l.Title)
 	for i := range l.Images {
 		l.Images[i].Caption, l.Images[i].Nearby = foldLigatures(l.Images[i].Caption), foldLigatures(l.Images[i].Nearby)
 	}
 	return l, nil
+}
+
+// cutTitle cuts a title taken from a document (its metadata, a heading,
+// its name) to ragd.MaxTitleChars, ending it with "…": a request may not
+// set a longer one, and an export of the document must import again.
+func cutTitle(title string) string {
+	if utf8.RuneCountInString(title) <= ragd.MaxTitleChars {
+		return title
+	}
+	r := []rune(title)[:ragd.MaxTitleChars-1]
+	return strings.TrimRightFunc(string(r), unicode.IsSpace) + "…"
 }

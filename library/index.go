@@ -225,34 +225,23 @@ func countSet(values ...string) int {
 	return n
 }
 
-// Bounds of the labels a document may carry: an index or upload request
-// and an imported archive (importrules.go) are held to the same ones.
-const (
-	// MaxTags bounds a document's (and each chunk's) tags.
-	MaxTags = 100
-	// MaxTagChars bounds one tag, in characters.
-	MaxTagChars = 100
-	// MaxTitleChars bounds a title, in characters.
-	MaxTitleChars = 1000
-)
-
-// validTitle checks a title against MaxTitleChars.
+// validTitle checks a title against ragd.MaxTitleChars.
 func validTitle(title string) error {
-	if n := utf8.RuneCountInString(title); n > MaxTitleChars {
-		return ragd.Invalid("title", "value_error", "title has %d characters; at most %d are allowed", n, MaxTitleChars)
+	if n := utf8.RuneCountInString(title); n > ragd.MaxTitleChars {
+		return ragd.Invalid("title", "value_error", "title has %d characters; at most %d are allowed", n, ragd.MaxTitleChars)
 	}
 	return nil
 }
 
-// validTags checks tags against MaxTags and MaxTagChars; a blank tag
+// validTags checks tags against ragd.MaxTags and ragd.MaxTagChars; a blank tag
 // labels nothing.
 func validTags(tags []string) error {
-	if len(tags) > MaxTags {
-		return ragd.Invalid("tags", "value_error", "%d tags given; at most %d are allowed", len(tags), MaxTags)
+	if len(tags) > ragd.MaxTags {
+		return ragd.Invalid("tags", "value_error", "%d tags given; at most %d are allowed", len(tags), ragd.MaxTags)
 	}
 	for _, t := range tags {
-		if strings.TrimSpace(t) == "" || utf8.RuneCountInString(t) > MaxTagChars {
-			return ragd.Invalid("tags", "value_error", "tags must be non-empty strings of at most %d characters", MaxTagChars)
+		if strings.TrimSpace(t) == "" || utf8.RuneCountInString(t) > ragd.MaxTagChars {
+			return ragd.Invalid("tags", "value_error", "tags must be non-empty strings of at most %d characters", ragd.MaxTagChars)
 		}
 	}
 	return nil

@@ -19,7 +19,6 @@ import (
 	"ragd/archive"
 	"ragd/ingest"
 	"ragd/internal/stack"
-	"ragd/library"
 )
 
 // editArchive rewrites an archive through edit, which may change the

@@ -180,6 +180,19 @@ func TestJobsOfLimitedKey(t *testing.T) {
 	if status, _, out := doAuth(t, s, "POST", "/jobs/"+theirs+"/cancel", "tok-finance-0123456789", nil); status != 404 {
 		t.Fatalf("finance cancels legal's job: %d %v", status, out)
 	}
+	// Another namespace's job and an unknown one get the same answer, word
+	// for word but the id: nothing tells finance that legal's job exists.
+	unknown := "0f0e0d0c-0b0a-4908-8706-050403020100"
+	for _, route := range []struct{ method, path string }{{"GET", "/jobs/%s"}, {"POST", "/jobs/%s/cancel"}} {
+		answer := func(id string) string {
+			status, _, out := doAuth(t, s, route.method, fmt.Sprintf(route.path, id), "tok-finance-0123456789", nil)
+			raw, _ := json.Marshal(out)
+			return fmt.Sprint(status, " ", strings.ReplaceAll(string(raw), id, "ID"))
+		}
+		if a, b := answer(theirs), answer(unknown); a != b || !strings.HasPrefix(a, "404 ") {
+			t.Errorf("%s %s: another namespace's job answers\n%s\nan unknown one\n%s", route.method, route.path, a, b)
+		}
+	}
 	if status, _, out := doAuth(t, s, "POST", "/jobs/"+mine+"/cancel", "tok-finance-0123456789", nil); status != 200 || str(out, "status") != "cancelled" {
 		t.Fatalf("finance cancels its job: %d %v", status, out)
 	}

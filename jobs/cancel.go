@@ -37,7 +37,7 @@ func (q *Queue) Cancel(ctx context.Context, job *ragd.Job) error {
 	if err != nil {
 		return err
 	}
-	if err := refusal(job.ID, states[0]); err != nil {
+	if err := q.refusal(job.ID, states[0]); err != nil {
 		return err
 	}
 	var s stopper
@@ -47,7 +47,7 @@ func (q *Queue) Cancel(ctx context.Context, job *ragd.Job) error {
 }
 
 // refusal is why a job whose mark returned state was not cancelled, or nil.
-func refusal(id, state string) error {
+func (q *Queue) refusal(id, state string) error {
 	switch state {
 	case ctlCancelled:
 		return ragd.Conflict("job %s is already cancelled", id)
@@ -58,7 +58,7 @@ func refusal(id, state string) error {
 	case "archived":
 		return ragd.Conflict("job %s is already failed", id)
 	case "missing":
-		return ragd.NotFound("job %s not found", id)
+		return q.NotFound(id)
 	}
 	return nil
 }

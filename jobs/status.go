@@ -19,9 +19,17 @@ func (q *Queue) Job(ctx context.Context, id string) (*ragd.Job, error) {
 		return nil, ragd.Unavailable("redis", err)
 	}
 	if jobs[0] == nil {
-		return nil, ragd.NotFound("job %s not found (unknown id, or finished more than %s ago)", id, q.opts.Retention)
+		return nil, q.NotFound(id)
 	}
 	return jobs[0], nil
+}
+
+// NotFound is the one answer for a job id the caller may not read: unknown,
+// expired, or another namespace's. Every path (status, cancel, over REST
+// and MCP) gives exactly this, so the answer never tells a key that some
+// other namespace's job exists.
+func (q *Queue) NotFound(id string) error {
+	return ragd.NotFound("job %q not found (unknown id, or finished more than %s ago)", id, q.opts.Retention)
 }
 
 func fromTaskInfo(info *asynq.TaskInfo) (*ragd.Job, *report) {

@@ -11,14 +11,14 @@ import (
 // Job returns a job's current state, or a NotFound error.
 func (s *Service) Job(ctx context.Context, id string) (*ragd.Job, error) {
 	if id == "" || len(id) > 200 {
-		return nil, ragd.NotFound("job %q not found", id)
+		return nil, s.Queue.NotFound(id)
 	}
 	job, err := s.Queue.Job(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	if !auth.FromContext(ctx).Allows(job.Namespace) {
-		return nil, ragd.NotFound("job %q not found", id) // not the caller's: do not confirm it exists
+		return nil, s.Queue.NotFound(id) // not the caller's: do not confirm it exists
 	}
 	return job, nil
 }

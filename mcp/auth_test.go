@@ -1,6 +1,7 @@
 package mcp_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -55,12 +56,24 @@ func TestMCPAuth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res, out := call(t, all, "core_ingest", map[string]any{"source_uri": "Payroll runs on the 25th.", "source_type": "text", "kb_name": "hr", "wait": true}); res.IsError || out["status"] != "completed" {
+	res, out := call(t, all, "core_ingest", map[string]any{"source_uri": "Payroll runs on the 25th.", "source_type": "text", "kb_name": "hr", "wait": true})
+	if res.IsError || out["status"] != "completed" {
 		t.Fatalf("all-namespaces key ingesting hr: %v %s", out, text(res))
 	}
+	hrJob, _ := out["job_id"].(string)
 	fin, err := connectWithToken(t, s, "tok-fin-0123456789")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// hr's job and an unknown one answer alike, but for the id.
+	for _, tool := range []string{"core_job_status", "core_cancel_job"} {
+		answer := func(id string) string {
+			res, _ := call(t, fin, tool, map[string]any{"job_id": id})
+			return fmt.Sprint(res.IsError, " ", strings.ReplaceAll(text(res), id, "ID"))
+		}
+		if a, b := answer(hrJob), answer("0f0e0d0c-0b0a-4908-8706-050403020100"); a != b || !strings.HasPrefix(a, "true ") {
+			t.Errorf("finance key %s: hr's job answers %q, an unknown one %q", tool, a, b)
+		}
 	}
 	for _, c := range []struct {
 		tool string
@@ -79,7 +92,7 @@ func TestMCPAuth(t *testing.T) {
 	if res, _ := call(t, fin, "core_retrieve_text", map[string]any{"query": "payroll", "kb_name": "finance"}); res.IsError {
 		t.Fatalf("finance key on finance: %s", text(res))
 	}
-	res, out := call(t, fin, "core_stats", nil)
+	res, out = call(t, fin, "core_stats", nil)
 	if ns, _ := out["namespaces"].(map[string]any); res.IsError || ns["hr"] != nil {
 		t.Fatalf("finance key sees hr in stats: %v", out)
 	}

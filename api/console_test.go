@@ -62,6 +62,7 @@ func TestConsoleLoginOnRedis(t *testing.T) {
 	}
 	req, _ := http.NewRequest("POST", s.URL+auth.LoginPath, strings.NewReader(`{"token":"tok-admin-0123456789"}`))
 	req.Header.Set("Origin", s.URL)
+	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -108,5 +109,45 @@ func TestConsoleLoginOnRedis(t *testing.T) {
 	}
 	if n := s.Redis.Exists(context.Background(), keys[0]).Val(); n != 0 {
 		t.Error("logout left the session in Redis")
+	}
+}
+
+// The session endpoints keep the rules of every other state-changing
+// endpoint: a login body of another type than JSON is 415 (no cookie), a
+// logout the cookie rides on without Origin 403 (the session lives on).
+func TestConsoleLoginAndLogoutRules(t *testing.T) {
+	t.Parallel()
+	s := authStack(t)
+	token := map[string]string{"token": "tok-admin-0123456789"}
+	for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded"} {
+		status, h, out := doAuth(t, s, "POST", auth.LoginPath, "", token, "Content-Type", ct, "Origin", s.URL)
+		if status != http.StatusUnsupportedMediaType || h.Get("Set-Cookie") != "" || !strings.Contains(str(out, "detail"), "application/json") {
+			t.Errorf("login as %s: %d %v cookie %q", ct, status, out, h.Get("Set-Cookie"))
+		}
+	}
+	status, h, _ := doAuth(t, s, "POST", auth.LoginPath, "", token, "Origin", s.URL)
+	resp := http.Response{Header: h}
+	var cookie *http.Cookie
+	for _, c := range resp.Cookies() {
+		if c.Name == auth.SessionCookie {
+			cookie = c
+		}
+	}
+	if status != 200 || cookie == nil {
+		t.Fatalf("JSON login: %d %v", status, h)
+	}
+	withCookie := auth.SessionCookie + "=" + cookie.Value
+	if status, _, out := doAuth(t, s, "POST", auth.LogoutPath, "", nil, "Cookie", withCookie); status != http.StatusForbidden ||
+		!strings.Contains(str(out, "detail"), "Origin") {
+		t.Fatalf("logout without Origin: %d %v", status, out)
+	}
+	if status, _, _ := doAuth(t, s, "GET", "/tools/rag_stats", "", nil, "Cookie", withCookie); status != 200 {
+		t.Fatalf("the refused logout ended the session: %d", status)
+	}
+	if status, _, _ := doAuth(t, s, "POST", auth.LogoutPath, "", nil, "Cookie", withCookie, "Origin", s.URL); status != 200 {
+		t.Fatalf("logout with Origin: %d", status)
+	}
+	if status, _, _ := doAuth(t, s, "GET", "/tools/rag_stats", "", nil, "Cookie", withCookie); status != 401 {
+		t.Fatalf("cookie after logout: %d", status)
 	}
 }

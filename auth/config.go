@@ -40,11 +40,12 @@ type Config struct {
 	// DefaultPublicPaths. A pattern ending in "/*" matches that path and
 	// everything below it.
 	PublicPaths []string
-	// OperatorPaths are the operator UI (the Asynq monitor), in the syntax
-	// of PublicPaths; nil means DefaultOperatorPaths. Besides Bearer they
-	// take HTTP Basic credentials whose password is the token, so a browser
-	// can log in, and they refuse namespace-limited principals, since the
-	// UI shows and acts on every namespace's tasks.
+	// OperatorPaths are the operator UI (the Asynq monitor) and metrics,
+	// in the syntax of PublicPaths; nil means DefaultOperatorPaths. Besides
+	// Bearer they take HTTP Basic credentials whose password is the token,
+	// so a browser (or a Prometheus basic_auth) can log in, and they refuse
+	// namespace-limited principals, since they show every namespace's
+	// tasks and counts.
 	OperatorPaths []string
 }
 
@@ -63,8 +64,10 @@ var DefaultPublicPaths = []string{
 	"/ui/*",
 }
 
-// DefaultOperatorPaths are where api mounts the Asynq web UI.
+// DefaultOperatorPaths are where api mounts the Asynq web UI, and the
+// Prometheus metrics: both count every namespace's jobs and requests.
 var DefaultOperatorPaths = []string{
 	"/monitoring",
 	"/monitoring/*",
+	"/metrics",
 }

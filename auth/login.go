@@ -1,12 +1,15 @@
 package auth
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"time"
+
+	"ragd/jsonrpc"
 )
 
 // maxLoginBytes bounds a login body: a key or a JWT, with room to spare.
@@ -34,11 +37,13 @@ type SessionInfo struct {
 	ExpiresAt *time.Time `json:"expires_at,omitempty"`
 }
 
-// LoginHandler serves POST /ui/login {"token"}: it checks the key or JWT
-// as the middleware would and answers with a session cookie (HttpOnly,
-// SameSite=Strict) and the SessionInfo. A wrong token is 401, a JWT
-// lacking a required scope 403, a missing one 422, an unreachable key or
-// session store 503; with auth disabled no cookie is needed (200).
+// LoginHandler serves POST /ui/login {"token"} (application/json): it
+// checks the key or JWT as the middleware would and answers with a session
+// cookie (HttpOnly, SameSite=Strict) and the SessionInfo. A wrong token is
+// 401, a JWT lacking a required scope 403, a missing one 422, a body of
+// another type 415, an unreachable key or session store 503; with auth
+// disabled no cookie is needed (200, the body unread). The Middleware's
+// Origin rules apply before it.
 func (a *Authenticator) LoginHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if a.verifier == nil {
@@ -49,13 +54,11 @@ func (a *Authenticator) LoginHandler() http.Handler {
 			writeDetail(w, http.StatusNotFound, "browser sessions are not enabled on this server")
 			return
 		}
-		var req loginRequest
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxLoginBytes+1))
-		if err != nil || len(body) > maxLoginBytes || json.Unmarshal(body, &req) != nil || req.Token == "" {
-			writeInvalid(w, "token", `send {"token": "<API key or JWT>"}`)
+		token, ok := loginToken(w, r)
+		if !ok {
 			return
 		}
-		p, ti, err := a.verifier.verify(r.Context(), req.Token)
+		p, ti, err := a.verifier.verify(r.Context(), token)
 		if err == nil {
 			if missing := missingScopes(p.Scopes, a.scopes); len(missing) > 0 {
 				writeDetail(w, http.StatusForbidden, fmt.Sprintf("login refused: the token lacks scope %v", missing))
@@ -74,6 +77,31 @@ func (a *Authenticator) LoginHandler() http.Handler {
 	})
 }
 
+// loginToken reads the token of a login body, in the order the REST API's
+// bind checks a body: none at all is a 422, a body not labelled
+// application/json a 415 (the console sends JSON; the types a page may send
+// cross-site without a CORS preflight — text/plain, forms — are exactly
+// the ones refused), malformed JSON or no token a 422. On failure it has
+// answered the request.
+func loginToken(w http.ResponseWriter, r *http.Request) (string, bool) {
+	const hint = `send {"token": "<API key or JWT>"}`
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxLoginBytes+1))
+	if err != nil || len(body) > maxLoginBytes || len(bytes.TrimSpace(body)) == 0 {
+		writeInvalid(w, "token", hint)
+		return "", false
+	}
+	if ct := r.Header.Get("Content-Type"); !jsonrpc.IsJSON(ct) {
+		writeDetail(w, http.StatusUnsupportedMediaType, jsonrpc.UnsupportedType(ct))
+		return "", false
+	}
+	var req loginRequest
+	if json.Unmarshal(body, &req) != nil || req.Token == "" {
+		writeInvalid(w, "token", hint)
+		return "", false
+	}
+	return req.Token, true
+}
+
 // refuseLogin answers a login whose token or store failed.
 func (a *Authenticator) refuseLogin(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.Is(err, errUnavailable) {
@@ -88,7 +116,8 @@ func (a *Authenticator) refuseLogin(w http.ResponseWriter, r *http.Request, err 
 
 // LogoutHandler serves POST /ui/logout: it ends the cookie's session (in
 // the store, not only in the browser) and clears the cookie. 200 also
-// when there was no session.
+// when there was no session. The Middleware refuses a logout that carries
+// the cookie but no Origin (403).
 func (a *Authenticator) LogoutHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if c, err := r.Cookie(SessionCookie); err == nil && c.Value != "" && a.sessions != nil {

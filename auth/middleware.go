@@ -25,7 +25,8 @@ import (
 // A request the session cookie authenticates that may change state (not
 // GET, HEAD or OPTIONS) must carry an Origin header — which the Origin
 // check has then matched exactly — besides the cookie's SameSite=Strict:
-// the two together keep other sites from riding on the session.
+// the two together keep other sites from riding on the session. So must a
+// login or logout that carries the cookie.
 func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 	withTokenInfo := handoff(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -36,7 +37,15 @@ func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 			writeDetail(w, http.StatusForbidden, detail)
 			return
 		}
-		if a.verifier == nil || (readOnly(r.Method) && a.Public(r.URL.Path)) || a.sessionEndpoint(r) {
+		if a.sessionEndpoint(r) {
+			if hasSessionCookie(r) && withoutOrigin(r) {
+				a.refuseWithoutOrigin(w, r, "carrying")
+				return
+			}
+			next.ServeHTTP(w, r)
+			return
+		}
+		if a.verifier == nil || (readOnly(r.Method) && a.Public(r.URL.Path)) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -68,10 +77,35 @@ const (
 )
 
 // sessionEndpoint: logging in and out needs no token (the Origin check
-// has run).
+// has run, so a foreign Origin is already refused: no login CSRF). The
+// browser's cookie still rides on them, so a login or logout carrying the
+// session cookie must carry an Origin, like any cookie-authenticated POST:
+// else a request from outside the console could end the session. Without
+// the cookie, a login lacking Origin passes as a bearer request does: it is
+// no browser's (browsers send Origin on every POST), there is no session
+// to ride on, and it must bring a valid token of its own.
 func (a *Authenticator) sessionEndpoint(r *http.Request) bool {
 	p := cleanPath(r.URL.Path)
 	return r.Method == http.MethodPost && (p == LoginPath || p == LogoutPath)
+}
+
+// hasSessionCookie reports whether r carries a (non-empty) session cookie.
+func hasSessionCookie(r *http.Request) bool {
+	c, err := r.Cookie(SessionCookie)
+	return err == nil && c.Value != ""
+}
+
+// withoutOrigin: r may change state and names no Origin, which a request
+// the session cookie rides on must (see Middleware).
+func withoutOrigin(r *http.Request) bool {
+	return !readOnly(r.Method) && r.Header.Get("Origin") == ""
+}
+
+// refuseWithoutOrigin answers 403 to a cookie request without Origin; how
+// says how the cookie relates to it ("authenticated by", "carrying").
+func (a *Authenticator) refuseWithoutOrigin(w http.ResponseWriter, r *http.Request, how string) {
+	a.log.Warn("auth: cookie request without Origin refused", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
+	writeDetail(w, http.StatusForbidden, "a "+r.Method+" request "+how+" the session cookie must carry an Origin header")
 }
 
 // identify finds and verifies the request's credentials: a bearer token,
@@ -114,9 +148,8 @@ func (a *Authenticator) identify(w http.ResponseWriter, r *http.Request) (p *Pri
 		a.log.Warn("auth: rejected token", "reason", err, "via", via, "path", r.URL.Path, "remote", r.RemoteAddr)
 		a.challenge(w, r, http.StatusUnauthorized, "invalid_token", err.Error())
 		return nil, nil, via, false
-	case via == viaCookie && !readOnly(r.Method) && r.Header.Get("Origin") == "":
-		a.log.Warn("auth: cookie request without Origin refused", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
-		writeDetail(w, http.StatusForbidden, "a "+r.Method+" request authenticated by the session cookie must carry an Origin header")
+	case via == viaCookie && withoutOrigin(r):
+		a.refuseWithoutOrigin(w, r, "authenticated by")
 		return nil, nil, via, false
 	}
 	return p, ti, via, true
@@ -133,10 +166,11 @@ func (a *Authenticator) admit(w http.ResponseWriter, r *http.Request, p *Princip
 		return false
 	}
 	if a.Operator(r.URL.Path) && len(p.Namespaces) > 0 {
-		// The operator UI shows and acts on every namespace's tasks.
-		a.log.Warn("auth: namespace-limited principal refused the operator UI", "principal", p.Name, "path", r.URL.Path)
+		// The operator UI shows and acts on every namespace's tasks;
+		// the metrics count them.
+		a.log.Warn("auth: namespace-limited principal refused an operator path", "principal", p.Name, "path", r.URL.Path)
 		writeDetail(w, http.StatusForbidden,
-			fmt.Sprintf("key %q is limited to namespaces and may not use the operator UI", p.Name))
+			fmt.Sprintf("key %q is limited to namespaces and may not use the operator paths (the Asynq UI, /metrics), which show every namespace", p.Name))
 		return false
 	}
 	return true

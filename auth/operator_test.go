@@ -88,12 +88,12 @@ func TestOperatorRefusesLimitedKey(t *testing.T) {
 	const tok = "finance-secret-token-987654"
 	for name, hdr := range map[string]map[string]string{"bearer": bearer(tok), "basic": basic("ops", tok)} {
 		// Either spelling of a path counts, whichever one a router goes by.
-		for _, p := range []string{"/monitoring/", "/monitoring/api/queues", "/tools/../monitoring/api/queues", "/monitoring/../v1/stats"} {
+		for _, p := range []string{"/monitoring/", "/monitoring/api/queues", "/tools/../monitoring/api/queues", "/monitoring/../v1/stats", "/metrics"} {
 			w := request(h, "GET", p, hdr)
 			if w.Code != http.StatusForbidden || s.called {
 				t.Fatalf("%s %s: code %d called %v", name, p, w.Code, s.called)
 			}
-			if d := detail(t, w); d != `key "finance-bot" is limited to namespaces and may not use the operator UI` {
+			if d := detail(t, w); d != `key "finance-bot" is limited to namespaces and may not use the operator paths (the Asynq UI, /metrics), which show every namespace` {
 				t.Errorf("%s %s: detail = %q", name, p, d)
 			}
 		}

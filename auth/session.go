@@ -22,7 +22,8 @@ import (
 const SessionCookie = "ragd_session"
 
 // The web console's session endpoints. LoginPath and LogoutPath take POST
-// without a token (the Origin check still applies); SessionPath is public.
+// without a token (the Origin rules still apply: see Middleware);
+// SessionPath is public.
 const (
 	LoginPath   = "/ui/login"
 	LogoutPath  = "/ui/logout"

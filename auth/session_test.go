@@ -81,9 +81,14 @@ func consoleServer(a *Authenticator) (http.Handler, *seen) {
 
 const ownOriginHdr = "http://rag.example.com"
 
-// send runs one request with an optional body and cookie through h.
+// send runs one request with an optional body and cookie through h. A
+// body is labelled application/json, as the console sends it, unless
+// header sets Content-Type.
 func send(h http.Handler, method, path, body string, c *http.Cookie, header map[string]string) *httptest.ResponseRecorder {
 	r := httptest.NewRequest(method, "http://rag.example.com"+path, strings.NewReader(body))
+	if body != "" {
+		r.Header.Set("Content-Type", "application/json")
+	}
 	if c != nil {
 		r.AddCookie(c)
 	}
@@ -180,6 +185,7 @@ func TestLoginSetsAnOpaqueStrictCookie(t *testing.T) {
 	}
 	// Over TLS the cookie is Secure.
 	r := httptest.NewRequest("POST", "https://rag.example.com"+LoginPath, strings.NewReader(`{"token":"fin-secret"}`))
+	r.Header.Set("Content-Type", "application/json")
 	r.TLS = &tls.ConnectionState{}
 	tw := httptest.NewRecorder()
 	h.ServeHTTP(tw, r)
@@ -286,7 +292,7 @@ func TestSessionStoreDownIs503(t *testing.T) {
 		send(h, "POST", LoginPath, `{"token":"admin-secret"}`, nil, nil),
 		send(h, "GET", "/tools/rag_stats", "", c, nil),
 		send(h, "GET", SessionPath, "", c, nil),
-		send(h, "POST", LogoutPath, "", c, nil),
+		send(h, "POST", LogoutPath, "", c, map[string]string{"Origin": ownOriginHdr}),
 	} {
 		if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
 			t.Errorf("store down: %d %s", w.Code, w.Body)

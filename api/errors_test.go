@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -101,7 +102,7 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("%s: detail %q lacks %q", c.name, str(resp.JSON, "detail"), c.message)
 		}
 	}
-	stats, err := s.Queue.Stats()
+	stats, err := s.Queue.Stats(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -77,7 +78,7 @@ func TestJSONEndpointsRefuseOtherContentTypes(t *testing.T) {
 	if status, _, raw := send(t, s, http.MethodPost, "/tools/rag_index", "", "Content-Type", "text/plain"); status != http.StatusUnprocessableEntity {
 		t.Errorf("empty text/plain body: %d %s, want 422", status, raw)
 	}
-	stats, err := s.Queue.Stats()
+	stats, err := s.Queue.Stats(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -199,6 +199,25 @@ func TestJobsOfLimitedKey(t *testing.T) {
 	if status, _, out := doAuth(t, s, "GET", "/jobs/"+theirs, "tok-admin-0123456789", nil); status != 200 || str(out, "status") != "queued" {
 		t.Fatalf("legal's job after finance's attempt: %d %v", status, out)
 	}
+	// rag_stats counts a limited key's own jobs (issue 22.8): legal's
+	// queued job is not finance's business; the operator sees both.
+	for key, want := range map[string]string{
+		"tok-finance-0123456789": "map[active:0 cancelled:1 failed:0 pending:0]",
+		"tok-admin-0123456789":   "map[active:0 cancelled:1 failed:0 pending:1]",
+	} {
+		status, _, out := doAuth(t, s, "GET", "/tools/rag_stats", key, nil)
+		st, _ := out["statistics"].(map[string]any)
+		if q := st["queue"]; status != 200 || fmt.Sprint(q) != want {
+			t.Errorf("stats of %s: %d queue %v, want %s", key[:len(key)-11], status, q, want)
+		}
+	}
+	// The metrics count every namespace: operators only.
+	if status, _, _ := doAuth(t, s, "GET", "/metrics", "tok-finance-0123456789", nil); status != http.StatusForbidden {
+		t.Errorf("finance reads /metrics: %d", status)
+	}
+	if status, _, _ := doAuth(t, s, "GET", "/metrics", "tok-admin-0123456789", nil); status != http.StatusOK {
+		t.Errorf("admin reads /metrics: %d", status)
+	}
 }
 
 // A queued job cancelled never runs: once a worker starts, later jobs

@@ -33,7 +33,7 @@ func (q *Queue) Cancel(ctx context.Context, job *ragd.Job) error {
 	if job.Type == TypeIngestDirectory {
 		return q.cancelDirectory(ctx, &snap, job.Children)
 	}
-	states, err := q.mark(ctx, []ragd.Job{snap}, true)
+	states, err := q.mark(ctx, []ragd.Job{snap}, true, true)
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func (q *Queue) refusal(id, state string) error {
 // cancelDirectory marks the directory cancelled, stops its fan-out if it
 // is running, and cancels every file job that has not ended.
 func (q *Queue) cancelDirectory(ctx context.Context, snap *ragd.Job, children []ragd.ChildJob) error {
-	states, err := q.mark(ctx, []ragd.Job{*snap}, false)
+	states, err := q.mark(ctx, []ragd.Job{*snap}, false, true)
 	if err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func (q *Queue) cancelDirectory(ctx context.Context, snap *ragd.Job, children []
 	if err != nil {
 		return err
 	}
-	if states, err = q.mark(ctx, files, true); err != nil {
+	if states, err = q.mark(ctx, files, true, false); err != nil {
 		return err
 	}
 	var s stopper
@@ -169,19 +169,17 @@ func (q *Queue) recordChildren(ctx context.Context, id string, children []ragd.C
 }
 
 // mark runs markCancelScript for each job (checking the task's state when
-// check is set), one pipelined round trip per childBatch, and returns what
-// each run returned.
-func (q *Queue) mark(ctx context.Context, jobs []ragd.Job, check bool) ([]string, error) {
+// check is set; counting the jobs in the cancelled set when topLevel is),
+// one pipelined round trip per childBatch, and returns what each run
+// returned.
+func (q *Queue) mark(ctx context.Context, jobs []ragd.Job, check, topLevel bool) ([]string, error) {
 	if len(jobs) == 0 {
 		return nil, nil
 	}
 	if err := markCancelScript.Load(ctx, q.rdb).Err(); err != nil {
 		return nil, ragd.Unavailable("redis", err)
 	}
-	checkArg := "0"
-	if check {
-		checkArg = "1"
-	}
+	checkArg, countArg := flag(check), flag(topLevel)
 	now, ttl := time.Now().UnixMilli(), seconds(q.cancelTTL())
 	out := make([]string, len(jobs))
 	for start := 0; start < len(jobs); start += childBatch {
@@ -194,7 +192,7 @@ func (q *Queue) mark(ctx context.Context, jobs []ragd.Job, check bool) ([]string
 					return err
 				}
 				cmds[i] = markCancelScript.EvalSha(ctx, p, []string{q.ctlKey(j.ID), taskKey(q.opts.Queue, j.ID), q.cancelledKey()},
-					body, ttl, now, checkArg, j.ID)
+					body, ttl, now, checkArg, j.ID, countArg)
 			}
 			return nil
 		})

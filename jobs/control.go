@@ -40,8 +40,8 @@ func (q *Queue) keyPrefix() string { return "ragd:jobs:{" + q.opts.Queue + "}:" 
 
 func (q *Queue) ctlKey(id string) string { return q.keyPrefix() + "ctl:" + id }
 
-// cancelledKey is a sorted set of the cancelled jobs by time, which
-// CancelledCount counts.
+// cancelledKey is a sorted set of the cancelled top-level jobs by time,
+// which CancelledCount counts: a directory is one job, as in a listing.
 func (q *Queue) cancelledKey() string { return q.keyPrefix() + "cancelled" }
 
 // cancelTTL keeps a cancelled job readable as long as a completed one.
@@ -57,7 +57,7 @@ func (q *Queue) commitTTL() time.Duration { return q.opts.Timeout + q.opts.Reten
 // ("missing" when there is no task), so the caller knows how to stop it.
 //
 // KEYS: ctl, task, cancelled set. ARGV: job JSON, ttl seconds, now (ms),
-// check task state, job id.
+// check task state, job id, count it in the set ("1" for a top-level job).
 var markCancelScript = redis.NewScript(`
 local s = redis.call('HGET', KEYS[1], 'status')
 if s then return s end
@@ -65,23 +65,23 @@ local state = redis.call('HGET', KEYS[2], 'state') or 'missing'
 if ARGV[4] == '1' and (state == 'missing' or state == 'completed' or state == 'archived') then return state end
 redis.call('HSET', KEYS[1], 'status', 'cancelled', 'job', ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
-redis.call('ZADD', KEYS[3], ARGV[3], ARGV[5])
+if ARGV[6] == '1' then redis.call('ZADD', KEYS[3], ARGV[3], ARGV[5]) end
 return state`)
 
 // checkpointScript is a running job's check: it returns the job's record
 // status; a job without one whose parent was cancelled is recorded
-// cancelled (ARGV[1] its JSON); with ARGV[4] "1" a job neither cancelled
-// nor committing claims "committing".
+// cancelled (ARGV[1] its JSON; a file job, so not counted in the cancelled
+// set); with ARGV[4] "1" a job neither cancelled nor committing claims
+// "committing".
 //
-// KEYS: ctl, parent's ctl (the ctl again without a parent), cancelled set.
-// ARGV: job JSON, cancel ttl, commit ttl, claim, now (ms), job id.
+// KEYS: ctl, parent's ctl (the ctl again without a parent).
+// ARGV: job JSON, cancel ttl, commit ttl, claim.
 var checkpointScript = redis.NewScript(`
 local s = redis.call('HGET', KEYS[1], 'status')
 if s then return s end
 if KEYS[2] ~= KEYS[1] and redis.call('HGET', KEYS[2], 'status') == 'cancelled' then
   redis.call('HSET', KEYS[1], 'status', 'cancelled', 'job', ARGV[1])
   redis.call('EXPIRE', KEYS[1], ARGV[2])
-  redis.call('ZADD', KEYS[3], ARGV[5], ARGV[6])
   return 'cancelled'
 end
 if ARGV[4] == '1' then
@@ -161,12 +161,8 @@ func (q *Queue) checkpoint(ctx context.Context, r Ref, claim bool) (string, erro
 	if r.ParentID != "" {
 		parent = q.ctlKey(r.ParentID)
 	}
-	claimArg := "0"
-	if claim {
-		claimArg = "1"
-	}
-	return checkpointScript.Run(ctx, q.rdb, []string{q.ctlKey(r.ID), parent, q.cancelledKey()}, body,
-		seconds(q.cancelTTL()), seconds(q.commitTTL()), claimArg, now.UnixMilli(), r.ID).Text()
+	return checkpointScript.Run(ctx, q.rdb, []string{q.ctlKey(r.ID), parent}, body,
+		seconds(q.cancelTTL()), seconds(q.commitTTL()), flag(claim)).Text()
 }
 
 // Stopped records that a cancelled job's run has stopped and removed what
@@ -192,7 +188,8 @@ func (q *Queue) StoppedWithChildren(ctx context.Context, id string, ids, paths [
 	return q.Stopped(ctx, id)
 }
 
-// CancelledCount counts the jobs cancelled within the retention.
+// CancelledCount counts the top-level jobs cancelled within the retention
+// (a directory once, not its files), as Stats does.
 func (q *Queue) CancelledCount(ctx context.Context) (int, error) {
 	since := time.Now().Add(-q.cancelTTL()).UnixMilli()
 	key := q.cancelledKey()
@@ -206,6 +203,14 @@ func (q *Queue) CancelledCount(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	return int(n.Val()), nil
+}
+
+// flag is a script's boolean argument.
+func flag(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
 }
 
 func seconds(d time.Duration) int64 { return int64(max(d/time.Second, 1)) }

@@ -2,35 +2,49 @@ package jobs
 
 import (
 	"context"
-	"slices"
+
+	"ragd"
 )
 
-// Stats counts the queue's jobs by state.
+// Stats counts jobs by status.
 type Stats struct {
-	Pending int `json:"pending"` // queued, scheduled or waiting to retry
+	Pending int `json:"pending"` // queued, or waiting to retry
 	Active  int `json:"active"`
 	Failed  int `json:"failed"`
 	// Cancelled counts the jobs cancelled within the job retention.
 	Cancelled int `json:"cancelled"`
 }
 
-// Stats reads the queue's counters; a queue never used yet counts zero.
-func (q *Queue) Stats() (Stats, error) {
-	cancelled, err := q.CancelledCount(context.Background())
+// Stats counts the jobs of namespaces (nil: every namespace) by the status
+// the job listing gives them, so a count and `GET /jobs?status=` agree: a
+// job is a top-level job (a directory counts once, by its files; its
+// per-file jobs are not jobs of their own), and a cancelled job is
+// cancelled, never failed, although Asynq archives its task as it does a
+// failed one. Asynq's own counters (its web UI, /metrics) count tasks,
+// per-file ones included, and cancelled ones as archived.
+func (q *Queue) Stats(ctx context.Context, namespaces []string) (Stats, error) {
+	if err := q.backfill(ctx); err != nil {
+		return Stats{}, err
+	}
+	entries, err := q.entries(ctx, namespaces)
 	if err != nil {
 		return Stats{}, err
 	}
-	// GetQueueInfo's not-found error is internal to Asynq, so ask first.
-	queues, err := q.inspector.Queues()
-	if err != nil {
+	if entries, err = q.live(ctx, entries, true); err != nil {
 		return Stats{}, err
 	}
-	if !slices.Contains(queues, q.opts.Queue) {
-		return Stats{Cancelled: cancelled}, nil
+	var st Stats
+	for _, e := range entries {
+		switch e.status {
+		case ragd.JobQueued, ragd.JobRetry:
+			st.Pending++
+		case ragd.JobActive:
+			st.Active++
+		case ragd.JobFailed:
+			st.Failed++
+		case ragd.JobCancelled:
+			st.Cancelled++
+		}
 	}
-	info, err := q.inspector.GetQueueInfo(q.opts.Queue)
-	if err != nil {
-		return Stats{}, err
-	}
-	return Stats{Pending: info.Pending + info.Scheduled + info.Retry, Active: info.Active, Failed: info.Archived, Cancelled: cancelled}, nil
+	return st, nil
 }

@@ -19,6 +19,7 @@ import (
 	"ragd/config"
 	"ragd/internal/stack"
 	"ragd/internal/testenv"
+	"ragd/jobs"
 	"ragd/library"
 )
 
@@ -158,6 +159,24 @@ func TestCancelRunningDirectory(t *testing.T) {
 	if info, err := s.Queue.Inspector().GetQueueInfo(s.Queue.Name()); err != nil ||
 		info.Pending+info.Active+info.Scheduled+info.Retry != 0 {
 		t.Fatalf("tasks left to run: %+v %v", info, err)
+	}
+	// One meaning of cancelled everywhere (issue 22.11): the stats count
+	// the directory as one cancelled job, as the listing does, and none of
+	// its files, which Asynq archives, as failed.
+	stats := s.Do(t, http.MethodGet, "/tools/rag_stats", nil)
+	var st struct {
+		Statistics struct{ Queue jobs.Stats } `json:"statistics"`
+	}
+	if err := json.Unmarshal(stats.Body, &st); err != nil || st.Statistics.Queue != (jobs.Stats{Cancelled: 1}) {
+		t.Errorf("stats after the cancel: %s", stats.Body)
+	}
+	for status, want := range map[string]int{"failed": 0, "cancelled": 1} {
+		if r := s.Do(t, http.MethodGet, "/jobs?status="+status, nil); r.Status != 200 || r.JSON["total"] != float64(want) {
+			t.Errorf("GET /jobs?status=%s: %d %s, want %d", status, r.Status, r.Body, want)
+		}
+	}
+	if m := s.Do(t, http.MethodGet, "/metrics", nil); !strings.Contains(string(m.Body), "\nragd_jobs_cancelled 1\n") {
+		t.Errorf("metrics lack ragd_jobs_cancelled 1")
 	}
 
 	// The registry holds the completed files, and Weaviate their chunks only.

@@ -334,3 +334,40 @@ func TestConsolePagesDocuments(t *testing.T) {
 	screenshot(t, ctx, "console-page-2")
 	do(t, ctx, "previous page", click("#docs-prev"), until(`document.querySelector('#docs-page').textContent === '1–10 of 12'`))
 }
+
+// A new user who indexed into one namespace sees it when the console
+// opens, not the empty default (issue 22.12); once default holds
+// documents it opens on default again.
+func TestConsoleOpensOnANamespaceWithDocuments(t *testing.T) {
+	t.Parallel()
+	ctx := browser(t, 2*time.Minute)
+	root := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("moby.md", "# Moby Dick\n\nCall me Ishmael.\n")
+	s := stack.Start(t, stack.Config(t, root), true)
+	index := func(file, kb string) {
+		t.Helper()
+		r := s.Do(t, "POST", "/tools/rag_index", map[string]any{"file_path": filepath.Join(root, file), "kb_name": kb, "wait": true})
+		if r.Status != 200 || r.JSON["status"] != "success" {
+			t.Fatalf("index %s into %s: %d %s", file, kb, r.Status, r.Body)
+		}
+	}
+	index("moby.md", "books")
+	selected := `(document.querySelector('#namespaces li.selected') || {}).dataset?.ns`
+	do(t, ctx, "open the console", chromedp.Navigate(s.URL+"/ui/"), css("#app"),
+		until(`document.querySelector('#documents').textContent.includes('moby.md')`))
+	if ns, docsNS := eval[string](t, ctx, selected), textOf(t, ctx, "#docs-ns"); ns != "books" || docsNS != "books" {
+		t.Fatalf("opened on %q (documents of %q), want books", ns, docsNS)
+	}
+	write("memo.md", "# Memo\n\nThe harbour opens at dawn.\n")
+	index("memo.md", "default")
+	do(t, ctx, "reload", chromedp.Reload(), css("#app"),
+		until(`document.querySelector('#documents').textContent.includes('memo.md')`))
+	if ns := eval[string](t, ctx, selected); ns != "default" {
+		t.Fatalf("with documents in default, opened on %q", ns)
+	}
+}

@@ -121,7 +121,7 @@ async function logout() {
   showLogin('Logged out.');
 }
 
-function startApp(info) {
+async function startApp(info) {
   state.session = info;
   const limited = info.namespaces && info.namespaces.length > 0;
   if (limited && !info.namespaces.includes(state.ns)) state.ns = info.namespaces[0];
@@ -132,8 +132,27 @@ function startApp(info) {
   $('#whoami').textContent = authOn ? `${info.principal}${limited ? ` (${info.namespaces.join(', ')})` : ''}` : 'auth disabled';
   $('#logout').hidden = !authOn;
   $('#monitoring-link').hidden = !info.operator;
-  selectNamespace(state.ns);
+  selectNamespace(await openingNamespace(state.ns, info.namespaces));
   startJobs();
+}
+
+// openingNamespace is the namespace the console opens on: ns when it holds
+// documents, else the one of those the key may use that holds the most
+// (ties by name), else ns. A new user who indexed into "books" sees books,
+// not an empty default.
+async function openingNamespace(ns, allowed) {
+  let stats;
+  try {
+    stats = (await api('GET', '/tools/rag_stats')).statistics.namespaces || {};
+  } catch {
+    return ns; // refreshNamespaces reports the failure
+  }
+  const docs = (n) => (stats[n] && stats[n].documents) || 0;
+  if (docs(ns) > 0) return ns;
+  const usable = (n) => !allowed || allowed.length === 0 || allowed.includes(n);
+  const full = Object.keys(stats).filter((n) => docs(n) > 0 && usable(n));
+  full.sort((a, b) => docs(b) - docs(a) || a.localeCompare(b));
+  return full[0] || ns;
 }
 
 // ------------------------------------------------------------ namespaces

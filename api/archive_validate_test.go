@@ -212,6 +212,8 @@ func TestImportAppliesIngestLimits(t *testing.T) {
 		}), "document", "title", []string{"document " + id}},
 		{"title of 30 MiB", doc(func(d *archive.Document, _ []*archive.Chunk) { d.Document.Title = strings.Repeat("t", 30<<20) }),
 			"document", "title", []string{"document " + id}},
+		{"title with a bidi override", doc(func(d *archive.Document, _ []*archive.Chunk) { d.Document.Title = "report\u202Efdp.exe" }),
+			"document", "title", []string{"document " + id, "U+202E"}},
 		{"1,000 tags", doc(func(d *archive.Document, _ []*archive.Chunk) { d.Document.Tags = tags(1000, 4) }),
 			"document", "tags", []string{"document " + id, "1000 tags"}},
 		{"one tag over", doc(func(d *archive.Document, _ []*archive.Chunk) { d.Document.Tags = tags(ragd.MaxTags+1, 4) }),

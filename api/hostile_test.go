@@ -124,10 +124,14 @@ func TestIngestLabelsAreBoundedAndURLResolvedLast(t *testing.T) {
 		{map[string]any{"url": host, "tags": manyTags}, "tags"},
 		{map[string]any{"url": host, "tags": []string{strings.Repeat("x", 101)}}, "tags"},
 		{map[string]any{"url": host, "kb_name": "Not A Namespace"}, "kb_name"},
+		// Bidirectional controls disguise what is shown (issue 22.9).
+		{map[string]any{"text": "a disguised title", "title": "invoice\u202Efdp.exe"}, "title"},
+		{map[string]any{"url": host, "title": "\u2067isolated\u2069"}, "title"},
+		{map[string]any{"text": "a disguised tag", "tags": []string{"ok", "final\u202Ethgir"}}, "tags"},
 	} {
 		resp := s.Do(t, http.MethodPost, "/tools/rag_index", tc.body)
 		if resp.Status != http.StatusUnprocessableEntity || !strings.Contains(string(resp.Body), `"loc":["body","`+tc.field+`"]`) ||
-			strings.Contains(string(resp.Body), "resolve") {
+			strings.Contains(string(resp.Body), "resolve") || strings.ContainsFunc(string(resp.Body), func(r rune) bool { return r == 0x202E }) {
 			t.Errorf("%s: %d %.300s", tc.field, resp.Status, resp.Body)
 		}
 	}

@@ -368,6 +368,7 @@ func TestUploadRefusals(t *testing.T) {
 		{"only a path", []formPart{file("/", "x")}, 422, "no usable name"},
 		{"dot dot", []formPart{file("..", "x")}, 422, "no usable name"},
 		{"control character", []formPart{{disposition: `form-data; name="file"; filename*=UTF-8''a%01b.md`, value: "x"}}, 422, "control characters"},
+		{"bidi override in the name", []formPart{{disposition: `form-data; name="file"; filename*=UTF-8''invoice%E2%80%AEdm.exe.md`, value: "x"}}, 422, "bidirectional control character U+202E"},
 		{"name too long", []formPart{file(strings.Repeat("n", 300)+".md", "x")}, 422, "at most 255"},
 		{"file under another field", []formPart{{name: "files", filename: "a.md", value: "x"}}, 422, "named file"},
 		{"no file", []formPart{field("kb_name", "kb")}, 422, "at least one file"},

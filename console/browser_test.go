@@ -347,7 +347,10 @@ func TestConsoleOpensOnANamespaceWithDocuments(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("moby.md", "# Moby Dick\n\nCall me Ishmael.\n")
+	// The file's name holds a right-to-left override (issue 22.9): the
+	// console shows it as ⟨U+202E⟩, never as a disguised name.
+	const disguised = "moby\u202Etxt.md"
+	write(disguised, "# Moby Dick\n\nCall me Ishmael.\n")
 	s := stack.Start(t, stack.Config(t, root), true)
 	index := func(file, kb string) {
 		t.Helper()
@@ -356,10 +359,13 @@ func TestConsoleOpensOnANamespaceWithDocuments(t *testing.T) {
 			t.Fatalf("index %s into %s: %d %s", file, kb, r.Status, r.Body)
 		}
 	}
-	index("moby.md", "books")
+	index(disguised, "books")
 	selected := `(document.querySelector('#namespaces li.selected') || {}).dataset?.ns`
 	do(t, ctx, "open the console", chromedp.Navigate(s.URL+"/ui/"), css("#app"),
-		until(`document.querySelector('#documents').textContent.includes('moby.md')`))
+		until(`document.querySelector('#documents').textContent.includes('moby⟨U+202E⟩txt.md')`))
+	if eval[bool](t, ctx, `/[\u202E]/.test(document.body.textContent)`) {
+		t.Error("the page shows the bidi override itself")
+	}
 	if ns, docsNS := eval[string](t, ctx, selected), textOf(t, ctx, "#docs-ns"); ns != "books" || docsNS != "books" {
 		t.Fatalf("opened on %q (documents of %q), want books", ns, docsNS)
 	}

@@ -137,3 +137,25 @@ func TestParseCutsLongTitles(t *testing.T) {
 		}
 	}
 }
+
+// A title ragd takes from a document shows as it reads: its bidirectional
+// controls are stripped, from metadata, a heading and a file name alike
+// (issue 22.9).
+func TestParseStripsBidiControlsFromTitles(t *testing.T) {
+	for _, tc := range []struct {
+		typ       ragd.SourceType
+		doc, name string
+	}{
+		{ragd.SourceHTML, "<html><head><title>invoice\u202Efdp.exe</title></head><body><p>Body text.</p></body></html>", "doc"},
+		{ragd.SourceMarkdown, "# invoice\u202Efdp.exe\n\nBody text.\n", "doc"},
+		{ragd.SourceText, "Body text without a heading.\n", "invoice\u202Efdp.exe.txt"},
+	} {
+		l, err := Parse([]byte(tc.doc), tc.typ, tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, ok := ragd.BidiControl(l.Title); ok || !strings.Contains(l.Title, "invoicefdp.exe") {
+			t.Errorf("%s: title %+q (holds %U)", tc.typ, l.Title, r)
+		}
+	}
+}

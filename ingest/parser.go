@@ -113,9 +113,11 @@ func finish(l *Loaded, typ ragd.SourceType, name string) (*Loaded, error) {
 }
 
 // cutTitle cuts a title taken from a document (its metadata, a heading,
-// its name) to ragd.MaxTitleChars, ending it with "…": a request may not
-// set a longer one, and an export of the document must import again.
+// its name) to ragd.MaxTitleChars, ending it with "…", and strips its
+// bidirectional controls: a request may set neither, and an export of the
+// document must import again.
 func cutTitle(title string) string {
+	title = ragd.StripBidiControls(title)
 	if utf8.RuneCountInString(title) <= ragd.MaxTitleChars {
 		return title
 	}

@@ -2,6 +2,7 @@ package library
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -225,10 +226,14 @@ func countSet(values ...string) int {
 	return n
 }
 
-// validTitle checks a title against ragd.MaxTitleChars.
+// validTitle checks a title against ragd.MaxTitleChars and refuses
+// bidirectional controls, which would disguise it where it is shown.
 func validTitle(title string) error {
 	if n := utf8.RuneCountInString(title); n > ragd.MaxTitleChars {
 		return ragd.Invalid("title", "value_error", "title has %d characters; at most %d are allowed", n, ragd.MaxTitleChars)
+	}
+	if r, ok := ragd.BidiControl(title); ok {
+		return ragd.Invalid("title", "value_error", "%s", ragd.BidiRefusal("the title", r))
 	}
 	return nil
 }
@@ -242,6 +247,9 @@ func validTags(tags []string) error {
 	for _, t := range tags {
 		if strings.TrimSpace(t) == "" || utf8.RuneCountInString(t) > ragd.MaxTagChars {
 			return ragd.Invalid("tags", "value_error", "tags must be non-empty strings of at most %d characters", ragd.MaxTagChars)
+		}
+		if r, ok := ragd.BidiControl(t); ok {
+			return ragd.Invalid("tags", "value_error", "%s", ragd.BidiRefusal(fmt.Sprintf("tag %+q", t), r))
 		}
 	}
 	return nil

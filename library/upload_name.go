@@ -1,6 +1,7 @@
 package library
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"unicode"
@@ -15,15 +16,19 @@ const maxFilenameBytes = 255
 
 // uploadFilename is the name an uploaded file is kept under: its base name
 // (whatever follows the last / or \, so a client's path says nothing), which
-// must be valid UTF-8 without control characters, neither empty nor . or
-// .., at most maxFilenameBytes long, and end in a supported extension.
+// must be valid UTF-8 without control characters (bidirectional ones
+// included: they disguise a name), neither empty nor . or .., at most
+// maxFilenameBytes long, and end in a supported extension.
 func uploadFilename(raw string) (string, ragd.SourceType, error) {
 	name := raw[strings.LastIndexAny(raw, `/\`)+1:]
+	r, bidi := ragd.BidiControl(name)
 	switch {
 	case strings.TrimSpace(name) == "" || name == "." || name == "..":
 		return "", "", ragd.Invalid("file", "value_error", "the file has no usable name (%q); give each file part a filename", raw)
 	case !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl):
 		return "", "", ragd.Invalid("file", "value_error", "file name %q holds control characters or is not UTF-8", raw)
+	case bidi:
+		return "", "", ragd.Invalid("file", "value_error", "%s", ragd.BidiRefusal(fmt.Sprintf("file name %+q", name), r))
 	case len(name) > maxFilenameBytes:
 		return "", "", ragd.Invalid("file", "value_error", "file name is %d bytes long; at most %d are allowed", len(name), maxFilenameBytes)
 	}

@@ -192,6 +192,19 @@ async function refreshNamespaces() {
 // without headings), else null.
 function named(s) { return s && /[\p{L}\p{N}]/u.test(s) ? s : null; }
 
+// bidiControls are the characters that reorder how text displays
+// (Unicode Bidi_Control): in "invoice\u202Efdp.exe" they would show
+// "invoiceexe.pdf".
+const bidiControls = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
+
+// shown is a name (a source, a file, a title) as the console shows it: a
+// bidirectional control appears as ⟨U+202E⟩ instead of disguising it. The
+// server refuses them in uploaded names and titles and strips them from
+// titles it reads, but a file on disk may be named with one.
+function shown(name) {
+  return String(name).replace(bidiControls, (c) => `⟨U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
+}
+
 function plural(n, word) { return `${n} ${word}${n === 1 ? '' : 's'}`; }
 
 function useNamespace(ev) {
@@ -256,7 +269,7 @@ async function refreshDocuments() {
     return;
   }
   const rows = page.documents.map((d) => el('tr', { 'data-doc': d.document_id },
-    el('td', {}, el('div', {}, named(d.title) || d.source.split('/').pop()), el('div', { class: 'src' }, d.source)),
+    el('td', {}, el('div', {}, shown(named(d.title) || d.source.split('/').pop())), el('div', { class: 'src' }, shown(d.source))),
     el('td', { class: 'num' }, d.chunks),
     el('td', {}, new Date(d.updated_at).toLocaleString()),
     el('td', {}, el('button', { class: 'danger', type: 'button', onclick: (ev) => deleteDocument(ev.target, d) }, 'Delete'))));
@@ -333,8 +346,8 @@ async function refreshJobs() {
 
 function jobLabel(j) {
   const r = j.result || {};
-  return state.jobLabel.get(j.job_id) || (r.source ? r.source.split('/').pop() : null) ||
-    r.directory_path || `${j.type} ${j.job_id.slice(0, 8)}`;
+  return shown(state.jobLabel.get(j.job_id) || (r.source ? r.source.split('/').pop() : null) ||
+    r.directory_path || `${j.type} ${j.job_id.slice(0, 8)}`);
 }
 
 // progressBar sets its width through the CSSOM: the console's CSP allows
@@ -411,7 +424,7 @@ function showSources(sources) {
     return el('li', { class: s.cited ? 'cited' : '', 'data-chunk': s.chunk_id },
       el('span', { class: 'n' }, `[${i + 1}]`),
       el('div', {},
-        el('div', { class: 'source' }, s.source),
+        el('div', { class: 'source' }, shown(s.source)),
         el('div', { class: 'meta' }, meta.join(' · ')),
         s.text ? el('div', { class: 'snippet' }, s.text.length > 220 ? `${s.text.slice(0, 220)}…` : s.text) : null),
       el('button', { type: 'button', class: 'ghost open-chunk', onclick: () => openChunk(i + 1, s, meta) }, 'Open'));
@@ -419,7 +432,7 @@ function showSources(sources) {
 }
 
 function openChunk(n, s, meta) {
-  $('#chunk-title').textContent = `[${n}] ${s.source}`;
+  $('#chunk-title').textContent = `[${n}] ${shown(s.source)}`;
   $('#chunk-meta').textContent = [...meta, `chunk ${s.chunk_id}`].join(' · ');
   $('#chunk-text').textContent = s.text || '(the chunk text is not in this answer)';
   $('#chunk-dialog').showModal();

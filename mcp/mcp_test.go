@@ -34,6 +34,24 @@ func connectHTTP(t *testing.T, s *stack.Stack, version string, onProgress func(*
 	return cs
 }
 
+// settled polls core_job_status until job id has ended, failing t after
+// within, and returns the last answer.
+func settled(t *testing.T, cs *sdk.ClientSession, id string, within time.Duration) (*sdk.CallToolResult, map[string]any) {
+	t.Helper()
+	for deadline := time.Now().Add(within); ; time.Sleep(100 * time.Millisecond) {
+		res, job := call(t, cs, "core_job_status", map[string]any{"job_id": id})
+		if res.IsError {
+			t.Fatalf("core_job_status: %s", text(res))
+		}
+		if s := job["status"]; s == "completed" || s == "failed" || s == "cancelled" {
+			return res, job
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %s has not ended after %s: %v", id, within, job)
+		}
+	}
+}
+
 func call(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any) (*sdk.CallToolResult, map[string]any) {
 	t.Helper()
 	res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: name, Arguments: args})
@@ -108,19 +126,9 @@ func TestCoreToolsOverHTTP(t *testing.T) {
 		t.Fatalf("core_ingest: %v %s", out, text(res))
 	}
 	jobID := out["job_id"].(string)
-	var job map[string]any
-	for deadline := time.Now().Add(time.Minute); ; {
-		res, job = call(t, cs, "core_job_status", map[string]any{"job_id": jobID})
-		if res.IsError {
-			t.Fatalf("core_job_status: %s", text(res))
-		}
-		if job["status"] == "completed" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("job never completed: %v", job)
-		}
-		time.Sleep(100 * time.Millisecond)
+	res, job := settled(t, cs, jobID, time.Minute)
+	if job["status"] != "completed" {
+		t.Fatalf("job: %v", job)
 	}
 	if p, _ := job["progress"].(map[string]any); p["unit"] != "chunks" || p["done"] != p["total"] {
 		t.Fatalf("progress %v", job["progress"])

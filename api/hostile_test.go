@@ -124,7 +124,7 @@ func TestIngestLabelsAreBoundedAndURLResolvedLast(t *testing.T) {
 		{map[string]any{"url": host, "tags": manyTags}, "tags"},
 		{map[string]any{"url": host, "tags": []string{strings.Repeat("x", 101)}}, "tags"},
 		{map[string]any{"url": host, "kb_name": "Not A Namespace"}, "kb_name"},
-		// Bidirectional controls disguise what is shown (issue 22.9).
+		// Bidirectional controls disguise what is shown.
 		{map[string]any{"text": "a disguised title", "title": "invoice\u202Efdp.exe"}, "title"},
 		{map[string]any{"url": host, "title": "\u2067isolated\u2069"}, "title"},
 		{map[string]any{"text": "a disguised tag", "tags": []string{"ok", "final\u202Ethgir"}}, "tags"},

@@ -199,7 +199,7 @@ func TestJobsOfLimitedKey(t *testing.T) {
 	if status, _, out := doAuth(t, s, "GET", "/jobs/"+theirs, "tok-admin-0123456789", nil); status != 200 || str(out, "status") != "queued" {
 		t.Fatalf("legal's job after finance's attempt: %d %v", status, out)
 	}
-	// rag_stats counts a limited key's own jobs (issue 22.8): legal's
+	// rag_stats counts a limited key's own jobs: legal's
 	// queued job is not finance's business; the operator sees both.
 	for key, want := range map[string]string{
 		"tok-finance-0123456789": "map[active:0 cancelled:1 failed:0 pending:0]",

@@ -336,7 +336,7 @@ func TestConsolePagesDocuments(t *testing.T) {
 }
 
 // A new user who indexed into one namespace sees it when the console
-// opens, not the empty default (issue 22.12); once default holds
+// opens, not the empty default; once default holds
 // documents it opens on default again.
 func TestConsoleOpensOnANamespaceWithDocuments(t *testing.T) {
 	t.Parallel()
@@ -347,7 +347,7 @@ func TestConsoleOpensOnANamespaceWithDocuments(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The file's name holds a right-to-left override (issue 22.9): the
+	// The file's name holds a right-to-left override: the
 	// console shows it as ⟨U+202E⟩, never as a disguised name.
 	const disguised = "moby\u202Etxt.md"
 	write(disguised, "# Moby Dick\n\nCall me Ishmael.\n")

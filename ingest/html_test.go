@@ -139,8 +139,7 @@ func TestParseCutsLongTitles(t *testing.T) {
 }
 
 // A title ragd takes from a document shows as it reads: its bidirectional
-// controls are stripped, from metadata, a heading and a file name alike
-// (issue 22.9).
+// controls are stripped, from metadata, a heading and a file name alike.
 func TestParseStripsBidiControlsFromTitles(t *testing.T) {
 	for _, tc := range []struct {
 		typ       ragd.SourceType

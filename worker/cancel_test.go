@@ -160,7 +160,7 @@ func TestCancelRunningDirectory(t *testing.T) {
 		info.Pending+info.Active+info.Scheduled+info.Retry != 0 {
 		t.Fatalf("tasks left to run: %+v %v", info, err)
 	}
-	// One meaning of cancelled everywhere (issue 22.11): the stats count
+	// One meaning of cancelled everywhere: the stats count
 	// the directory as one cancelled job, as the listing does, and none of
 	// its files, which Asynq archives, as failed.
 	stats := s.Do(t, http.MethodGet, "/tools/rag_stats", nil)

@@ -91,20 +91,21 @@ type Hit struct {
 // so image search never mixes with text search. Its vector embeds the
 // caption and the text around it.
 type Image struct {
-	ID          string
-	Namespace   string
-	DocumentID  string
-	ContentHash string
-	Source      string
-	Index       int
-	Page        int
-	Position    int
-	Caption     string
-	Nearby      string
-	Format      string
-	Width       int
-	Height      int
-	Vector      []float32
+	ID          string `json:"id"`
+	Namespace   string `json:"kb_name"`
+	DocumentID  string `json:"document_id"`
+	ContentHash string `json:"content_hash"`
+	Source      string `json:"source"`
+	Index       int    `json:"image_index"`
+	Page        int    `json:"page"`
+	Position    int    `json:"position"`
+	Caption     string `json:"caption"`
+	Nearby      string `json:"nearby"`
+	Format      string `json:"format"`
+	Width       int    `json:"width"`
+	Height      int    `json:"height"`
+	// Vector is left out of the JSON, as a chunk's is.
+	Vector []float32 `json:"-"`
 }
 
 // ImageHit is a picture found by a query.

@@ -405,8 +405,8 @@ func bigArchive(t *testing.T, s *stack.Stack, n int) []byte {
 	_, _ = rand.Read(noise)
 	var buf bytes.Buffer
 	w, _ := archive.NewWriter(&buf, archive.Header{KBName: "src", Embedder: archive.Embedder{Name: s.Search.Embedder.Name(), Dimension: 100}})
-	if err := w.Chunk(&archive.Chunk{ID: ragd.ChunkID("d", "h", 0), DocumentID: "d", ContentHash: "h", Source: "text://d",
-		Text: base64.StdEncoding.EncodeToString(noise), Vector: make([]float32, 100)}); err != nil {
+	if err := w.Chunk(archive.ChunkOf(ragd.Chunk{ID: ragd.ChunkID("d", "h", 0), DocumentID: "d", ContentHash: "h", Source: "text://d",
+		Text: base64.StdEncoding.EncodeToString(noise), Vector: make([]float32, 100)})); err != nil {
 		t.Fatal(err)
 	}
 	_ = w.Close()

@@ -335,8 +335,8 @@ func TestImportChecksRecords(t *testing.T) {
 			return recs
 		}), "document", "vocabulary", []string{"document " + id}},
 		{"image beyond an ingest's", edit(func(d *archive.Document, _ []*archive.Chunk, recs []archive.Record) []archive.Record {
-			im := &archive.Image{ID: ragd.ChunkID(id, hash+"/image", ingest.MaxDocumentImages), DocumentID: id, ContentHash: hash,
-				Source: d.Document.Source, Index: ingest.MaxDocumentImages, Caption: "fig", Vector: vector}
+			im := archive.ImageOf(ragd.Image{ID: ragd.ChunkID(id, hash+"/image", ingest.MaxDocumentImages), DocumentID: id, ContentHash: hash,
+				Source: d.Document.Source, Index: ingest.MaxDocumentImages, Caption: "fig", Vector: vector})
 			i := slices.IndexFunc(recs, func(r archive.Record) bool { return r.Document != nil })
 			return slices.Insert(recs, i, archive.Record{Type: archive.TypeImage, Image: im})
 		}), "image", "image_index", []string{"image " + fmt.Sprint(ingest.MaxDocumentImages) + " of document"}},

@@ -26,16 +26,16 @@ func source(doc string) string { return "file:///docs/" + doc + ".txt" }
 func hash(doc string) string   { return ragd.ContentHash([]byte(doc)) }
 
 func chunk(doc string, i int) *Chunk {
-	return &Chunk{ID: ragd.ChunkID(id(doc), hash(doc), i), DocumentID: id(doc), Source: source(doc), SourceType: ragd.SourceText,
+	return ChunkOf(ragd.Chunk{ID: ragd.ChunkID(id(doc), hash(doc), i), DocumentID: id(doc), Source: source(doc), SourceType: ragd.SourceText,
 		ContentHash: hash(doc), Index: i, Text: fmt.Sprintf("text %d of %s", i, doc), Path: "T > S", Level: 2,
 		Summary: "S", Tags: []string{"a"}, Timestamp: time.Date(2026, 1, 1, 0, 0, 0, 123456789, time.UTC),
-		Related: "kin words", Vector: []float32{0.1, -0.2, 1.0 / 3}}
+		Related: "kin words", Vector: []float32{0.1, -0.2, 1.0 / 3}})
 }
 
 // image is picture i of doc.
 func image(doc string, i int) *Image {
-	return &Image{ID: ragd.ChunkID(id(doc), hash(doc)+"/image", i), DocumentID: id(doc), ContentHash: hash(doc), Source: source(doc),
-		Index: i, Caption: "fig", Vector: []float32{1, 0, 0}}
+	return ImageOf(ragd.Image{ID: ragd.ChunkID(id(doc), hash(doc)+"/image", i), DocumentID: id(doc), ContentHash: hash(doc), Source: source(doc),
+		Index: i, Caption: "fig", Vector: []float32{1, 0, 0}})
 }
 
 func document(doc string, chunks int) *Document {

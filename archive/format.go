@@ -49,42 +49,55 @@ type Embedder struct {
 	Dimension int    `json:"dimension"`
 }
 
-// Chunk is one chunk of a document's current version, with its vector.
+// Chunk is one chunk of a document's current version: the ragd.Chunk
+// itself, every field under its JSON name, so a field the type gains is
+// archived without a change here. The two fields ragd.Chunk keeps out of
+// its JSON, the vector and the thesaurus words written at ingest, are
+// added (shadowing the embedded ones: build a Chunk with ChunkOf and read
+// it with Domain). Its kb_name is the namespace exported; an import writes
+// the chunk to its target namespace.
 type Chunk struct {
-	ID          string          `json:"id"`
-	DocumentID  string          `json:"document_id"`
-	Source      string          `json:"source"`
-	SourceType  ragd.SourceType `json:"source_type"`
-	ContentHash string          `json:"content_hash"`
-	Index       int             `json:"chunk_index"`
-	Text        string          `json:"text"`
-	Path        string          `json:"path"`
-	Level       int             `json:"level"`
-	Summary     string          `json:"summary"`
-	Page        int             `json:"page,omitempty"`
-	Tags        []string        `json:"tags,omitempty"`
-	Timestamp   time.Time       `json:"timestamp"`
-	// Related are the thesaurus words written with the chunk at ingest.
+	ragd.Chunk
 	Related string    `json:"related,omitempty"`
 	Vector  []float32 `json:"vector"`
 }
 
-// Image is one picture of a document's current version: its metadata
-// (not its pixels, which ragd does not keep) and its vector.
+// ChunkOf is c as an archive record, its vector and related words held
+// by the record's own fields only (as a record read back holds them).
+func ChunkOf(c ragd.Chunk) *Chunk {
+	rec := &Chunk{Chunk: c, Related: c.Related, Vector: c.Vector}
+	rec.Chunk.Related, rec.Chunk.Vector = "", nil
+	return rec
+}
+
+// Domain is the record as the ragd.Chunk it holds.
+func (c *Chunk) Domain() ragd.Chunk {
+	d := c.Chunk
+	d.Related, d.Vector = c.Related, c.Vector
+	return d
+}
+
+// Image is one picture of a document's current version: the ragd.Image
+// (its metadata, not its pixels, which ragd does not keep) with its
+// vector, as Chunk holds a ragd.Chunk.
 type Image struct {
-	ID          string    `json:"id"`
-	DocumentID  string    `json:"document_id"`
-	ContentHash string    `json:"content_hash"`
-	Source      string    `json:"source"`
-	Index       int       `json:"image_index"`
-	Page        int       `json:"page"`
-	Position    int       `json:"position"`
-	Caption     string    `json:"caption"`
-	Nearby      string    `json:"nearby"`
-	Format      string    `json:"format"`
-	Width       int       `json:"width"`
-	Height      int       `json:"height"`
-	Vector      []float32 `json:"vector"`
+	ragd.Image
+	Vector []float32 `json:"vector"`
+}
+
+// ImageOf is im as an archive record, its vector held by the record's own
+// field only.
+func ImageOf(im ragd.Image) *Image {
+	rec := &Image{Image: im, Vector: im.Vector}
+	rec.Image.Vector = nil
+	return rec
+}
+
+// Domain is the record as the ragd.Image it holds.
+func (im *Image) Domain() ragd.Image {
+	d := im.Image
+	d.Vector = im.Vector
+	return d
 }
 
 // Document is a document's registry entry and its vocabulary. It follows

@@ -123,7 +123,7 @@ func (e *Export) chunks(ctx context.Context, aw *archive.Writer, docs map[string
 				continue // an old or unfinished version, or the document changed meanwhile
 			}
 			docs[c.DocumentID].chunks++
-			if err := aw.Chunk(archiveChunk(c)); err != nil {
+			if err := aw.Chunk(archive.ChunkOf(*c)); err != nil {
 				return written, err
 			}
 			written++
@@ -153,7 +153,7 @@ func (e *Export) images(ctx context.Context, aw *archive.Writer, docs map[string
 			if current[im.DocumentID] != im.ContentHash || !track(docs, im.DocumentID, im.ContentHash) {
 				continue
 			}
-			if err := aw.Image(archiveImage(im)); err != nil {
+			if err := aw.Image(archive.ImageOf(*im)); err != nil {
 				return written, err
 			}
 			written++
@@ -251,14 +251,3 @@ func (e *Export) vocabularies(ctx context.Context, page []ragd.Document) (map[st
 	return words, nil
 }
 
-func archiveChunk(c *ragd.Chunk) *archive.Chunk {
-	return &archive.Chunk{ID: c.ID, DocumentID: c.DocumentID, Source: c.Source, SourceType: c.SourceType,
-		ContentHash: c.ContentHash, Index: c.Index, Text: c.Text, Path: c.Path, Level: c.Level, Summary: c.Summary,
-		Page: c.Page, Tags: c.Tags, Timestamp: c.Timestamp, Related: c.Related, Vector: c.Vector}
-}
-
-func archiveImage(im *ragd.Image) *archive.Image {
-	return &archive.Image{ID: im.ID, DocumentID: im.DocumentID, ContentHash: im.ContentHash, Source: im.Source,
-		Index: im.Index, Page: im.Page, Position: im.Position, Caption: im.Caption, Nearby: im.Nearby,
-		Format: im.Format, Width: im.Width, Height: im.Height, Vector: im.Vector}
-}

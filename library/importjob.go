@@ -247,9 +247,9 @@ func (im *importer) chunk(c *archive.Chunk) ragd.Chunk {
 	if im.renamed() {
 		id = ragd.ChunkID(doc, c.ContentHash, c.Index)
 	}
-	return ragd.Chunk{ID: id, DocumentID: doc, Namespace: im.ns, Source: im.source(c.Source), SourceType: c.SourceType,
-		ContentHash: c.ContentHash, Index: c.Index, Text: c.Text, Path: c.Path, Level: c.Level, Summary: c.Summary,
-		Page: c.Page, Tags: c.Tags, Timestamp: c.Timestamp, Vector: c.Vector, Related: c.Related}
+	out := c.Domain()
+	out.ID, out.DocumentID, out.Namespace, out.Source = id, doc, im.ns, im.source(c.Source)
+	return out
 }
 
 func (im *importer) image(x *archive.Image) ragd.Image {
@@ -258,7 +258,7 @@ func (im *importer) image(x *archive.Image) ragd.Image {
 	if im.renamed() {
 		id = ragd.ChunkID(doc, x.ContentHash+"/image", x.Index)
 	}
-	return ragd.Image{ID: id, Namespace: im.ns, DocumentID: doc, ContentHash: x.ContentHash, Source: im.source(x.Source),
-		Index: x.Index, Page: x.Page, Position: x.Position, Caption: x.Caption, Nearby: x.Nearby, Format: x.Format,
-		Width: x.Width, Height: x.Height, Vector: x.Vector}
+	out := x.Domain()
+	out.ID, out.DocumentID, out.Namespace, out.Source = id, doc, im.ns, im.source(x.Source)
+	return out
 }

@@ -250,4 +250,3 @@ func (e *Export) vocabularies(ctx context.Context, page []ragd.Document) (map[st
 	}
 	return words, nil
 }
-

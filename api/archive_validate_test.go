@@ -177,9 +177,9 @@ func expectRefused(t *testing.T, s *stack.Stack, cases []importCase) {
 // An import is held to an ingest's limits on what a document carries:
 // titles and tags (ragd.MaxTitleChars, MaxTags, MaxTagChars), counted
 // in characters. One over is a 422 naming the record, before any job;
-// at the limits the archive imports (issue 22: a 5,000-character title,
-// 1,000 tags, a 100,000-character tag and a 30 MiB title were stored;
-// with the last, GET /documents answered 31.5 MB).
+// at the limits the archive imports (an edited archive once stored a
+// 5,000-character title, 1,000 tags, a 100,000-character tag and a 30 MiB
+// title; with the last, GET /documents answered 31.5 MB).
 func TestImportAppliesIngestLimits(t *testing.T) {
 	t.Parallel()
 	s := archiveStack(t, nil)
@@ -246,7 +246,7 @@ func TestImportAppliesIngestLimits(t *testing.T) {
 // ragd derives them, well-formed sources of the kinds ragd indexes, each
 // source and id once, documents with chunks, vectors of finite numbers
 // only, counts never negative. Anything else is a 422 naming the record,
-// before any job (issue 22: document ids "*" and "../../../etc" were
+// before any job (document ids "*" and "../../../etc" were once
 // registered; a document of 0 chunks and source file:///etc/shadow was
 // accepted; two documents shared one source; a chunk id "../../x" passed
 // the upload and failed the job after its retries; a null vector element

@@ -63,7 +63,7 @@ func TestJSONEndpointsRefuseOtherContentTypes(t *testing.T) {
 			}
 		}
 	}
-	// The probe of issue 11: a page on another local port, text/plain.
+	// A planted request: a page on another local port, text/plain.
 	status, _, raw := send(t, s, http.MethodPost, "/tools/rag_index", bodies["/tools/rag_index"],
 		"Origin", "http://localhost:3000", "Content-Type", "text/plain")
 	if status != http.StatusForbidden {

@@ -61,8 +61,9 @@ func TestIngestDirectoryThenSearchFindsKnownPassage(t *testing.T) {
 	}
 }
 
-// DESIGN §11: a search right after an ingest must find the new document
-// (Weaviate's BlockMax-WAND memtable bug makes it miss without the fix).
+// A search right after an ingest must find the new document: Weaviate's
+// BlockMax-WAND inverted index misses objects still in its memtable, so
+// ragd runs Weaviate with USE_INVERTED_SEARCHABLE=false.
 func TestSearchRightAfterIngestFindsNewDocument(t *testing.T) {
 	t.Parallel()
 	s := stack.Start(t, stack.Config(t), true)

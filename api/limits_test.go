@@ -22,7 +22,7 @@ func ids(n int) []string {
 }
 
 // Every list a retrieval request carries has a bound: one item more is a
-// 422 naming the field, before any search (issue 22: 250,000 scope ids,
+// 422 naming the field, before any search (250,000 scope ids once,
 // 8.8 MB, kept a core busy for 83 s, and on after the client hung up).
 // At the bound, with repeats, a search still answers.
 func TestRetrievalListsAreBounded(t *testing.T) {

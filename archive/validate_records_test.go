@@ -51,9 +51,9 @@ func one(t *testing.T, edit func(c *Chunk, d *Document)) []byte {
 // Ids are those ragd derives: a document's from its namespace and source,
 // a chunk's and an image's from their document, version and index. An
 // archive naming anything else is refused where the id is met, so a
-// forged id never reaches the store or the registry (issue 22: document
-// ids "*" and "../../../etc" were registered; a chunk id "../../x" passed
-// the upload and failed in the job).
+// forged id never reaches the store or the registry (document ids "*"
+// and "../../../etc" were once registered; a chunk id "../../x" passed the
+// upload and failed in the job).
 func TestValidateRefusesForgedIDs(t *testing.T) {
 	forged := func(doc string) func(c *Chunk, d *Document) {
 		return func(c *Chunk, d *Document) { c.DocumentID, d.Document.ID = doc, doc }
@@ -93,8 +93,8 @@ func TestValidateRefusesForgedIDs(t *testing.T) {
 }
 
 // A document without chunks is refused: ragd makes none (an ingest
-// refuses a source without text), and nothing could find it (issue 22:
-// one of source file:///etc/shadow was registered).
+// refuses a source without text), and nothing could find it (one of
+// source file:///etc/shadow was once registered).
 func TestValidateRefusesDocumentWithoutChunks(t *testing.T) {
 	d := document("shadow", 0)
 	d.Document.Source, d.Document.ID = "file:///etc/shadow", ragd.DocumentID("books", "file:///etc/shadow")
@@ -133,7 +133,7 @@ func TestValidateRefusesSharedSource(t *testing.T) {
 }
 
 // Every vector element is a finite float32 number: encoding/json would
-// read a null as 0 (issue 22) and the vector as a valid one.
+// read a null as 0 and the vector as a valid one.
 func TestValidateVectors(t *testing.T) {
 	plain := string(gunzip(t, build(t, nil)))
 	edit := func(old, new string) []byte {

@@ -14,7 +14,7 @@ import (
 
 // lookupScript reads the generations of the namespaces and the cached
 // result their key names, in one round trip: a cached search would
-// otherwise wait on Redis twice in sequence (issue 14). KEYS are each
+// otherwise wait on Redis twice in sequence. KEYS are each
 // namespace's generation counters, per of them apiece; ARGV are per, the
 // key's prefix (up to the namespaces), and its tail (tool and args hash).
 // The cache key itself is computed here, so the script reads a key not in
@@ -49,7 +49,7 @@ return {table.concat(gens, ','), redis.call('GET', key) or false}
 // counts only if the counters still sum to those generations (MGET reads
 // them all at once). Otherwise, and the first time, lookupScript reads both
 // in one step. A Lua call costs about 50 µs more than an MGET here, a
-// sixth of a cached MCP call (issue 14).
+// sixth of a cached MCP call.
 func (c *Results) Lookup(ctx context.Context, namespaces []string, tool string, args any, dst any) (key string, hit bool) {
 	if c == nil {
 		return "", false
@@ -81,7 +81,7 @@ func (c *Results) Lookup(ctx context.Context, namespaces []string, tool string, 
 	key = head + ":" + joined + ":" + tail
 	text, found := raw.(string)
 	// segmentio's decoder (the go-sdk's) reads what encoding/json wrote in
-	// half the time: 6 µs against 14 for a cached search (issue 14).
+	// half the time: 6 µs against 14 for a cached search.
 	hit = found && fastjson.Unmarshal([]byte(text), dst) == nil
 	c.observe(tool, hit)
 	return key, hit

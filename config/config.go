@@ -233,9 +233,9 @@ type Search struct {
 	// query word in its first SynonymSenses senses per part of speech.
 	SynonymExpansion bool `yaml:"synonym_expansion"`
 	// KeywordSynonymExpansion expands keyword-mode searches with synonyms
-	// even when SynonymExpansion is off. Off by default: it passed issue
-	// 17's rule over ragd's corpora but lost recall on a question set ragd
-	// was not tuned on (issue 22, docs/RETRIEVAL.md).
+	// even when SynonymExpansion is off. Off by default: it passed the
+	// defaults rule over ragd's corpora but lost recall on a question set ragd
+	// was not tuned on (docs/RETRIEVAL.md).
 	KeywordSynonymExpansion bool   `yaml:"keyword_synonym_expansion"`
 	SynonymSenses           int    `yaml:"synonym_senses"`
 	WordNetDir              string `yaml:"wordnet_dir"`

@@ -116,7 +116,7 @@ func TestBadSettingsAreNamed(t *testing.T) {
 	if _, err := Load("", []string{"RAGD_SEARCH_WORDNET_DIR=", "RAGD_SEARCH_SYNONYM_EXPANSION=false", "RAGD_SEARCH_KEYWORD_SYNONYM_EXPANSION=true"}); err == nil || !strings.Contains(err.Error(), "search.keyword_synonym_expansion") {
 		t.Errorf("no WordNet directory with keyword-mode synonyms on: want an error naming it, got %v", err)
 	}
-	// Off by default (issue 22: it lost recall on a question set ragd was
+	// Off by default (it lost recall on a question set ragd was
 	// not tuned on), so no default setting reads WordNet.
 	if d := Default(); d.Search.KeywordSynonymExpansion || d.Search.SynonymExpansion || d.Ingest.RelatedWords {
 		t.Errorf("defaults: keyword_synonym_expansion %v, synonym_expansion %v, related_words %v: want all off",

@@ -122,7 +122,7 @@ func buildGoMod(src Sources, dir string) error {
 }
 
 // ModDocDirs are the folders of Markdown files that make up the moddocs
-// corpus (issue 22): documentation, not READMEs, of modules ragd's go.mod
+// corpus: documentation, not READMEs, of modules ragd's go.mod
 // requires at these versions (so `go mod download` puts them on every
 // machine), a family of files none of the other corpora uses and ragd
 // was never tuned on. Each file is named Prefix + its name.

@@ -12,7 +12,7 @@ import (
 	"ragd/internal/testenv"
 )
 
-// The hostile PDFs of issue 11: each must end in a clear error within
+// Hostile PDFs: each must end in a clear error within
 // bounds, never spin or balloon. parseWithin fails the test instead of
 // hanging the suite when a parse does not return.
 func parseWithin(t *testing.T, p Parser, data []byte, name string) (*Loaded, error) {

@@ -16,7 +16,7 @@ import (
 // pass. sdk.AddTool decodes the arguments twice and, after each call,
 // marshals the output, decodes it again into a generic value to validate it
 // against the output schema and encodes it once more for the text mirror:
-// on a cached search that was most of the tool's time (issue 14). Here the
+// on a cached search that was most of the tool's time. Here the
 // arguments are still validated against the input schema (small), but the
 // output, ragd's own struct and so its own schema, is encoded once and its
 // bytes serve both structuredContent and the text mirror.

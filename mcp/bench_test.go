@@ -68,7 +68,7 @@ func toolCall(name string, args string) []byte {
 
 // BenchmarkMCPCachedRetrieve compares ragd's cached core_retrieve_text over
 // streamable HTTP with the floor, a bare go-sdk echo tool served the same
-// way, interleaved call by call at concurrency 1 and 16 (issue 14: ≥ 0.85×
+// way, interleaved call by call at concurrency 1 and 16 (targets: ≥ 0.85×
 // the calls/s, p50 ≤ 1.3×).
 func BenchmarkMCPCachedRetrieve(b *testing.B) {
 	s := stack.Start(b, stack.Config(b), true)

@@ -20,8 +20,8 @@ import (
 // each HTTP request as a session: it connects one (synthesizing its
 // initialize state), reads the body twice more, decodes each message with
 // a fresh 32 KiB buffer, runs the call on its own goroutine and closes the
-// session again — on a cached search that was half of the call's time
-// (issue 14). Here the envelope ragd has already checked is dispatched
+// session again — on a cached search that was half of the call's time.
+// Here the envelope ragd has already checked is dispatched
 // straight to the tool's handler, the same handler the SDK would run, and
 // the result is written as the SDK writes it (one SSE message event).
 //

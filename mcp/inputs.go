@@ -7,8 +7,8 @@ import (
 	"ragd/websearch"
 )
 
-// The tools' own inputs and outputs: where DESIGN gives MCP a shape of its
-// own (core_ingest's wait result, core_retrieve_text's nodes, …). Every
+// The tools' own inputs and outputs: where MCP has a shape of its own
+// (core_ingest's wait result, core_retrieve_text's nodes, …). Every
 // other tool takes and returns the service layer's types, as REST does.
 // The JSON schemas agents see are derived from the structs; the jsonschema
 // tags are the descriptions.

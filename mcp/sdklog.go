@@ -8,7 +8,7 @@ import (
 // sdkLogger is log for the SDK's own messages, from Warn up. At Info the
 // SDK logs each session's connect and disconnect, and in stateless mode
 // every HTTP request is a session: three lines per tool call, formatted on
-// the hot path, saying nothing an operator needs (issue 14). Its warnings
+// the hot path, saying nothing an operator needs. Its warnings
 // and errors still reach ragd's log.
 func sdkLogger(log *slog.Logger) *slog.Logger {
 	return slog.New(minLevel{log.Handler(), slog.LevelWarn})

@@ -31,8 +31,8 @@ type Policy struct {
 	InitialBackoff, MaxBackoff time.Duration
 }
 
-// DefaultPolicy is DESIGN §6's: 30 s per call, 3 retries, 5 failures open
-// the breaker.
+// DefaultPolicy is a dependency call's policy unless configured: 30 s per
+// call, 3 retries, 5 failures in a row open the breaker for 30 s.
 func DefaultPolicy() Policy {
 	return Policy{Timeout: 30 * time.Second, MaxRetries: 3, FailThreshold: 5, OpenFor: 30 * time.Second,
 		InitialBackoff: 100 * time.Millisecond, MaxBackoff: 2 * time.Second}

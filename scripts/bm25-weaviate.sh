@@ -3,7 +3,7 @@
 # throwaway single-node Weaviate for the BM25 experiment (go run
 # ./internal/bm25exp; docs/PERFORMANCE.md) and prints its pid. SEARCHABLE is
 # USE_INVERTED_SEARCHABLE: true is BlockMax WAND, false the classic
-# inverted index ragd runs on (DESIGN §11). Ports BASE+1..BASE+4 are its
+# inverted index ragd runs on (see scripts/lib.sh). Ports BASE+1..BASE+4 are its
 # gossip, data, raft and raft-RPC ports.
 set -euo pipefail
 BIN=$1 HTTP=$2 GRPC=$3 BASE=$4 SEARCHABLE=$5 DIR=$6

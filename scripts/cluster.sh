@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make cluster: ragd past one machine, on loopback. Installs what is
 # missing, then starts
-#   three Weaviate nodes (one Raft/memberlist cluster, DESIGN.md §11),
+#   three Weaviate nodes (one Raft/memberlist cluster; each node its own
+#   HTTP, gRPC, gossip, data, raft and raft-RPC ports and data directory),
 #   a Redis primary, its replica and three Redis Sentinels,
 #   two `ragd serve` replicas and three `ragd worker` processes,
 # all sharing one generated config (weaviate.replication_factor: 3, the
@@ -78,7 +79,7 @@ for i in 0 1 2; do
 	sentinel_addrs+="${sentinel_addrs:+, }127.0.0.1:${SENTINELS[$i]}"
 done
 # A ragd without Weaviate replication (weaviate.replication_factor and
-# node lists, issue 15 item 1) refuses those keys: it then talks to node 1
+# node lists) refuses those keys: it then talks to node 1
 # only, at replication factor 1.
 if grep -q '^  replication_factor:' "$ROOT/config.yaml"; then
 	weaviate_cfg="  url: $urls

@@ -358,7 +358,10 @@ start_weaviate() {
 	local log_file=$dir/weaviate.log
 	log "weaviate: starting on 127.0.0.1:$http, gRPC :$grpc (data $dir, log $log_file)"
 	(
-		# Settings: see DESIGN.md §1 and §11 (USE_INVERTED_SEARCHABLE=false).
+		# Loopback only, anonymous access, no vectorizer (ragd embeds),
+		# no telemetry; USE_INVERTED_SEARCHABLE=false: the BlockMax-WAND
+		# index misses objects still in its memtable, so a search right
+		# after an ingest would not find them.
 		# GO_PROFILING_DISABLE keeps it off :6060 (all interfaces, and shared
 		# between instances); ENABLE_MODULES is empty: ragd embeds itself.
 		export PERSISTENCE_DATA_PATH="$dir"
@@ -374,7 +377,8 @@ start_weaviate() {
 		export RAFT_PORT="$raft"
 		export RAFT_INTERNAL_RPC_PORT="$raft_rpc"
 		export RAFT_BOOTSTRAP_EXPECT="${WEAVIATE_BOOTSTRAP_EXPECT:-1}"
-		# A node of a local cluster (scripts/cluster.sh): DESIGN.md §11.
+		# A node of a local cluster (scripts/cluster.sh): it joins the
+		# others' raft and memberlist on loopback.
 		if [[ -n ${WEAVIATE_RAFT_JOIN:-} ]]; then
 			export CLUSTER_IN_LOCALHOST=true RAFT_JOIN="$WEAVIATE_RAFT_JOIN"
 			[[ -z ${WEAVIATE_CLUSTER_JOIN:-} ]] || export CLUSTER_JOIN="$WEAVIATE_CLUSTER_JOIN"

@@ -19,7 +19,7 @@ import (
 // BenchmarkRetrievalLatency measures rag_search at the service (uncached,
 // one query at a time) over the evaluation corpus and the development
 // set's questions, for plain hybrid search, the default retrieval and the
-// techniques that are off by default. Target (issue 6): the default's p50 at
+// techniques that are off by default. Target: the default's p50 at
 // most 2× plain hybrid's.
 func BenchmarkRetrievalLatency(b *testing.B) {
 	dir := b.TempDir()

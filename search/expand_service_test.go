@@ -129,7 +129,7 @@ func TestSynonymExpansionFindsPassageByWordNetSynonym(t *testing.T) {
 }
 
 // With keyword_synonym_expansion on, keyword-mode searches are expanded
-// with synonyms and hybrid ones are not; off (the default since issue 22:
+// with synonyms and hybrid ones are not; off (the default:
 // it lost recall on a question set ragd was not tuned on) turns it off.
 func TestKeywordSynonymExpansionKeywordModeOnly(t *testing.T) {
 	cfg := stack.Config(t)

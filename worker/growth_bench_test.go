@@ -34,7 +34,7 @@ import (
 // prints the ingest rate end to end, keyword and hybrid p50/p99 for ragd
 // (REST, expansions off and on) and for raw Weaviate (gRPC, same tenant,
 // limit and properties), ragd's RSS, Redis memory and Weaviate's disk
-// (issue 14: 1M chunks in ≤ 15 min, p50 at 1M ≤ 2× its p50 at 10k,
+// (targets: 1M chunks in ≤ 15 min, p50 at 1M ≤ 2× its p50 at 10k,
 // ragd ≤ 1.15× raw, RSS ≤ 300 MB, Redis ≤ 400 MB). `make bench-growth`
 // runs it.
 func BenchmarkGrowth(b *testing.B) {

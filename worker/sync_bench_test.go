@@ -17,7 +17,7 @@ import (
 )
 
 // BenchmarkSyncUnchanged syncs an unchanged directory of 1,000 files
-// (issue 13: under 2 s, no file read beyond stat). Each round times, in
+// (target: under 2 s, no file read beyond stat). Each round times, in
 // turn, the floor — walking the tree and stat'ing every file, the least a
 // sync must do — the sync plan alone, and a whole sync job through REST
 // and the worker.

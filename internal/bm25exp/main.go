@@ -1,4 +1,4 @@
-// Command bm25exp is the BM25 experiment of issue 14 (docs/PERFORMANCE.md):
+// Command bm25exp is a BM25 experiment (docs/PERFORMANCE.md):
 // right after a write, does Weaviate's top-5 BM25 agree with an exhaustive
 // search, and how does BM25 latency grow with the namespace — for the
 // Weaviate at -http/-grpc, and interleaved with a second one (-http2/-grpc2,

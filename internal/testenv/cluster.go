@@ -11,8 +11,8 @@ import (
 )
 
 // Cluster is a three-node Weaviate cluster on loopback that a test starts,
-// kills a node of and restarts, with DESIGN §11's local multi-node
-// settings. Its ports are fixed per caller (StartCluster's: HTTP
+// kills a node of and restarts, each node with ports and a data
+// directory of its own (as scripts/cluster.sh starts them). Its ports are fixed per caller (StartCluster's: HTTP
 // 22080–22082, gRPC 22051–22053, gossip 22946–22948, data 22956–22958, raft
 // 22300/22302/22304 and raft RPC one above each, used by test/replication;
 // test/chaos has its own through StartClusterOn). Test ports stay below

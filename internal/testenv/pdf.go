@@ -57,7 +57,7 @@ func DeflatedStream(pattern string, n int) string {
 	return "<< /Length " + strconv.Itoa(b.Len()) + " /Filter /FlateDecode >>\nstream\n" + b.String() + "\nendstream"
 }
 
-// CyclicPDF is issue 11's 600-byte file that spun a worker for ever: its
+// CyclicPDF is a 600-byte file that once spun a worker for ever: its
 // /Pages node lists itself among its kids.
 func CyclicPDF() []byte {
 	return OnePagePDF("<< /Type /Pages /Kids [2 0 R 3 0 R] /Count 2 >>", TextStream("BT /F1 12 Tf 72 720 Td (cycle) Tj ET"))

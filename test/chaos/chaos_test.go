@@ -1,8 +1,8 @@
 // Package chaos kills parts of a whole ragd cluster under load: three
 // Weaviate nodes (replication factor 3, QUORUM), a Redis primary, replica
 // and three sentinels, two `ragd serve` and three `ragd worker` processes
-// built from cmd/ragd, all on loopback ports of its own (DESIGN §1, issue
-// 15). Pass and fail are on counts, never on timings.
+// built from cmd/ragd, all on loopback ports of its own, never a running
+// dev stack's. Pass and fail are on counts, never on timings.
 package chaos
 
 import (

@@ -164,7 +164,7 @@ func (t *table) budgetTable(w io.Writer) {
 	}
 }
 
-// rule applies issue 17's rule to each pair: on only if the mean
+// rule applies the defaults rule (docs/RETRIEVAL.md) to each pair: on only if the mean
 // test-split recall rises and no corpus's test recall falls by more than
 // one question in 50 (0.02).
 func (t *table) rule(w io.Writer, pairs []string) {

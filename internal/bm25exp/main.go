@@ -24,6 +24,14 @@ import (
 	"ragd/store"
 )
 
+// experiment holds the stores and the corpus the steps share.
+type experiment struct {
+	st, st2 *store.Store // st2 is nil without -http2
+	pieces  []ingest.Piece
+	vecs    [][]float32
+	queries []string
+}
+
 func main() {
 	httpURL := flag.String("http", "", "")
 	grpcAddr := flag.String("grpc", "", "")
@@ -35,94 +43,122 @@ func main() {
 	ctx := context.Background()
 	g, err := embed.LoadGloVe(*glove)
 	check(err)
-	st, err := store.Open(ctx, store.Config{URL: *httpURL, GRPCAddr: *grpcAddr, Collection: "Exp", BatchSize: 200, Timeout: time.Minute}, g.Name(), g.Dimension())
-	check(err)
-	var st2 *store.Store
-	if *http2 != "" {
-		st2, err = store.Open(ctx, store.Config{URL: *http2, GRPCAddr: *grpc2, Collection: "Exp", BatchSize: 200, Timeout: time.Minute}, g.Name(), g.Dimension())
+	open := func(url, grpc string) *store.Store {
+		st, err := store.Open(ctx, store.Config{URL: url, GRPCAddr: grpc, Collection: "Exp", BatchSize: 200, Timeout: time.Minute}, g.Name(), g.Dimension())
 		check(err)
+		return st
 	}
+	x := &experiment{st: open(*httpURL, *grpcAddr)}
+	if *http2 != "" {
+		x.st2 = open(*http2, *grpc2)
+	}
+	x.loadCorpus(ctx, g)
+	check(x.st.Upsert(ctx, "t", x.copyOf(0)))
+	x.agreement(ctx)
+	if *steps != "" {
+		x.grow(ctx, strings.Split(*steps, ","))
+	}
+}
+
+// loadCorpus chunks Go's spec as ragd does, embeds the chunks and picks
+// the queries: three words from about 60 chunks.
+func (x *experiment) loadCorpus(ctx context.Context, g *embed.GloVe) {
 	data, _ := os.ReadFile(filepath.Join(runtime.GOROOT(), "doc", "go_spec.html"))
 	l, err := ingest.Parse(data, ragd.SourceHTML, "go_spec.html")
 	check(err)
-	pieces := ingest.Chunk(l, ingest.ChunkOptions{Tokens: 256, Overlap: 32})
-	texts := make([]string, len(pieces))
-	for i, p := range pieces {
+	x.pieces = ingest.Chunk(l, ingest.ChunkOptions{Tokens: 256, Overlap: 32})
+	texts := make([]string, len(x.pieces))
+	for i, p := range x.pieces {
 		texts[i] = p.Path + "\n" + p.Text
 	}
-	vecs, err := g.Embed(ctx, texts)
+	x.vecs, err = g.Embed(ctx, texts)
 	check(err)
-	mk := func(copy int) []ragd.Chunk {
-		out := make([]ragd.Chunk, len(pieces))
-		doc := fmt.Sprintf("doc%d", copy)
-		for i, p := range pieces {
-			out[i] = ragd.Chunk{ID: ragd.ChunkID(doc, "h", i), DocumentID: doc, ContentHash: "h", Index: i, Text: p.Text,
-				Path: p.Path, Source: "x", SourceType: ragd.SourceHTML, Timestamp: time.Now(), Vector: vecs[i], Tags: []string{}}
-		}
-		return out
-	}
-	check(st.Upsert(ctx, "t", mk(0)))
-	queries := []string{}
-	for i := 0; i < len(pieces) && len(queries) < 60; i += len(pieces) / 60 {
-		w := strings.Fields(pieces[i].Text)
+	for i := 0; i < len(x.pieces) && len(x.queries) < 60; i += len(x.pieces) / 60 {
+		w := strings.Fields(x.pieces[i].Text)
 		if len(w) > 6 {
-			queries = append(queries, strings.Join(w[2:5], " "))
+			x.queries = append(x.queries, strings.Join(w[2:5], " "))
 		}
 	}
+}
+
+// copyOf is the corpus as document copy n.
+func (x *experiment) copyOf(n int) []ragd.Chunk {
+	out := make([]ragd.Chunk, len(x.pieces))
+	doc := fmt.Sprintf("doc%d", n)
+	for i, p := range x.pieces {
+		out[i] = ragd.Chunk{ID: ragd.ChunkID(doc, "h", i), DocumentID: doc, ContentHash: "h", Index: i, Text: p.Text,
+			Path: p.Path, Source: "x", SourceType: ragd.SourceHTML, Timestamp: time.Now(), Vector: x.vecs[i], Tags: []string{}}
+	}
+	return out
+}
+
+// keyword runs one BM25 search of the first store.
+func (x *experiment) keyword(ctx context.Context, q string, limit int) []ragd.Hit {
+	return must(x.st.Search(ctx, "t", ragd.ChunkQuery{Text: q, Mode: ragd.ModeKeyword, Limit: limit}))
+}
+
+// agreement compares, right after the write, each query's top 5 with the
+// first 5 of an exhaustive search, by ids and by scores.
+func (x *experiment) agreement(ctx context.Context) {
 	wrong, scoreWrong := 0, 0
-	for _, q := range queries {
-		top := ids(must(st.Search(ctx, "t", ragd.ChunkQuery{Text: q, Mode: ragd.ModeKeyword, Limit: 5})))
-		all := ids(must(st.Search(ctx, "t", ragd.ChunkQuery{Text: q, Mode: ragd.ModeKeyword, Limit: 1000})))
-		if !slices.Equal(top, all[:min(5, len(all))]) {
-			wrong++
-			ts := must(st.Search(ctx, "t", ragd.ChunkQuery{Text: q, Mode: ragd.ModeKeyword, Limit: 5}))
-			as := must(st.Search(ctx, "t", ragd.ChunkQuery{Text: q, Mode: ragd.ModeKeyword, Limit: 1000}))
-			if scoresDiffer(ts, as) {
-				scoreWrong++
-				if scoreWrong <= 3 {
-					fmt.Printf("  %q top5 %v\n   exhaustive %v\n", q, scores(ts), scores(as[:min(5, len(as))]))
-				}
+	for _, q := range x.queries {
+		top, all := x.keyword(ctx, q, 5), x.keyword(ctx, q, 1000)
+		if slices.Equal(ids(top), ids(all[:min(5, len(all))])) {
+			continue
+		}
+		wrong++
+		if scoresDiffer(top, all) {
+			scoreWrong++
+			if scoreWrong <= 3 {
+				fmt.Printf("  %q top5 %v\n   exhaustive %v\n", q, scores(top), scores(all[:min(5, len(all))]))
 			}
 		}
 	}
-	fmt.Printf("right after writing %d chunks: top-5 ids differ from exhaustive on %d of %d queries, scores differ on %d\n", len(pieces), wrong, len(queries), scoreWrong)
-	if *steps == "" {
-		return
-	}
-	n, copies := len(pieces), 1
-	for _, f := range strings.Split(*steps, ",") {
+	fmt.Printf("right after writing %d chunks: top-5 ids differ from exhaustive on %d of %d queries, scores differ on %d\n",
+		len(x.pieces), wrong, len(x.queries), scoreWrong)
+}
+
+// grow copies the corpus until each step's chunk count is reached and
+// prints BM25 latency there, of both stores, interleaved query by query.
+func (x *experiment) grow(ctx context.Context, steps []string) {
+	n, copies := len(x.pieces), 1
+	for _, f := range steps {
 		var target int
 		fmt.Sscan(f, &target)
-		for n < target {
-			check(st.Upsert(ctx, "t", mk(copies)))
-			if st2 != nil {
-				check(st2.Upsert(ctx, "t", mk(copies)))
+		for ; n < target; copies, n = copies+1, n+len(x.pieces) {
+			check(x.st.Upsert(ctx, "t", x.copyOf(copies)))
+			if x.st2 != nil {
+				check(x.st2.Upsert(ctx, "t", x.copyOf(copies)))
 			}
-			copies++
-			n += len(pieces)
 		}
 		time.Sleep(5 * time.Second)
 		var lat, lat2 []time.Duration
-		for r := 0; r < 5; r++ {
-			for _, q := range queries {
-				t0 := time.Now()
-				must(st.Search(ctx, "t", ragd.ChunkQuery{Text: q, Mode: ragd.ModeKeyword, Limit: 5}))
-				lat = append(lat, time.Since(t0))
-				if st2 != nil {
-					t0 = time.Now()
-					must(st2.Search(ctx, "t", ragd.ChunkQuery{Text: q, Mode: ragd.ModeKeyword, Limit: 5}))
-					lat2 = append(lat2, time.Since(t0))
+		for range 5 {
+			for _, q := range x.queries {
+				lat = append(lat, timed(func() { x.keyword(ctx, q, 5) }))
+				if x.st2 != nil {
+					lat2 = append(lat2, timed(func() { must(x.st2.Search(ctx, "t", ragd.ChunkQuery{Text: q, Mode: ragd.ModeKeyword, Limit: 5})) }))
 				}
 			}
 		}
-		slices.Sort(lat)
-		fmt.Printf("%d chunks: BM25 limit 5 p50 %s p99 %s", n, lat[len(lat)/2].Round(10*time.Microsecond), lat[len(lat)*99/100].Round(10*time.Microsecond))
-		if st2 != nil {
-			slices.Sort(lat2)
-			fmt.Printf(" | second: p50 %s p99 %s", lat2[len(lat2)/2].Round(10*time.Microsecond), lat2[len(lat2)*99/100].Round(10*time.Microsecond))
+		fmt.Printf("%d chunks: BM25 limit 5 %s", n, percentiles(lat))
+		if x.st2 != nil {
+			fmt.Printf(" | second: %s", percentiles(lat2))
 		}
 		fmt.Println()
 	}
+}
+
+func timed(f func()) time.Duration {
+	t0 := time.Now()
+	f()
+	return time.Since(t0)
+}
+
+// percentiles are p50 and p99 of lat (sorted in place).
+func percentiles(lat []time.Duration) string {
+	slices.Sort(lat)
+	return fmt.Sprintf("p50 %s p99 %s", lat[len(lat)/2].Round(10*time.Microsecond), lat[len(lat)*99/100].Round(10*time.Microsecond))
 }
 
 func ids(h []ragd.Hit) []string {

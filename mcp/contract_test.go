@@ -63,7 +63,7 @@ func TestToolFailuresAreLogged(t *testing.T) {
 		t.Fatal("want a tool error")
 	}
 	got := logs.String()
-	for _, want := range []string{`msg="tool call failed" tool=core_job_status error="job no-such-job not found`,
+	for _, want := range []string{`msg="tool call failed" tool=core_job_status error="job \"no-such-job\" not found`,
 		`msg="tool call failed" tool=core_query error="top_k must be between 1 and 20, not 99"`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("log lacks %s:\n%s", want, got)

@@ -14,8 +14,8 @@ import (
 // QueryRequest is a rag_query call.
 type QueryRequest struct {
 	search.RetrieveRequest
-	IncludeSources *bool `json:"include_sources,omitempty" default:"true" doc:"list the passages the answer may cite"`
-	Stream         bool  `json:"stream,omitempty" doc:"stream the answer as server-sent events"`
+	IncludeSources *bool `json:"include_sources,omitempty" default:"true" jsonschema:"list the passages the answer may cite"`
+	Stream         bool  `json:"stream,omitempty" jsonschema:"stream the answer as server-sent events"`
 	// Model writes the answer when no chat model is configured (the MCP
 	// client's model, through sampling); never read from a request body.
 	Model CallModel `json:"-"`

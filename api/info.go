@@ -23,7 +23,7 @@ func (h *handlers) info(c echo.Context) error {
 type healthBody struct {
 	Status     string            `json:"status"`
 	Components map[string]bool   `json:"components"`
-	Breakers   map[string]string `json:"breakers" doc:"circuit breaker per dependency: closed, half-open or open"`
+	Breakers   map[string]string `json:"breakers" jsonschema:"circuit breaker per dependency: closed, half-open or open"`
 }
 
 func (h *handlers) health(c echo.Context) error {

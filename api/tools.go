@@ -60,7 +60,7 @@ func (h *handlers) mcpTools(c echo.Context) error {
 }
 
 type mcpToolList struct {
-	Tools any `json:"tools" doc:"the MCP tool definitions: name, description, inputSchema, outputSchema, annotations"`
+	Tools any `json:"tools" jsonschema:"the MCP tool definitions: name, description, inputSchema, outputSchema, annotations"`
 	Count int `json:"count"`
 }
 
@@ -85,14 +85,14 @@ func (h *handlers) searchStream(c echo.Context) error {
 // jsonRPCRequest and jsonRPCResponse document POST / in the OpenAPI spec.
 type jsonRPCRequest struct {
 	JSONRPC string         `json:"jsonrpc" enum:"2.0"`
-	ID      any            `json:"id,omitempty" doc:"omitted for a notification"`
+	ID      any            `json:"id,omitempty" jsonschema:"omitted for a notification"`
 	Method  string         `json:"method" enum:"initialize,list_tools,search,shutdown"`
-	Params  map[string]any `json:"params,omitempty" doc:"search: {query | topic, max_results 1-20 (default 5)}"`
+	Params  map[string]any `json:"params,omitempty" jsonschema:"search: {query | topic, max_results 1-20 (default 5)}"`
 }
 
 type jsonRPCResponse struct {
 	JSONRPC string `json:"jsonrpc"`
 	ID      any    `json:"id"`
 	Result  any    `json:"result,omitempty"`
-	Error   any    `json:"error,omitempty" doc:"{code, message}: -32700 parse error, -32600 invalid request, -32601 method not found, -32602 invalid params, -32000 web search not configured, -32001 provider failed"`
+	Error   any    `json:"error,omitempty" jsonschema:"{code, message}: -32700 parse error, -32600 invalid request, -32601 method not found, -32602 invalid params, -32000 web search not configured, -32001 provider failed"`
 }

@@ -24,11 +24,11 @@ const uploadPath = "/documents"
 // uploadForm documents POST /documents' multipart form in the OpenAPI
 // document; the handler reads the parts as they come.
 type uploadForm struct {
-	File   []string `json:"file" format:"binary" doc:"one part per file, with its filename: the base name is kept, and its extension (.pdf, .docx, .html, .htm, .md, .markdown, .txt) picks the parser; repeat the field for more files (up to ingest.max_upload_files, each at most ingest.max_file_bytes)"`
-	KBName string   `json:"kb_name,omitempty" doc:"namespace to index into (default: default); send it before the files so a forbidden namespace is refused before they are read"`
-	Tags   []string `json:"tags,omitempty" doc:"labels for every file: repeat the field, or separate tags with commas (a tag cannot hold a comma)"`
-	Force  bool     `json:"force,omitempty" doc:"index even files whose bytes the namespace already holds"`
-	Wait   bool     `json:"wait,omitempty" doc:"wait (up to http.wait_timeout in all) for the jobs and answer their final states"`
+	File   []string `json:"file" format:"binary" jsonschema:"one part per file, with its filename: the base name is kept, and its extension (.pdf, .docx, .html, .htm, .md, .markdown, .txt) picks the parser; repeat the field for more files (up to ingest.max_upload_files, each at most ingest.max_file_bytes)"`
+	KBName string   `json:"kb_name,omitempty" jsonschema:"namespace to index into (default: default); send it before the files so a forbidden namespace is refused before they are read"`
+	Tags   []string `json:"tags,omitempty" jsonschema:"labels for every file: repeat the field, or separate tags with commas (a tag cannot hold a comma)"`
+	Force  bool     `json:"force,omitempty" jsonschema:"index even files whose bytes the namespace already holds"`
+	Wait   bool     `json:"wait,omitempty" jsonschema:"wait (up to http.wait_timeout in all) for the jobs and answer their final states"`
 }
 
 // maxFieldBytes bounds one text field of the upload form.

@@ -21,7 +21,7 @@ const (
 // as {"server", "jobs": [...]}.
 type IngestSummary struct {
 	Path   string `json:"path"`
-	Mode   string `json:"mode" doc:"in_place or upload"`
+	Mode   string `json:"mode" jsonschema:"in_place or upload"`
 	KBName string `json:"kb_name,omitempty"`
 	// Status is completed, failed (the request, the job or one of its
 	// files failed) or cancelled.

@@ -28,10 +28,10 @@ type ListRequest struct {
 type DocumentList struct {
 	KBName    string          `json:"kb_name"`
 	Documents []ragd.Document `json:"documents" jsonschema:"ordered by source, then document_id"`
-	Count     int             `json:"count" doc:"documents on this page" jsonschema:"documents on this page"`
-	Total     int             `json:"total" doc:"documents in the namespace" jsonschema:"documents in the namespace"`
+	Count     int             `json:"count" jsonschema:"documents on this page"`
+	Total     int             `json:"total" jsonschema:"documents in the namespace"`
 	// NextOffset is nil on the last page, so a client pages until it is absent.
-	NextOffset *int `json:"next_offset,omitempty" doc:"offset of the next page; absent on the last page" jsonschema:"offset of the next page; absent on the last page"`
+	NextOffset *int `json:"next_offset,omitempty" jsonschema:"offset of the next page; absent on the last page"`
 }
 
 // ListDocuments returns a page of a namespace's documents. The order is

@@ -20,9 +20,9 @@ import (
 type ImportEnqueued struct {
 	JobID  string         `json:"job_id"`
 	Status ragd.JobStatus `json:"status"`
-	KBName string         `json:"kb_name" doc:"the namespace the archive is loaded into"`
+	KBName string         `json:"kb_name" jsonschema:"the namespace the archive is loaded into"`
 	// FromKBName is the namespace the archive was exported from.
-	FromKBName string `json:"from_kb_name" doc:"the namespace the archive was exported from"`
+	FromKBName string `json:"from_kb_name" jsonschema:"the namespace the archive was exported from"`
 	Documents  int    `json:"documents"`
 	Chunks     int    `json:"chunks"`
 	Images     int    `json:"images"`

@@ -38,12 +38,12 @@ type DirectoryRequest struct {
 	// Sync indexes only what changed since the last run; Prune (default
 	// true) then deletes the documents whose file is gone; DryRun answers
 	// with the plan and enqueues nothing.
-	Sync   bool  `json:"sync,omitempty" doc:"index only new and changed files (size and modification time); unchanged ones are skipped unread" jsonschema:"index only new and changed files (by size and modification time); unchanged files are skipped unread"`
-	Prune  *bool `json:"prune,omitempty" default:"true" doc:"with sync: delete the documents whose file under the directory is gone" jsonschema:"with sync: delete the documents whose file under the directory is gone (default true)"`
-	DryRun bool  `json:"dry_run,omitempty" doc:"with sync: answer 200 with the plan {added, changed, unchanged, deleted} and enqueue nothing" jsonschema:"with sync: return the plan (added, changed, unchanged, deleted) and change nothing"`
+	Sync   bool  `json:"sync,omitempty" jsonschema:"index only new and changed files (by size and modification time); unchanged files are skipped unread"`
+	Prune  *bool `json:"prune,omitempty" default:"true" jsonschema:"with sync: delete the documents whose file under the directory is gone (default true)"`
+	DryRun bool  `json:"dry_run,omitempty" jsonschema:"with sync: answer with the plan {added, changed, unchanged, deleted} and change nothing"`
 	// IncludeIgnored walks what a directory walk skips by default:
 	// node_modules and what .gitignore and .ragdignore files exclude.
-	IncludeIgnored bool `json:"include_ignored,omitempty" doc:"also index what the walk skips by default: node_modules directories and what .gitignore and .ragdignore files exclude (hidden files stay skipped)" jsonschema:"also index node_modules directories and what .gitignore and .ragdignore files exclude (hidden files stay skipped)"`
+	IncludeIgnored bool `json:"include_ignored,omitempty" jsonschema:"also index what the walk skips by default: node_modules directories and what .gitignore and .ragdignore files exclude (hidden files stay skipped)"`
 	// Wait is for the transport: it waits for the job after Index.
 	Wait bool `json:"wait,omitempty" jsonschema:"wait for all files (up to the server's wait limit, with progress notifications)"`
 }

@@ -23,11 +23,11 @@ type JobListRequest struct {
 // callers asked for, newest first. A directory job's per-file jobs are not
 // listed: its own entry counts them, and GET /jobs/{id} lists them.
 type JobList struct {
-	Jobs  []ragd.Job `json:"jobs" doc:"newest first, without children" jsonschema:"newest first; a directory's per-file jobs are in core_job_status"`
-	Count int        `json:"count" doc:"jobs on this page" jsonschema:"jobs on this page"`
-	Total int        `json:"total" doc:"jobs that match" jsonschema:"jobs that match"`
+	Jobs  []ragd.Job `json:"jobs" jsonschema:"newest first, without a directory's per-file jobs (its job's status lists them)"`
+	Count int        `json:"count" jsonschema:"jobs on this page"`
+	Total int        `json:"total" jsonschema:"jobs that match"`
 	// NextOffset is nil on the last page, so a client pages until it is absent.
-	NextOffset *int `json:"next_offset,omitempty" doc:"offset of the next page; absent on the last page" jsonschema:"offset of the next page; absent on the last page"`
+	NextOffset *int `json:"next_offset,omitempty" jsonschema:"offset of the next page; absent on the last page"`
 }
 
 // ListJobs returns a page of the jobs of a namespace, or of every

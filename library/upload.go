@@ -27,16 +27,16 @@ type Uploaded struct {
 
 // UploadJob is one uploaded file's job.
 type UploadJob struct {
-	JobID      *string        `json:"job_id" doc:"null when nothing had to be done (dedup_hit)"`
-	Status     ragd.JobStatus `json:"status" doc:"queued; with wait, the job's last status"`
-	DocumentID string         `json:"document_id" doc:"DocumentID(kb_name, source); for a dedup hit, the document that already holds these bytes"`
-	Filename   string         `json:"filename" doc:"the name the file is kept under: its base name"`
-	Source     string         `json:"source" doc:"upload://<kb_name>/<filename>"`
+	JobID      *string        `json:"job_id" jsonschema:"null when nothing had to be done (dedup_hit)"`
+	Status     ragd.JobStatus `json:"status" jsonschema:"queued; with wait, the job's last status"`
+	DocumentID string         `json:"document_id" jsonschema:"DocumentID(kb_name, source); for a dedup hit, the document that already holds these bytes"`
+	Filename   string         `json:"filename" jsonschema:"the name the file is kept under: its base name"`
+	Source     string         `json:"source" jsonschema:"upload://<kb_name>/<filename>"`
 	Bytes      int64          `json:"bytes"`
-	DedupHit   bool           `json:"dedup_hit" doc:"the same bytes are already indexed in this namespace: no job"`
+	DedupHit   bool           `json:"dedup_hit" jsonschema:"the same bytes are already indexed in this namespace: no job"`
 	// ChunksIndexed and Error are filled by a wait.
-	ChunksIndexed *int   `json:"chunks_indexed,omitempty" doc:"with wait, once completed"`
-	Error         string `json:"error,omitempty" doc:"with wait, if the job failed: why"`
+	ChunksIndexed *int   `json:"chunks_indexed,omitempty" jsonschema:"with wait, once completed"`
+	Error         string `json:"error,omitempty" jsonschema:"with wait, if the job failed: why"`
 }
 
 // Upload accepts a spool's files into a namespace: it checks the caller's

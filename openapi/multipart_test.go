@@ -8,7 +8,7 @@ import (
 )
 
 type uploadForm struct {
-	File   []string `json:"file" format:"binary" doc:"the files"`
+	File   []string `json:"file" format:"binary" jsonschema:"the files"`
 	KBName string   `json:"kb_name,omitempty"`
 }
 

@@ -9,7 +9,7 @@ import (
 )
 
 type Base struct {
-	ID      string    `json:"id" doc:"Identifier."`
+	ID      string    `json:"id" jsonschema:"Identifier."`
 	Created time.Time `json:"created"`
 	Shadow  string    `json:"query"` // hidden by Kitchen.Query, which is shallower
 }
@@ -29,7 +29,7 @@ type Node struct {
 type Kitchen struct {
 	Base
 	*Meta
-	Query  string          `json:"query" doc:"What to look for."`
+	Query  string          `json:"query" jsonschema:"What to look for."`
 	TopK   *int            `json:"top_k,omitempty" minimum:"1" maximum:"20" default:"5"`
 	Mode   string          `json:"mode" enum:"hybrid, vector,keyword" default:"hybrid"`
 	Weight float64         `json:"weight,omitempty"`
@@ -42,7 +42,7 @@ type Kitchen struct {
 	Raw    json.RawMessage `json:"raw"`
 	Any    any             `json:"any"`
 	Blob   []byte          `json:"blob"`
-	Tree   *Node           `json:"tree" doc:"A tree, or null."`
+	Tree   *Node           `json:"tree" jsonschema:"A tree, or null."`
 	Big    int64           `json:"big,string"`
 	When   *time.Time      `json:"when,omitempty"`
 	Flag   bool            `json:"flag" default:"true"`

@@ -9,12 +9,14 @@ import (
 	"strings"
 )
 
-// applyTags refines a field's schema from its doc, format, enum, minimum,
-// maximum and default tags. Values are parsed as the field's JSON type, so
+// applyTags refines a field's schema from its jsonschema (description),
+// format, enum, minimum, maximum and default tags. Values are parsed as the field's JSON type, so
 // a wrong tag fails the build of the document instead of misleading
 // clients.
 func applyTags(s *schema, tag reflect.StructTag) error {
-	if doc, ok := tag.Lookup("doc"); ok {
+	// The MCP SDK reads the same tag for the tools' schemas: a field
+	// shared by REST and MCP is described once.
+	if doc, ok := tag.Lookup("jsonschema"); ok {
 		s.Description = doc
 	}
 	// Bounds and allowed values of a list constrain its elements.

@@ -15,23 +15,23 @@ import (
 // tags describe it in the OpenAPI document, the jsonschema tags in the MCP
 // tools' schemas.
 type ScopeFilter struct {
-	KBNames     []string `json:"kb_names,omitempty" doc:"namespaces to search, at most 20 (several are merged by reciprocal rank fusion)" jsonschema:"namespaces to search together, at most 20"`
-	Tags        []string `json:"tags,omitempty" doc:"only chunks with any of these tags, at most 100" jsonschema:"only chunks with any of these tags, at most 100"`
-	DocumentIDs []string `json:"document_ids,omitempty" doc:"only these documents, at most 1000 ids" jsonschema:"only these documents, at most 1000 ids"`
-	SourceTypes []string `json:"source_types,omitempty" doc:"only these source types: pdf, docx, html, md, txt, url" jsonschema:"only these source types: pdf, docx, html, md, txt, url"`
+	KBNames     []string `json:"kb_names,omitempty" jsonschema:"namespaces to search together, at most 20 (merged by reciprocal rank fusion)"`
+	Tags        []string `json:"tags,omitempty" jsonschema:"only chunks with any of these tags, at most 100"`
+	DocumentIDs []string `json:"document_ids,omitempty" jsonschema:"only these documents, at most 1000 ids"`
+	SourceTypes []string `json:"source_types,omitempty" jsonschema:"only these source types: pdf, docx, html, md, txt, url"`
 }
 
 // RetrieveRequest asks for the chunks that best match a query: rag_search,
 // rag_query, core_retrieve_text, core_retrieve_visual and core_query all
 // take it, with one set of defaults and one validation (Plan).
 type RetrieveRequest struct {
-	Query       string       `json:"query" doc:"what to look for, in your own words" jsonschema:"what to look for, or the question to answer, in natural language"`
-	Queries     []string     `json:"queries,omitempty" doc:"up to 5 other phrasings of query, each searched too and fused by reciprocal rank: 2-3 in the documents' own vocabulary help (core_retrieve_visual searches query only)" jsonschema:"optional: up to 5 other phrasings of the same question, each searched too and merged by reciprocal rank fusion; 2-3 phrasings in the words the documents themselves would use (their terms, names, jargon) find passages one wording misses"`
+	Query       string       `json:"query" jsonschema:"what to look for, or the question to answer, in natural language"`
+	Queries     []string     `json:"queries,omitempty" jsonschema:"optional: up to 5 other phrasings of the same question, each searched too and merged by reciprocal rank fusion; 2-3 phrasings in the words the documents themselves would use (their terms, names, jargon) find passages one wording misses (core_retrieve_visual searches query only)"`
 	TopK        *int         `json:"top_k,omitempty" minimum:"1" maximum:"20" default:"5" jsonschema:"how many passages to return or answer from, 1-20 (default 5)"`
-	KBName      string       `json:"kb_name,omitempty" doc:"namespace (default: default)" jsonschema:"namespace (default: default)"`
-	Scope       []string     `json:"scope,omitempty" doc:"document ids to search within, at most 1000" jsonschema:"document ids to search within, at most 1000"`
+	KBName      string       `json:"kb_name,omitempty" jsonschema:"namespace (default: default)"`
+	Scope       []string     `json:"scope,omitempty" jsonschema:"document ids to search within, at most 1000"`
 	ScopeFilter *ScopeFilter `json:"scope_filter,omitempty"`
-	Mode        string       `json:"mode,omitempty" doc:"hybrid (default), vector or keyword; rag_query also takes agentic (the chat model picks documents, web or a direct answer) and auto (agentic when a chat model is configured)" jsonschema:"hybrid (default), vector or keyword retrieval; core_query also takes agentic (the server's chat model chooses between the documents, the web and a direct answer) and auto (agentic when a chat model is configured)"`
+	Mode        string       `json:"mode,omitempty" jsonschema:"hybrid (default), vector or keyword retrieval; rag_query and core_query also take agentic (the server's chat model chooses between the documents, the web and a direct answer) and auto (agentic when a chat model is configured)"`
 }
 
 // Result is one retrieved chunk.
@@ -46,7 +46,7 @@ type Result struct {
 	Level      int             `json:"level"`
 	Summary    string          `json:"summary"`
 	Page       int             `json:"page,omitempty"`
-	OCR        bool            `json:"ocr,omitempty" doc:"the text was read by OCR from a scanned PDF page (may hold misread words)"`
+	OCR        bool            `json:"ocr,omitempty" jsonschema:"the text was read by OCR from a scanned PDF page (may hold misread words)"`
 	KBName     string          `json:"kb_name"`
 	Timestamp  string          `json:"timestamp"`
 }

@@ -17,7 +17,8 @@ func notConfigured() *rpcError {
 
 // failure turns a provider's error into what the client sees: -32000 when
 // unconfigured, -32602 for arguments the provider refused, else -32001 with
-// a readable message and, in data, the provider and when to retry.
+// a readable message (the provider's own answer, never an internal
+// error's text) and, in data, the provider and when to retry.
 func (s *Server) failure(err error) *rpcError {
 	switch {
 	case errors.Is(err, websearch.ErrNotConfigured):
@@ -30,8 +31,8 @@ func (s *Server) failure(err error) *rpcError {
 	if errors.As(err, &re) && re.RetryAfterSeconds > 0 {
 		data["retry_after_seconds"] = re.RetryAfterSeconds
 	}
-	msg := "web search failed: " + err.Error()
-	switch {
+	var msg string
+	switch public := websearch.Public(err); {
 	case errors.Is(err, gobreaker.ErrOpenState), errors.Is(err, gobreaker.ErrTooManyRequests):
 		data["breaker_open"] = true
 		msg = "web search is unavailable: its circuit breaker is open after repeated failures"
@@ -40,6 +41,13 @@ func (s *Server) failure(err error) *rpcError {
 		}
 	case errors.Is(err, context.Canceled):
 		msg = "web search was cancelled"
+	case public != "":
+		msg = "web search failed: " + public
+	case errors.Is(err, context.DeadlineExceeded):
+		msg = "web search failed: the provider did not answer in time"
+	default:
+		// What a transport error says (hosts, addresses) is for the log.
+		msg = "web search failed: the provider could not be reached or gave an unreadable answer (the server logged the details)"
 	}
 	return &rpcError{Code: CodeProviderFailed, Message: msg, Data: data}
 }

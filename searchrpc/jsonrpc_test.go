@@ -2,7 +2,10 @@ package searchrpc
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"reflect"
 	"strings"
@@ -175,6 +178,19 @@ func TestProviderFailure(t *testing.T) {
 	srv := newTestServer(t, New(&fakeProvider{err: fail}, Info{}, nil))
 	r := call(t, srv, `{"jsonrpc":"2.0","id":1,"method":"search","params":{"query":"q"}}`)
 	if r.Error == nil || r.Error.Code != CodeProviderFailed || !strings.Contains(r.Error.Message, "Invalid API key.") {
+		t.Fatalf("got %+v", r.Error)
+	}
+}
+
+// An internal failure's text (here a refused connection naming a host of
+// the server's network) stays in the log, as over REST and MCP.
+func TestProviderFailureHidesInternalText(t *testing.T) {
+	internal := fmt.Errorf("searxng: %w", &net.OpError{Op: "dial", Net: "tcp",
+		Addr: &net.TCPAddr{IP: net.IPv4(10, 1, 2, 3), Port: 8888}, Err: errors.New("connect: connection refused")})
+	srv := newTestServer(t, New(&fakeProvider{err: internal}, Info{}, nil))
+	r := call(t, srv, `{"jsonrpc":"2.0","id":1,"method":"search","params":{"query":"q"}}`)
+	if r.Error == nil || r.Error.Code != CodeProviderFailed || strings.Contains(r.Error.Message, "10.1.2.3") ||
+		!strings.Contains(r.Error.Message, "the server logged the details") {
 		t.Fatalf("got %+v", r.Error)
 	}
 }

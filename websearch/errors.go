@@ -15,8 +15,9 @@ import (
 var ErrNotConfigured error = &ragd.Error{Kind: ragd.KindUnavailable,
 	Message: "web search is not configured (set SERPAPI_KEY or websearch.searxng_url)"}
 
-// StatusError is a provider's non-200 HTTP answer, with the message the
-// provider gave (SerpAPI's {"error": …}, SearXNG's body or status text).
+// StatusError is a provider's answer refusing the search, with the message
+// the provider gave: a non-200 HTTP answer (SerpAPI's {"error": …},
+// SearXNG's body or status text), or SerpAPI's 200 with an error.
 type StatusError struct {
 	Provider string
 	Status   int
@@ -26,6 +27,23 @@ type StatusError struct {
 // Error reads like "serpapi: HTTP 401: Invalid API key.".
 func (e *StatusError) Error() string {
 	return fmt.Sprintf("%s: HTTP %d: %s", e.Provider, e.Status, e.Message)
+}
+
+// Public is what of err a client may read: the provider's own answer (a
+// StatusError's text) or a ragd.Error's message, else "". The text of any
+// other failure (a refused connection, a DNS answer, a malformed body)
+// names hosts and addresses of the server's own network: only its log
+// shows it, as REST and MCP keep internal errors to the log.
+func Public(err error) string {
+	var se *StatusError
+	if errors.As(err, &se) {
+		return se.Error()
+	}
+	var re *ragd.Error
+	if errors.As(err, &re) && re.Kind != ragd.KindInternal {
+		return re.Message
+	}
+	return ""
 }
 
 // IsTransient reports whether err is worth retrying and counts against the

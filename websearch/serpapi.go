@@ -3,6 +3,7 @@ package websearch
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -71,7 +72,7 @@ func (s *SerpAPI) Search(ctx context.Context, query string, maxResults int) ([]R
 	// SerpAPI answers 200 with an "error" both for searches Google found
 	// nothing for (an empty result, not a failure) and for real failures.
 	if a.Error != "" && len(out) == 0 && !strings.Contains(strings.ToLower(a.Error), "returned any results") {
-		return nil, fmt.Errorf("serpapi: %s", scrub(a.Error, s.key))
+		return nil, &StatusError{Provider: "serpapi", Status: http.StatusOK, Message: scrub(a.Error, s.key)}
 	}
 	return out, nil
 }

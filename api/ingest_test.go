@@ -203,7 +203,7 @@ func TestReingestChangedFileLeavesNoStaleChunks(t *testing.T) {
 	}
 	docID := str(first.JSON, "document_id")
 
-	genBefore, err := s.Library.Generations.Get(t.Context(), "default")
+	genBefore, err := s.Library.Versions.Generations.Get(t.Context(), "default")
 	if err != nil || genBefore < 1 {
 		t.Fatalf("cache generation after the first ingest: %d, %v", genBefore, err)
 	}
@@ -223,10 +223,10 @@ func TestReingestChangedFileLeavesNoStaleChunks(t *testing.T) {
 	if r := search(t, s, "pelican protocol", "", 5); !anyContains(r, "text", "pelican") {
 		t.Fatalf("new version not found: %v", r)
 	}
-	if gen, _ := s.Library.Generations.Get(t.Context(), "default"); gen <= genBefore {
+	if gen, _ := s.Library.Versions.Generations.Get(t.Context(), "default"); gen <= genBefore {
 		t.Fatalf("cache generation %d after re-ingest, want it past %d", gen, genBefore)
 	}
-	if gen, _ := s.Library.Generations.Get(t.Context(), "other"); gen != 0 {
+	if gen, _ := s.Library.Versions.Generations.Get(t.Context(), "other"); gen != 0 {
 		t.Fatalf("another namespace's generation moved to %d", gen)
 	}
 	doc, err := s.Library.Registry.Get(t.Context(), "default", docID)

@@ -12,6 +12,7 @@ import (
 	"ragd/registry"
 	"ragd/resilience"
 	"ragd/search"
+	"ragd/versions"
 	"ragd/vocab"
 	"ragd/websearch"
 	"ragd/worker"
@@ -50,19 +51,20 @@ func (a *App) assemble(d services) {
 	a.Answer = &answer.Service{Search: a.Search, LLM: d.chat, Web: d.web, Cache: results, Log: a.Log,
 		Settings: answer.Settings{MinScore: cfg.Answer.MinScore, MaxSentences: cfg.Answer.MaxSentences,
 			Candidates: cfg.Answer.Candidates, AgentMaxSteps: cfg.Answer.AgentMaxSteps}}
-	a.Library = &library.Service{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
-		Queue: a.Queue, Vocab: words, Roots: d.roots, Fetcher: d.fetcher, MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles,
+	keeper := &versions.Keeper{Store: d.store, Registry: d.registry, Generations: d.generations, Vocab: words, Log: a.Log}
+	a.Library = &library.Service{Store: d.store, Embedder: d.embedder, Registry: d.registry, Versions: keeper,
+		Queue: a.Queue, Roots: d.roots, Fetcher: d.fetcher, MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles,
 		WaitTimeout: cfg.HTTP.WaitTimeout, Log: a.Log,
 		Uploads: &library.Uploads{Dir: uploadsDir(cfg), MaxFileBytes: cfg.Ingest.MaxFileBytes, MaxFiles: cfg.Ingest.MaxUploadFiles}}
-	a.Archiver = &library.Archiver{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
+	a.Archiver = &library.Archiver{Store: d.store, Embedder: d.embedder, Registry: d.registry, Versions: keeper,
 		Queue: a.Queue, Vocab: words, Dir: filepath.Join(cfg.Data.Dir, "imports"), MaxBytes: cfg.Import.MaxBytes,
 		PageSize: cfg.Weaviate.BatchSize, Log: a.Log}
-	a.Pipeline = &worker.Pipeline{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
+	a.Pipeline = &worker.Pipeline{Store: d.store, Embedder: d.embedder, Registry: d.registry, Versions: keeper,
 		Queue: a.Queue, Reader: &ingest.Reader{Roots: d.roots, Fetcher: d.fetcher, MaxFileBytes: cfg.Ingest.MaxFileBytes,
 			Parser: ingest.Parser{Limits: ingest.Limits{MaxPages: cfg.Ingest.MaxPages, Timeout: cfg.Ingest.ParseTimeout,
 				MemoryBytes: cfg.Ingest.ParseMemoryBytes}, OCR: ocrOptions(cfg.Ingest)}, UploadsDir: uploadsDir(cfg)},
 		Chunking:          ingest.ChunkOptions{Tokens: cfg.Ingest.ChunkTokens, Overlap: cfg.Ingest.ChunkOverlap},
-		MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize, Vocab: words, Log: a.Log}
+		MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize, Log: a.Log}
 	if cfg.Ingest.RelatedWords {
 		a.Pipeline.Thesaurus = th
 	}

@@ -57,7 +57,7 @@ func fill(b *testing.B, s *stack.Stack, ns string, template []ragd.Chunk, docs i
 		if err := s.Library.Registry.Put(ctx, doc); err != nil {
 			b.Fatal(err)
 		}
-		if err := s.Library.Vocab.Learn(ctx, ns, id, hash, texts); err != nil {
+		if err := s.Library.Versions.Vocab.Learn(ctx, ns, id, hash, texts); err != nil {
 			b.Fatal(err)
 		}
 		if keep {

@@ -5,9 +5,9 @@ import (
 
 	"ragd"
 	"ragd/archive"
-	"ragd/cache"
 	"ragd/jobs"
 	"ragd/registry"
+	"ragd/versions"
 	"ragd/vocab"
 )
 
@@ -20,11 +20,13 @@ type Archiver struct {
 	Store ragd.ChunkStore
 	// Embedder names the vectors an archive carries; an archive of another
 	// embedder or dimension is refused.
-	Embedder    ragd.Embedder
-	Registry    *registry.Registry
-	Generations *cache.Generations
-	Queue       *jobs.Queue
-	// Vocab exports and restores each document's vocabulary; nil skips it.
+	Embedder ragd.Embedder
+	Registry *registry.Registry
+	Queue    *jobs.Queue
+	// Versions makes each imported document current, and discards what a
+	// failed import wrote.
+	Versions *versions.Keeper
+	// Vocab exports each document's vocabulary; nil skips it.
 	Vocab *vocab.Store
 	// Dir keeps uploaded archives until their import job ends
 	// (<data.dir>/imports); API and worker must share it.

@@ -124,21 +124,17 @@ type Deleted struct {
 	ChunksDeleted int    `json:"chunks_deleted"`
 }
 
-// DeleteDocument removes a document the caller may see (see Remover).
+// DeleteDocument removes a document the caller may see (versions.Keeper.Remove).
 func (s *Service) DeleteDocument(ctx context.Context, kb, id string) (Deleted, error) {
 	doc, err := s.Document(ctx, kb, id)
 	if err != nil {
 		return Deleted{}, err
 	}
-	n, err := s.remover().Remove(ctx, doc.Namespace, id)
+	n, err := s.Versions.Remove(ctx, doc.Namespace, id)
 	if err != nil {
 		return Deleted{}, err
 	}
 	return Deleted{Status: "deleted", DocumentID: id, KBName: doc.Namespace, ChunksDeleted: n}, nil
-}
-
-func (s *Service) remover() Remover {
-	return Remover{Store: s.Store, Registry: s.Registry, Vocab: s.Vocab, Generations: s.Generations, Log: s.Log}
 }
 
 // Cleared answers DELETE /tools/rag_clear.
@@ -176,25 +172,12 @@ func (s *Service) Clear(ctx context.Context, kb string, all bool) (Cleared, erro
 		namespaces = []string{ns}
 	}
 	for _, ns := range namespaces {
-		if err := s.Registry.ClearNamespace(ctx, ns); err != nil {
-			return Cleared{}, ragd.Unavailable("redis", err)
-		}
-		if err := s.Store.ClearNamespace(ctx, ns); err != nil {
+		if err := s.Versions.Clear(ctx, ns); err != nil {
 			return Cleared{}, err
 		}
-		if err := s.invalidate(ctx, ns); err != nil {
-			return Cleared{}, ragd.Unavailable("redis", err)
-		}
-		s.Log.Info("namespace cleared", "kb_name", ns)
 	}
 	if namespaces == nil {
 		namespaces = []string{}
 	}
 	return Cleared{Status: "cleared", Namespaces: namespaces}, nil
-}
-
-// invalidate makes every cached result of the namespace unreachable.
-func (s *Service) invalidate(ctx context.Context, ns string) error {
-	_, err := s.Generations.Bump(ctx, ns)
-	return err
 }

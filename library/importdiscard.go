@@ -31,7 +31,6 @@ func (a *Archiver) DiscardImport(ctx context.Context, pl jobs.ImportPayload) (in
 		return 0, err
 	}
 	im := &importer{a: a, ns: pl.Namespace, from: ar.Header().KBName}
-	discarder := Discarder{Store: a.Store, Registry: a.Registry}
 	removed := 0
 	for {
 		rec, err := ar.Next()
@@ -45,7 +44,7 @@ func (a *Archiver) DiscardImport(ctx context.Context, pl jobs.ImportPayload) (in
 			continue
 		}
 		d := rec.Document.Document
-		n, err := discarder.Discard(ctx, pl.Namespace, im.docID(d.ID, d.Source), d.ContentHash)
+		n, err := a.Versions.Discard(ctx, pl.Namespace, im.docID(d.ID, d.Source), d.ContentHash)
 		removed += n
 		if err != nil {
 			return removed, err

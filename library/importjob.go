@@ -11,6 +11,7 @@ import (
 	"ragd"
 	"ragd/archive"
 	"ragd/jobs"
+	"ragd/versions"
 	"ragd/vocab"
 )
 
@@ -55,13 +56,7 @@ func (a *Archiver) RunImport(ctx context.Context, pl jobs.ImportPayload, rep *jo
 	im := &importer{a: a, ns: pl.Namespace, from: sum.Header.KBName, skipped: sum.Skipped, rep: rep,
 		total: sum.Trailer.Chunks, res: &res}
 	res.DocumentsSkipped = len(sum.Trailer.Skipped)
-	err = im.run(ctx, ar)
-	if res.DocumentsImported > 0 {
-		if _, berr := a.Generations.Bump(ctx, pl.Namespace); berr != nil && err == nil {
-			err = berr
-		}
-	}
-	if err != nil {
+	if err := im.run(ctx, ar); err != nil {
 		return res, err
 	}
 	if err := os.Remove(pl.ArchivePath); err != nil {
@@ -164,7 +159,7 @@ func (im *importer) flush(ctx context.Context) error {
 func (im *importer) commit(ctx context.Context, rec *archive.Document) error {
 	doc := rec.Document
 	doc.Namespace, doc.ID, doc.Source = im.ns, im.docID(doc.ID, doc.Source), im.source(doc.Source)
-	lease, err := im.a.Registry.Lock(ctx, im.ns, doc.ID, documentLockWait)
+	lease, err := im.a.Versions.Lock(ctx, im.ns, doc.ID)
 	if err != nil {
 		return err
 	}
@@ -181,41 +176,19 @@ func (im *importer) commit(ctx context.Context, rec *archive.Document) error {
 	if err != nil && ragd.KindOf(err) != ragd.KindNotFound {
 		return err
 	}
-	if err := im.a.Registry.PutHeld(ctx, lease, doc); err != nil {
+	// An archive without the vocabulary forgets an earlier version's.
+	var words versions.Words
+	if v := rec.Vocabulary; v != nil {
+		words.Known = &vocab.Vocabulary{Chunks: v.Chunks, DF: v.DF}
+	}
+	if _, err := im.a.Versions.Commit(ctx, lease, doc, words); err != nil {
 		return err
 	}
 	im.res.DocumentsImported++
-	im.vocabulary(ctx, doc, rec.Vocabulary)
 	if prev != nil && prev.ContentHash != doc.ContentHash {
 		im.res.DocumentsReplaced++
-		// The archive's version is current already; a retry finishes this.
-		if err := lease.Held(ctx); err != nil {
-			return err
-		}
-		if _, err := im.a.Store.DeleteStale(ctx, im.ns, doc.ID, doc.ContentHash); err != nil {
-			return err
-		}
 	}
 	return nil
-}
-
-// vocabulary records the document's vocabulary, or forgets an earlier
-// version's when the archive has none. A failure costs only expansion
-// quality, so it is logged, as at ingest.
-func (im *importer) vocabulary(ctx context.Context, doc ragd.Document, v *archive.Vocabulary) {
-	if im.a.Vocab == nil {
-		return
-	}
-	var err error
-	if v == nil {
-		err = im.a.Vocab.Forget(ctx, im.ns, doc.ID)
-	} else {
-		err = im.a.Vocab.Restore(ctx, im.ns, doc.ID, vocab.Vocabulary{Hash: doc.ContentHash, Chunks: v.Chunks, DF: v.DF})
-	}
-	if err != nil {
-		im.a.Log.Warn("vocabulary not imported; query expansion will miss this document's words",
-			"kb_name", im.ns, "document_id", doc.ID, "error", err)
-	}
 }
 
 // renamed reports whether the archive goes into another namespace than

@@ -9,11 +9,10 @@ import (
 	"time"
 
 	"ragd"
-	"ragd/cache"
 	"ragd/ingest"
 	"ragd/jobs"
 	"ragd/registry"
-	"ragd/vocab"
+	"ragd/versions"
 )
 
 // Service answers the ingest, job, document and statistics requests.
@@ -21,12 +20,11 @@ type Service struct {
 	// Store comes guarded (breaker, timeout, retries).
 	Store ragd.ChunkStore
 	// Embedder is named in the statistics.
-	Embedder    ragd.Embedder
-	Registry    *registry.Registry
-	Generations *cache.Generations
-	Queue       *jobs.Queue
-	// Vocab forgets a deleted document's words; nil skips it.
-	Vocab *vocab.Store
+	Embedder ragd.Embedder
+	Registry *registry.Registry
+	Queue    *jobs.Queue
+	// Versions deletes documents and clears namespaces.
+	Versions *versions.Keeper
 	// Roots confine file paths; Fetcher checks URLs before a job is queued.
 	Roots   *ingest.Roots
 	Fetcher *ingest.Fetcher

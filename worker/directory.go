@@ -79,9 +79,8 @@ func (p *Pipeline) syncPlan(ctx context.Context, pl jobs.DirectoryPayload, dir s
 	if err != nil {
 		return nil, err
 	}
-	remover := library.Remover{Store: p.Store, Registry: p.Registry, Vocab: p.Vocab, Generations: p.Generations, Log: p.Log}
 	for _, d := range plan.Deleted {
-		if _, err := remover.Remove(ctx, pl.Namespace, d.DocumentID); err != nil {
+		if _, err := p.Versions.Remove(ctx, pl.Namespace, d.DocumentID); err != nil {
 			return nil, err
 		}
 		res.DocumentsDeleted++

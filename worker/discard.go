@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"ragd/jobs"
-	"ragd/library"
 )
 
 // discardTimeout bounds the cleanup after a job's last failure, which may
@@ -14,9 +13,9 @@ import (
 const discardTimeout = 30 * time.Second
 
 // DiscardUncommitted deletes the chunks and images of a document that belong
-// to no current version (library.Discarder), and returns how many went.
+// to no current version (versions.Keeper.Discard), and returns how many went.
 func (p *Pipeline) DiscardUncommitted(ctx context.Context, ns, docID string) (int, error) {
-	return library.Discarder{Store: p.Store, Registry: p.Registry}.Discard(ctx, ns, docID, "")
+	return p.Versions.Discard(ctx, ns, docID, "")
 }
 
 // discardAfterFailure runs DiscardUncommitted for a job that will not be

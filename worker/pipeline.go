@@ -9,21 +9,22 @@ import (
 	"time"
 
 	"ragd"
-	"ragd/cache"
 	"ragd/ingest"
 	"ragd/jobs"
 	"ragd/registry"
-	"ragd/vocab"
+	"ragd/versions"
 )
 
 // Pipeline is the ingest work itself, independent of Asynq.
 type Pipeline struct {
 	// Store and Embedder come guarded (breaker, timeout, retries).
-	Store       ragd.ChunkStore
-	Embedder    ragd.Embedder
-	Registry    *registry.Registry
-	Generations *cache.Generations
-	Queue       *jobs.Queue
+	Store    ragd.ChunkStore
+	Embedder ragd.Embedder
+	Registry *registry.Registry
+	// Versions makes each written version current, removes what a sync
+	// prunes and discards what a failed run wrote.
+	Versions *versions.Keeper
+	Queue    *jobs.Queue
 	// Reader reads and parses each job's source within the ingest limits.
 	Reader            *ingest.Reader
 	Chunking          ingest.ChunkOptions
@@ -31,9 +32,6 @@ type Pipeline struct {
 	// EmbedBatch is how many chunks are embedded and written per step; each
 	// step reports progress.
 	EmbedBatch int
-	// Vocab learns each namespace's vocabulary for query expansion; nil
-	// skips it.
-	Vocab *vocab.Store
 	// Thesaurus, when set, gives each chunk the words it relates to the
 	// chunk's own (ragd.Chunk.Related).
 	Thesaurus ragd.Thesaurus
@@ -48,9 +46,6 @@ func (p *Pipeline) claimCommit(ctx context.Context, pl jobs.DocumentPayload) err
 	}
 	return p.Queue.ClaimCommit(ctx, jobs.DocumentRef(ctx, pl))
 }
-
-// lockWait is how long a job waits for another job writing the same document.
-const lockWait = 20 * time.Second
 
 // IndexDocument loads the payload's source and makes it the document's current
 // version. New chunks are written before the registry switches to them and the
@@ -69,7 +64,7 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	hash := ragd.ContentHash([]byte(loaded.NormalizedText()))
 	res.ContentHash = hash
 
-	lease, err := p.Registry.Lock(ctx, pl.Namespace, pl.DocumentID, lockWait)
+	lease, err := p.Versions.Lock(ctx, pl.Namespace, pl.DocumentID)
 	if err != nil {
 		return res, err
 	}
@@ -120,27 +115,15 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	return res, nil
 }
 
-// commit makes doc, whose chunks are written, the current version: the
-// registry switches to it (the last moment a cancel can stop the job),
-// its words are learned, the old version's chunks deleted and the
-// namespace's cached results invalidated. The switch and the delete each
-// happen only while the run still holds the document's lock: a run that
-// lost it (a Redis failover) may be running beside a retry of itself.
+// commit makes doc, whose chunks are written, the current version
+// (versions.Keeper.Commit), once the queue has agreed: the claim is the
+// last moment a cancel can stop the job.
 func (p *Pipeline) commit(ctx context.Context, lease *registry.Lease, pl jobs.DocumentPayload, doc ragd.Document, chunks []ragd.Chunk, res *ragd.DocumentResult) error {
 	if err := p.claimCommit(ctx, pl); err != nil {
 		return err
 	}
-	if err := p.Registry.PutHeld(ctx, lease, doc); err != nil {
-		return err
-	}
-	p.learnVocabulary(ctx, pl.Namespace, pl.DocumentID, doc.ContentHash, chunks)
 	var err error
-	if res.Replaced, err = p.deleteStale(ctx, lease, pl.Namespace, pl.DocumentID, doc.ContentHash); err != nil {
-		// The new version is already current and searches hide the old
-		// chunks; a retry finishes the cleanup.
-		return err
-	}
-	_, err = p.Generations.Bump(ctx, pl.Namespace)
+	res.Replaced, err = p.Versions.Commit(ctx, lease, doc, versions.Words{Texts: vocabularyTexts(chunks)})
 	return err
 }
 
@@ -154,7 +137,10 @@ func (p *Pipeline) settleDuplicate(ctx context.Context, pl jobs.DocumentPayload,
 	if prev == nil || prev.ContentHash != hash {
 		return nil
 	}
-	if err := p.finishLearning(ctx, pl, content.Doc, hash); err != nil {
+	err := p.Versions.FinishLearning(ctx, pl.Namespace, pl.DocumentID, hash, func() []string {
+		return vocabularyTexts(p.chunk(pl, content.Doc, hash, time.Now().UTC()))
+	})
+	if err != nil {
 		return err
 	}
 	return p.recordFileStat(ctx, *prev, content)
@@ -175,30 +161,13 @@ func (p *Pipeline) chunk(pl jobs.DocumentPayload, loaded *ingest.Loaded, hash st
 	return chunks
 }
 
-// finishLearning learns the vocabulary of a version already current when
-// the run that made it current died (or failed to reach Redis) before
-// learning it: a retry finds the version a duplicate and would otherwise
-// leave its words out of query expansion for good.
-func (p *Pipeline) finishLearning(ctx context.Context, pl jobs.DocumentPayload, loaded *ingest.Loaded, hash string) error {
-	if p.Vocab == nil {
-		return nil
-	}
-	learned, err := p.Vocab.Learned(ctx, pl.Namespace, pl.DocumentID)
-	if err != nil || learned == hash {
-		return err
-	}
-	p.learnVocabulary(ctx, pl.Namespace, pl.DocumentID, hash, p.chunk(pl, loaded, hash, time.Now().UTC()))
-	_, err = p.Generations.Bump(ctx, pl.Namespace) // searches reload the vocabulary
-	return err
-}
-
 // duplicate reports whether the namespace already holds this content, either
 // as this document's current version or as another document. It also finishes
 // any cleanup a crashed earlier run left behind.
 func (p *Pipeline) duplicate(ctx context.Context, lease *registry.Lease, pl jobs.DocumentPayload, prev *ragd.Document, hash string, res *ragd.DocumentResult) (bool, error) {
 	if prev != nil && prev.ContentHash == hash {
 		res.DedupHit, res.ChunksIndexed = true, prev.Chunks
-		_, err := p.deleteStale(ctx, lease, pl.Namespace, pl.DocumentID, hash)
+		_, err := p.Versions.DeleteStale(ctx, lease, pl.Namespace, pl.DocumentID, hash)
 		return true, err
 	}
 	owner, err := p.Registry.ByContentHash(ctx, pl.Namespace, hash)
@@ -243,32 +212,14 @@ func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Ch
 	return nil
 }
 
-// learnVocabulary records the document's words for query expansion. It runs
-// after the registry switched to the new version, so the statistics never
-// describe a version searches cannot see. A failure costs only expansion
-// quality, so it is logged rather than failing a document already indexed;
-// the next index of the same version learns it (finishLearning).
-func (p *Pipeline) learnVocabulary(ctx context.Context, ns, docID, hash string, chunks []ragd.Chunk) {
-	if p.Vocab == nil {
-		return
-	}
+// vocabularyTexts are the texts a version's words are learned from: the
+// heading trail and body of each chunk, what BM25 searches.
+func vocabularyTexts(chunks []ragd.Chunk) []string {
 	texts := make([]string, len(chunks))
 	for i, c := range chunks {
-		texts[i] = embeddingText(c) // heading trail and body: what BM25 searches
+		texts[i] = embeddingText(c)
 	}
-	if err := p.Vocab.Learn(ctx, ns, docID, hash, texts); err != nil {
-		p.Log.Warn("vocabulary not learned; query expansion will miss this document's words",
-			"kb_name", ns, "document_id", docID, "error", err)
-	}
-}
-
-// deleteStale deletes the document's chunks of versions other than hash,
-// if the run still holds the document's lock.
-func (p *Pipeline) deleteStale(ctx context.Context, lease *registry.Lease, ns, docID, hash string) (int, error) {
-	if err := lease.Held(ctx); err != nil {
-		return 0, err
-	}
-	return p.Store.DeleteStale(ctx, ns, docID, hash)
+	return texts
 }
 
 // embeddingText puts the heading trail in front of the body: a chunk's

@@ -29,7 +29,7 @@ func TestDuplicateRetryLearnsMissingVocabulary(t *testing.T) {
 	ctx := context.Background()
 	s := stack.Start(t, stack.Config(t), false)
 	pl, res := indexText(t, s, "learn", "Serialization keeps the wire format stable.")
-	vocab := s.Library.Vocab
+	vocab := s.Library.Versions.Vocab
 	if h, err := vocab.Learned(ctx, "learn", "doc"); err != nil || h != res.ContentHash {
 		t.Fatalf("after indexing: learned %q, %v; want %q", h, err, res.ContentHash)
 	}
@@ -37,7 +37,7 @@ func TestDuplicateRetryLearnsMissingVocabulary(t *testing.T) {
 	if err := vocab.Forget(ctx, "learn", "doc"); err != nil { // as if the run died before Learn
 		t.Fatal(err)
 	}
-	gen, err := s.Library.Generations.Get(ctx, "learn")
+	gen, err := s.Library.Versions.Generations.Get(ctx, "learn")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestDuplicateRetryLearnsMissingVocabulary(t *testing.T) {
 	if h, _ := vocab.Learned(ctx, "learn", "doc"); h != res.ContentHash {
 		t.Fatalf("after the retry: learned %q, want %q", h, res.ContentHash)
 	}
-	if now, _ := s.Library.Generations.Get(ctx, "learn"); now <= gen {
+	if now, _ := s.Library.Versions.Generations.Get(ctx, "learn"); now <= gen {
 		t.Fatalf("generation %d after relearning, want past %d", now, gen)
 	}
 	stats, err := vocab.Load(ctx, "learn", s.Library.Registry.CurrentHashes)
@@ -57,11 +57,11 @@ func TestDuplicateRetryLearnsMissingVocabulary(t *testing.T) {
 	}
 
 	// A retry that finds the words learned changes nothing.
-	gen, _ = s.Library.Generations.Get(ctx, "learn")
+	gen, _ = s.Library.Versions.Generations.Get(ctx, "learn")
 	if _, err := s.Pipeline.IndexDocument(ctx, pl, &jobs.Reporter{}); err != nil {
 		t.Fatal(err)
 	}
-	if now, _ := s.Library.Generations.Get(ctx, "learn"); now != gen {
+	if now, _ := s.Library.Versions.Generations.Get(ctx, "learn"); now != gen {
 		t.Fatalf("an unchanged re-index moved the generation %d → %d", gen, now)
 	}
 }

@@ -1,0 +1,87 @@
+package versions
+
+import (
+	"context"
+
+	"ragd"
+	"ragd/registry"
+	"ragd/vocab"
+)
+
+// Words are a version's words for query expansion: the texts to learn
+// them from (an ingest) or the counts an archive carried (an import).
+// Neither forgets an earlier version's.
+type Words struct {
+	Texts []string
+	Known *vocab.Vocabulary
+}
+
+// Commit makes doc the document's current version, under lease, once the
+// store holds its chunks and images: the registry switches to it, its
+// words are recorded, the other versions' chunks and images are deleted
+// and the namespace's cached results invalidated. It returns how many
+// chunks of other versions went. A failure after the switch leaves doc
+// current (searches already hide the old chunks); a retry finishes the
+// cleanup.
+func (k *Keeper) Commit(ctx context.Context, lease *registry.Lease, doc ragd.Document, words Words) (int, error) {
+	if err := k.Registry.PutHeld(ctx, lease, doc); err != nil {
+		return 0, err
+	}
+	k.record(ctx, doc, words)
+	n, err := k.DeleteStale(ctx, lease, doc.Namespace, doc.ID, doc.ContentHash)
+	if err != nil {
+		return 0, err
+	}
+	return n, k.Invalidate(ctx, doc.Namespace)
+}
+
+// DeleteStale deletes the document's chunks and images of every version
+// but hash's, if lease is still held, and returns how many chunks went.
+func (k *Keeper) DeleteStale(ctx context.Context, lease *registry.Lease, ns, id, hash string) (int, error) {
+	if err := lease.Held(ctx); err != nil {
+		return 0, err
+	}
+	return k.Store.DeleteStale(ctx, ns, id, hash)
+}
+
+// FinishLearning learns the words of hash, the document's current
+// version, when the run that made it current ended before it did: a
+// retry finds the version a duplicate and would otherwise leave its words
+// out of query expansion for good. texts is called only then.
+func (k *Keeper) FinishLearning(ctx context.Context, ns, id, hash string, texts func() []string) error {
+	if k.Vocab == nil {
+		return nil
+	}
+	learned, err := k.Vocab.Learned(ctx, ns, id)
+	if err != nil || learned == hash {
+		return err
+	}
+	k.record(ctx, ragd.Document{Namespace: ns, ID: id, ContentHash: hash}, Words{Texts: texts()})
+	return k.Invalidate(ctx, ns) // searches reload the vocabulary
+}
+
+// record records the words of doc, the current version, after the switch,
+// so the statistics never describe a version searches cannot see. A
+// failure costs only expansion quality, so it is logged rather than
+// failing a version already current; the next index of the same version
+// learns it (FinishLearning).
+func (k *Keeper) record(ctx context.Context, doc ragd.Document, words Words) {
+	if k.Vocab == nil {
+		return
+	}
+	var err error
+	switch {
+	case words.Texts != nil:
+		err = k.Vocab.Learn(ctx, doc.Namespace, doc.ID, doc.ContentHash, words.Texts)
+	case words.Known != nil:
+		v := *words.Known
+		v.Hash = doc.ContentHash
+		err = k.Vocab.Restore(ctx, doc.Namespace, doc.ID, v)
+	default:
+		err = k.Vocab.Forget(ctx, doc.Namespace, doc.ID)
+	}
+	if err != nil {
+		k.Log.Warn("vocabulary not recorded; query expansion will miss this document's words",
+			"kb_name", doc.Namespace, "document_id", doc.ID, "error", err)
+	}
+}

@@ -1,0 +1,101 @@
+package versions_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"ragd"
+	"ragd/internal/stack"
+	"ragd/registry"
+	"ragd/versions"
+)
+
+// version writes version hash of document id in ns: n chunks, not yet
+// current.
+func version(t *testing.T, s *stack.Stack, ns, id, hash string, n int) ragd.Document {
+	t.Helper()
+	dim := s.Search.Embedder.Dimension()
+	chunks := make([]ragd.Chunk, n)
+	for i := range chunks {
+		v := make([]float32, dim)
+		v[i%dim] = 1
+		chunks[i] = ragd.Chunk{ID: ragd.ChunkID(id, hash, i), DocumentID: id, Namespace: ns, Source: "text://" + id,
+			SourceType: ragd.SourceText, ContentHash: hash, Index: i, Text: fmt.Sprintf("chunk %d of %s", i, hash),
+			Timestamp: time.Now().UTC(), Vector: v}
+	}
+	if err := s.Library.Store.Upsert(context.Background(), ns, chunks); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	return ragd.Document{ID: id, Namespace: ns, Source: "text://" + id, SourceType: ragd.SourceText, ContentHash: hash,
+		Title: id, Chunks: n, CreatedAt: now, UpdatedAt: now}
+}
+
+// A commit switches the registry to the new version, deletes the old
+// version's chunks and invalidates the namespace's cached results; a
+// writer that has lost the lock switches nothing and deletes nothing.
+func TestCommitSwitchesUnderTheLock(t *testing.T) {
+	t.Parallel()
+	s := stack.Start(t, stack.Config(t), false)
+	k, ctx := s.Library.Versions, context.Background()
+	const ns, id = "shelf", "doc-1"
+
+	lease, err := k.Lock(ctx, ns, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.Commit(ctx, lease, version(t, s, ns, id, "v1", 3), versions.Words{}); err != nil {
+		t.Fatal(err)
+	}
+	lease.Release()
+	gen, _ := k.Generations.Get(ctx, ns)
+
+	lease, err = k.Lock(ctx, ns, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := k.Commit(ctx, lease, version(t, s, ns, id, "v2", 2), versions.Words{})
+	lease.Release()
+	if err != nil || n != 3 {
+		t.Fatalf("second commit: %d stale chunks deleted, %v; want 3", n, err)
+	}
+	if d, err := k.Registry.Get(ctx, ns, id); err != nil || d.ContentHash != "v2" {
+		t.Fatalf("current version: %+v %v", d, err)
+	}
+	if total, v1 := s.ChunkCount(t, ns, id), countVersion(t, s, ns, id, "v1"); total != 2 || v1 != 0 {
+		t.Fatalf("after the switch: %d chunks, %d of v1", total, v1)
+	}
+	if now, _ := k.Generations.Get(ctx, ns); now <= gen {
+		t.Fatalf("cache generation %d → %d: not invalidated", gen, now)
+	}
+
+	// A lease lost (here released; a failover does the same) switches
+	// nothing, and its version's chunks stay uncommitted for Discard.
+	lease, err = k.Lock(ctx, ns, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost := version(t, s, ns, id, "v3", 1)
+	lease.Release()
+	if _, err := k.Commit(ctx, lease, lost, versions.Words{}); !errors.Is(err, registry.ErrLockLost) {
+		t.Fatalf("commit without the lock: %v, want ErrLockLost", err)
+	}
+	if d, _ := k.Registry.Get(ctx, ns, id); d.ContentHash != "v2" || countVersion(t, s, ns, id, "v2") != 2 {
+		t.Fatalf("a lost lease changed the current version: %+v", d)
+	}
+	if n, err := k.Discard(ctx, ns, id, ""); err != nil || n != 1 || countVersion(t, s, ns, id, "v3") != 0 {
+		t.Fatalf("discard of the uncommitted version: %d, %v", n, err)
+	}
+}
+
+func countVersion(t *testing.T, s *stack.Stack, ns, id, hash string) int {
+	t.Helper()
+	n, err := s.Library.Store.CountVersion(context.Background(), ns, id, hash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

@@ -61,7 +61,7 @@ func describeRedis(cfg config.Redis) string {
 // queueOptions: with sentinels, a job is acknowledged once a replica holds
 // it (redis.sentinel.wait_replicas), so a failover does not lose it.
 func queueOptions(cfg config.Config, log *slog.Logger) jobs.Options {
-	o := jobs.Options{Queue: cfg.Worker.Queue, MaxRetries: cfg.Worker.MaxRetries,
+	o := jobs.Options{Queue: cfg.Worker.Queue, KeyPrefix: cfg.Redis.KeyPrefix, MaxRetries: cfg.Worker.MaxRetries,
 		Timeout: cfg.Worker.TaskTimeout, Retention: cfg.Worker.JobRetention}
 	if s := cfg.Redis.Sentinel; s.Enabled() {
 		o.WaitReplicas, o.WaitTimeout = s.WaitReplicas, s.WaitTimeout

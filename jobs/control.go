@@ -34,9 +34,16 @@ const (
 // ErrCancelled is what a job's run returns once it finds itself cancelled.
 var ErrCancelled = errors.New("job cancelled")
 
-// keyPrefix is where ragd's job keys live: under the queue's hash tag,
-// like Asynq's own, so a script may touch both on a Redis Cluster.
-func (q *Queue) keyPrefix() string { return "ragd:jobs:{" + q.opts.Queue + "}:" }
+// keyPrefix is where ragd's job keys live: under redis.key_prefix, with
+// the queue's hash tag, like Asynq's own keys, so a script may touch both
+// on a Redis Cluster.
+func (q *Queue) keyPrefix() string {
+	prefix := q.opts.KeyPrefix
+	if prefix == "" {
+		prefix = "ragd"
+	}
+	return prefix + ":jobs:{" + q.opts.Queue + "}:"
+}
 
 func (q *Queue) ctlKey(id string) string { return q.keyPrefix() + "ctl:" + id }
 

@@ -14,7 +14,10 @@ import (
 
 // Options configure how tasks are enqueued.
 type Options struct {
-	Queue      string
+	Queue string
+	// KeyPrefix is ragd's redis.key_prefix, under which the job keys
+	// live; "" means "ragd".
+	KeyPrefix  string
 	MaxRetries int
 	Timeout    time.Duration
 	// Retention keeps finished jobs readable for this long.

@@ -2,23 +2,17 @@ package registry
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"ragd/lease"
 )
 
 // lockTTL bounds how long a crashed worker's lock outlives it; a live holder
 // renews it every lockTTL/3.
 const lockTTL = 30 * time.Second
-
-var unlockScript = redis.NewScript(`if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`)
-var renewScript = redis.NewScript(`if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) end return 0`)
 
 // ErrLockLost is what a lease's holder gets once its lock is no longer its
 // own: it expired while Redis could not be reached, or a Redis failover
@@ -32,30 +26,18 @@ var ErrLockLost = errors.New("this job lost the document's write lock (Redis fai
 // before each change it makes, that the lock is still its own (Held, and
 // PutHeld, which checks in the same transaction as the write).
 type Lease struct {
-	r          *Registry
-	key, token string
-	stop       chan struct{}
-	release    sync.Once
+	l       *lease.Lease
+	stop    chan struct{}
+	release sync.Once
 }
-
-// holder begins each lock's token: the process holding it, "host:pid:", so
-// an operator (or the chaos test) can tell which worker is writing a
-// document.
-var holder = func() string {
-	host, _ := os.Hostname()
-	return fmt.Sprintf("%s:%d:", host, os.Getpid())
-}()
 
 // Lock takes the document's write lock, waiting up to wait for another job to
 // release it. Release the returned lease when done.
 func (r *Registry) Lock(ctx context.Context, namespace, id string, wait time.Duration) (*Lease, error) {
-	key := r.key("lock", namespace) + ":" + id
-	var b [12]byte
-	_, _ = rand.Read(b[:])
-	l := &Lease{r: r, key: key, token: holder + hex.EncodeToString(b[:]), stop: make(chan struct{})}
+	l := &Lease{l: lease.New(r.rdb, r.key("lock", namespace)+":"+id, lockTTL), stop: make(chan struct{})}
 	deadline := time.Now().Add(wait)
 	for {
-		ok, err := r.rdb.SetNX(ctx, key, l.token, lockTTL).Result()
+		ok, err := l.l.Acquire(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("registry lock: %w", err)
 		}
@@ -83,7 +65,7 @@ func (l *Lease) renew() {
 		case <-l.stop:
 			return
 		case <-t.C:
-			renewScript.Run(context.Background(), l.r.rdb, []string{l.key}, l.token, lockTTL.Milliseconds())
+			_, _ = l.l.Renew(context.Background())
 		}
 	}
 }
@@ -91,11 +73,11 @@ func (l *Lease) renew() {
 // Held returns ErrLockLost unless the lock is still this lease's, and
 // renews it when it is.
 func (l *Lease) Held(ctx context.Context) error {
-	n, err := renewScript.Run(ctx, l.r.rdb, []string{l.key}, l.token, lockTTL.Milliseconds()).Int()
+	held, err := l.l.Renew(ctx)
 	if err != nil {
 		return fmt.Errorf("registry lock: %w", err)
 	}
-	if n == 0 {
+	if !held {
 		return ErrLockLost
 	}
 	return nil
@@ -106,6 +88,6 @@ func (l *Lease) Held(ctx context.Context) error {
 func (l *Lease) Release() {
 	l.release.Do(func() {
 		close(l.stop)
-		unlockScript.Run(context.Background(), l.r.rdb, []string{l.key}, l.token)
+		_ = l.l.Release(context.Background())
 	})
 }

@@ -100,8 +100,8 @@ func (r *Registry) Put(ctx context.Context, d ragd.Document) error {
 func (r *Registry) PutHeld(ctx context.Context, l *Lease, d ragd.Document) error {
 	return r.put(ctx, d, func(fn func(redis.Pipeliner) error) error {
 		err := r.rdb.Watch(ctx, func(tx *redis.Tx) error {
-			token, err := tx.Get(ctx, l.key).Result()
-			if errors.Is(err, redis.Nil) || err == nil && token != l.token {
+			token, err := tx.Get(ctx, l.l.Key()).Result()
+			if errors.Is(err, redis.Nil) || err == nil && token != l.l.Owner() {
 				return ErrLockLost
 			}
 			if err != nil {
@@ -109,7 +109,7 @@ func (r *Registry) PutHeld(ctx context.Context, l *Lease, d ragd.Document) error
 			}
 			_, err = tx.TxPipelined(ctx, fn)
 			return err
-		}, l.key)
+		}, l.l.Key())
 		if errors.Is(err, redis.TxFailedErr) {
 			return ErrLockLost // the lock changed between the check and the write
 		}

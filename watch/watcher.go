@@ -22,6 +22,7 @@ import (
 
 	"ragd"
 	"ragd/ingest"
+	"ragd/lease"
 	"ragd/library"
 )
 
@@ -66,7 +67,7 @@ func (t Timing) withDefaults() Timing {
 type Watcher struct {
 	entry  Entry
 	lib    Syncer
-	lease  *Lease
+	lease  *lease.Lease
 	timing Timing
 	log    *slog.Logger
 }
@@ -77,7 +78,7 @@ func New(e Entry, lib Syncer, rdb redis.UniversalClient, prefix string, t Timing
 	t = t.withDefaults()
 	sum := sha256.Sum256([]byte(e.KBName + "\x00" + e.Path))
 	key := prefix + ":watch:" + hex.EncodeToString(sum[:16])
-	return &Watcher{entry: e, lib: lib, lease: NewLease(rdb, key, t.LeaseTTL), timing: t,
+	return &Watcher{entry: e, lib: lib, lease: lease.New(rdb, key, t.LeaseTTL), timing: t,
 		log: log.With("watch", e.Path, "kb_name", e.KBName)}
 }
 

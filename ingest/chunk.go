@@ -7,7 +7,7 @@ import (
 
 // ChunkOptions sizes chunks. Zero values take the defaults.
 type ChunkOptions struct {
-	Tokens  int // target maximum tokens per chunk (CountTokens); default 256
+	Tokens  int // target maximum tokens per chunk (CountTokens); default DefaultChunkTokens
 	Overlap int // tokens of trailing sentences repeated in the next chunk of a section; default 32, negative for none
 }
 

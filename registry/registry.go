@@ -188,9 +188,9 @@ func (r *Registry) Delete(ctx context.Context, namespace, id string) error {
 // ClearNamespace forgets every document of a namespace.
 func (r *Registry) ClearNamespace(ctx context.Context, namespace string) error {
 	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		// vocab, vocabdf: the namespace's learned vocabulary and its totals
-		// (package vocab) go with it.
-		for _, kind := range []string{"docs", "order", "current", "content", "raw", "vocab", "vocabdf"} {
+		// The namespace's vocabulary is package vocab's to clear
+		// (versions.Keeper.Clear does).
+		for _, kind := range []string{"docs", "order", "current", "content", "raw"} {
 			p.Del(ctx, r.key(kind, namespace))
 		}
 		p.SRem(ctx, r.namespacesKey(), namespace)

@@ -99,3 +99,29 @@ func countVersion(t *testing.T, s *stack.Stack, ns, id, hash string) int {
 	}
 	return n
 }
+
+// Clearing a namespace forgets its words too: query expansion would
+// otherwise go on adding the cleared documents' words to queries.
+func TestClearForgetsTheVocabulary(t *testing.T) {
+	t.Parallel()
+	s := stack.Start(t, stack.Config(t), false)
+	k, ctx := s.Library.Versions, context.Background()
+	lease, err := k.Lock(ctx, "atlas", "doc-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = k.Commit(ctx, lease, version(t, s, "atlas", "doc-1", "v1", 2), versions.Words{Texts: []string{"fjords glaciers", "glaciers moraines"}})
+	lease.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if learned, err := k.Vocab.Learned(ctx, "atlas", "doc-1"); err != nil || learned != "v1" {
+		t.Fatalf("learned %q, %v", learned, err)
+	}
+	if err := k.Clear(ctx, "atlas"); err != nil {
+		t.Fatal(err)
+	}
+	if learned, err := k.Vocab.Learned(ctx, "atlas", "doc-1"); err != nil || learned != "" {
+		t.Fatalf("after the clear the namespace's words remain: learned %q, %v", learned, err)
+	}
+}

@@ -42,13 +42,19 @@ func (k *Keeper) Remove(ctx context.Context, ns, id string) (int, error) {
 }
 
 // Clear empties the namespace: its registry, then its chunks and images,
-// then its cached results.
+// its words (else query expansion would go on adding the cleared
+// documents' words), then its cached results.
 func (k *Keeper) Clear(ctx context.Context, ns string) error {
 	if err := k.Registry.ClearNamespace(ctx, ns); err != nil {
 		return ragd.Unavailable("redis", err)
 	}
 	if err := k.Store.ClearNamespace(ctx, ns); err != nil {
 		return err
+	}
+	if k.Vocab != nil {
+		if err := k.Vocab.Clear(ctx, ns); err != nil {
+			return ragd.Unavailable("redis", err)
+		}
 	}
 	if err := k.Invalidate(ctx, ns); err != nil {
 		return ragd.Unavailable("redis", err)

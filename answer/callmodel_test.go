@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"ragd/wire"
 	"strings"
 	"testing"
 
@@ -59,7 +60,7 @@ func service(llm ragd.ChatModel) *Service {
 
 func query(t *testing.T, s *Service, m CallModel) (QueryResponse, error) {
 	t.Helper()
-	req := QueryRequest{RetrieveRequest: search.RetrieveRequest{Query: "What is a data race?"}}
+	req := QueryRequest{QueryRequest: wire.QueryRequest{RetrieveRequest: search.RetrieveRequest{Query: "What is a data race?"}}}
 	if m != nil {
 		req.Model = m
 	}

@@ -3,6 +3,7 @@ package answer
 import (
 	"context"
 	"errors"
+	"ragd/wire"
 	"strings"
 
 	"ragd"
@@ -11,35 +12,20 @@ import (
 	"ragd/search"
 )
 
-// QueryRequest is a rag_query call.
+// QueryRequest is a rag_query call as the service takes it: the wire
+// request and what only the server sets.
 type QueryRequest struct {
-	search.RetrieveRequest
-	IncludeSources *bool `json:"include_sources,omitempty" default:"true" jsonschema:"list the passages the answer may cite"`
-	Stream         bool  `json:"stream,omitempty" jsonschema:"stream the answer as server-sent events"`
+	wire.QueryRequest
 	// Model writes the answer when no chat model is configured (the MCP
 	// client's model, through sampling); never read from a request body.
 	Model CallModel `json:"-"`
 }
 
-// Source is a passage an answer can cite: citation [n] is Sources[n-1].
-type Source struct {
-	Source     string  `json:"source"`
-	Score      float64 `json:"score"`
-	ChunkID    string  `json:"chunk_id"`
-	DocumentID string  `json:"document_id"`
-	Path       string  `json:"path"`
-	Page       int     `json:"page,omitempty"`
-	Cited      bool    `json:"cited"`
-}
+// Source is wire.Source, the contract REST, MCP and the client share.
+type Source = wire.Source
 
-// Step records one tool call of an agentic answer.
-type Step struct {
-	Tool        string         `json:"tool"`
-	Args        map[string]any `json:"args,omitempty"`
-	TookMS      int64          `json:"took_ms"`
-	ResultCount int            `json:"result_count"`
-	Error       string         `json:"error,omitempty"`
-}
+// Step is wire.Step, the contract REST, MCP and the client share.
+type Step = wire.Step
 
 // Routes an answer can take.
 const (
@@ -49,16 +35,8 @@ const (
 	RouteSampling   = "sampling"   // the MCP client's own model answered from the passages
 )
 
-// QueryResponse is the answer to rag_query.
-type QueryResponse struct {
-	Answer  string          `json:"answer"`
-	Context []search.Result `json:"context"`
-	Sources []Source        `json:"sources"`
-	Route   string          `json:"route"`
-	Steps   []Step          `json:"steps"`
-	// Fallback says why the chat model was not used although configured.
-	Fallback string `json:"fallback,omitempty"`
-}
+// QueryResponse is wire.QueryResponse, the contract REST, MCP and the client share.
+type QueryResponse = wire.QueryResponse
 
 // Query answers a question from the documents: with the chat model when one
 // is configured, else with req.Model when set (the MCP client's, through

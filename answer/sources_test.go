@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"ragd/wire"
 	"regexp"
 	"strconv"
 	"strings"
@@ -111,7 +112,7 @@ func TestSourcesListEachChunkOnce(t *testing.T) {
 	ctx := context.Background()
 	ask := func(s *Service, mode string, m CallModel) QueryResponse {
 		t.Helper()
-		req := QueryRequest{RetrieveRequest: search.RetrieveRequest{Query: duplicateQuestion, Mode: mode}, Model: m}
+		req := QueryRequest{QueryRequest: wire.QueryRequest{RetrieveRequest: search.RetrieveRequest{Query: duplicateQuestion, Mode: mode}}, Model: m}
 		resp, err := s.Query(ctx, req, nil)
 		if err != nil {
 			t.Fatal(err)

@@ -4,9 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"ragd/wire"
 	"strings"
 
-	"ragd/answer"
 	"ragd/client"
 	"ragd/search"
 )
@@ -86,7 +86,7 @@ func runAsk(ctx context.Context, s *session, args []string) error {
 	if err != nil {
 		return err
 	}
-	resp, err := c.Query(ctx, answer.QueryRequest{RetrieveRequest: req})
+	resp, err := c.Query(ctx, wire.QueryRequest{RetrieveRequest: req})
 	if err != nil {
 		return err
 	}

@@ -5,8 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-
-	"ragd/library"
+	"ragd/wire"
 )
 
 // Export streams a namespace's archive (GET /kb/{kb}/export) into w and
@@ -23,13 +22,13 @@ func (c *Client) Export(ctx context.Context, kb string, w io.Writer) (int64, err
 
 // Import uploads an archive of size bytes (POST /kb/{kb}/import) and
 // returns the job that loads it.
-func (c *Client) Import(ctx context.Context, kb string, archive io.Reader, size int64) (library.ImportEnqueued, error) {
+func (c *Client) Import(ctx context.Context, kb string, archive io.Reader, size int64) (wire.ImportEnqueued, error) {
 	resp, err := c.send(ctx, request{method: http.MethodPost, path: "/kb/" + url.PathEscape(kb) + "/import",
 		body: archive, contentType: "application/gzip", length: size, ok: []int{http.StatusAccepted}})
 	if err != nil {
-		return library.ImportEnqueued{}, err
+		return wire.ImportEnqueued{}, err
 	}
 	defer resp.Body.Close()
-	var out library.ImportEnqueued
+	var out wire.ImportEnqueued
 	return out, decode(resp, &out)
 }

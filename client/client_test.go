@@ -6,11 +6,10 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"ragd/wire"
 	"testing"
 
 	"ragd/client"
-	"ragd/library"
-	"ragd/search"
 )
 
 // The server's error bodies become *APIError with its message: a string
@@ -45,10 +44,10 @@ func TestAPIErrorCarriesTheServersMessage(t *testing.T) {
 		status int
 		detail string
 	}{
-		{func() error { _, err := c.Search(ctx, search.SearchRequest{Query: "q"}); return err }, 422,
+		{func() error { _, err := c.Search(ctx, wire.RetrieveRequest{Query: "q"}); return err }, 422,
 			"body.top_k: top_k must be between 1 and 20, not 50; and more"},
 		{func() error { _, err := c.CancelJob(ctx, "j1"); return err }, 409, "job j1 is already completed"},
-		{func() error { _, err := c.ListJobs(ctx, library.JobListRequest{}); return err }, 502, "<html>proxy error</html>"},
+		{func() error { _, err := c.ListJobs(ctx, wire.JobListRequest{}); return err }, 502, "<html>proxy error</html>"},
 	}
 	for _, tc := range cases {
 		var ae *client.APIError

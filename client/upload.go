@@ -8,9 +8,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"ragd/wire"
 	"strings"
-
-	"ragd/library"
 )
 
 // Upload is a POST /documents of files on this machine: each becomes the
@@ -27,11 +26,11 @@ type Upload struct {
 
 // Upload sends the files as one multipart request, streamed from disk,
 // and returns one job (or dedup hit) per file, in order.
-func (c *Client) Upload(ctx context.Context, up Upload) (library.Uploaded, error) {
+func (c *Client) Upload(ctx context.Context, up Upload) (wire.Uploaded, error) {
 	pr, pw := io.Pipe()
 	mw := multipart.NewWriter(pw)
 	go func() { pw.CloseWithError(writeForm(mw, up)) }()
-	var out library.Uploaded
+	var out wire.Uploaded
 	_, err := c.call(ctx, request{method: http.MethodPost, path: "/documents", body: pr,
 		contentType: mw.FormDataContentType(), ok: []int{http.StatusAccepted, http.StatusOK}}, &out)
 	// The request may end before the form is written (an early refusal):

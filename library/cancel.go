@@ -3,21 +3,16 @@ package library
 import (
 	"context"
 	"fmt"
+	"ragd/wire"
 
 	"ragd"
 )
 
-// CancelRequest names the job to cancel: POST /jobs/{id}/cancel (from its
-// path) and core_cancel_job.
-type CancelRequest struct {
-	JobID string `json:"job_id" jsonschema:"the job to cancel, as an ingest call or core_list_jobs returned it"`
-}
+// CancelRequest is wire.CancelRequest, the contract REST, MCP and the client share.
+type CancelRequest = wire.CancelRequest
 
-// CancelledJob answers a cancel.
-type CancelledJob struct {
-	JobID  string         `json:"job_id"`
-	Status ragd.JobStatus `json:"status" enum:"cancelled" jsonschema:"cancelled"`
-}
+// CancelledJob is wire.CancelledJob, the contract REST, MCP and the client share.
+type CancelledJob = wire.CancelledJob
 
 // CancelJob cancels a job that has not ended: see jobs.Queue.Cancel. A job
 // of a namespace the caller may not use is not found, as in Job.

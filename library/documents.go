@@ -2,6 +2,7 @@ package library
 
 import (
 	"context"
+	"ragd/wire"
 
 	"ragd"
 	"ragd/auth"
@@ -13,26 +14,11 @@ const (
 	MaxListLimit     = 1000
 )
 
-// ListRequest asks for one page of a namespace's documents: GET
-// /documents (from its query parameters) and core_list_documents.
-type ListRequest struct {
-	KBName string `json:"kb_name,omitempty" jsonschema:"namespace (default: default)"`
-	// Limit and Offset are nil when not given: DefaultListLimit and 0. An
-	// explicit 0 limit is refused rather than taken for the default.
-	Limit  *int `json:"limit,omitempty" jsonschema:"documents per page, 1-1000 (default 100)"`
-	Offset *int `json:"offset,omitempty" jsonschema:"documents to skip (default 0); pass the previous page's next_offset"`
-}
+// ListRequest is wire.ListRequest, the contract REST, MCP and the client share.
+type ListRequest = wire.ListRequest
 
-// DocumentList answers GET /documents and core_list_documents: one page of
-// the namespace's documents, ordered by source, then id.
-type DocumentList struct {
-	KBName    string          `json:"kb_name"`
-	Documents []ragd.Document `json:"documents" jsonschema:"ordered by source, then document_id"`
-	Count     int             `json:"count" jsonschema:"documents on this page"`
-	Total     int             `json:"total" jsonschema:"documents in the namespace"`
-	// NextOffset is nil on the last page, so a client pages until it is absent.
-	NextOffset *int `json:"next_offset,omitempty" jsonschema:"offset of the next page; absent on the last page"`
-}
+// DocumentList is wire.DocumentList, the contract REST, MCP and the client share.
+type DocumentList = wire.DocumentList
 
 // ListDocuments returns a page of a namespace's documents. The order is
 // fixed (source, then id; ids are unique), so pages neither overlap nor skip
@@ -116,13 +102,8 @@ func (s *Service) Document(ctx context.Context, kb, id string) (*ragd.Document, 
 	return nil, ragd.NotFound("document %s not found in namespace %s", id, kb)
 }
 
-// Deleted answers DELETE /documents/{id}.
-type Deleted struct {
-	Status        string `json:"status"`
-	DocumentID    string `json:"document_id"`
-	KBName        string `json:"kb_name"`
-	ChunksDeleted int    `json:"chunks_deleted"`
-}
+// Deleted is wire.Deleted, the contract REST, MCP and the client share.
+type Deleted = wire.Deleted
 
 // DeleteDocument removes a document the caller may see (versions.Keeper.Remove).
 func (s *Service) DeleteDocument(ctx context.Context, kb, id string) (Deleted, error) {
@@ -137,11 +118,8 @@ func (s *Service) DeleteDocument(ctx context.Context, kb, id string) (Deleted, e
 	return Deleted{Status: "deleted", DocumentID: id, KBName: doc.Namespace, ChunksDeleted: n}, nil
 }
 
-// Cleared answers DELETE /tools/rag_clear.
-type Cleared struct {
-	Status     string   `json:"status"`
-	Namespaces []string `json:"kb_names"`
-}
+// Cleared is wire.Cleared, the contract REST, MCP and the client share.
+type Cleared = wire.Cleared
 
 // Clear empties one namespace, or every namespace when all is set.
 func (s *Service) Clear(ctx context.Context, kb string, all bool) (Cleared, error) {

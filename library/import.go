@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"ragd/wire"
 	"time"
 
 	"ragd"
@@ -15,18 +16,8 @@ import (
 	"ragd/jobs"
 )
 
-// ImportEnqueued answers POST /kb/{kb_name}/import: the job that loads the
-// archive, and what the archive holds.
-type ImportEnqueued struct {
-	JobID  string         `json:"job_id"`
-	Status ragd.JobStatus `json:"status"`
-	KBName string         `json:"kb_name" jsonschema:"the namespace the archive is loaded into"`
-	// FromKBName is the namespace the archive was exported from.
-	FromKBName string `json:"from_kb_name" jsonschema:"the namespace the archive was exported from"`
-	Documents  int    `json:"documents"`
-	Chunks     int    `json:"chunks"`
-	Images     int    `json:"images"`
-}
+// ImportEnqueued is wire.ImportEnqueued, the contract REST, MCP and the client share.
+type ImportEnqueued = wire.ImportEnqueued
 
 // Import stores an uploaded archive under Dir and enqueues the job that
 // loads it into namespace kb. The archive is checked whole while it is

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"ragd/wire"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -16,47 +17,14 @@ import (
 	"ragd/jobs"
 )
 
-// IndexRequest names one source to index: exactly one of FilePath, URL, Text.
-type IndexRequest struct {
-	FilePath string   `json:"file_path,omitempty"`
-	URL      string   `json:"url,omitempty"`
-	Text     string   `json:"text,omitempty"`
-	Title    string   `json:"title,omitempty"`
-	KBName   string   `json:"kb_name,omitempty"`
-	Tags     []string `json:"tags,omitempty"`
-	Force    bool     `json:"force,omitempty"`
-}
+// IndexRequest is wire.IndexRequest, the contract REST, MCP and the client share.
+type IndexRequest = wire.IndexRequest
 
-// DirectoryRequest names a directory to index: rag_index_directory and
-// core_ingest_directory.
-type DirectoryRequest struct {
-	DirectoryPath string   `json:"directory_path" jsonschema:"a directory inside the server's ingest roots"`
-	Recursive     *bool    `json:"recursive,omitempty" jsonschema:"include subdirectories (default true)"`
-	KBName        string   `json:"kb_name,omitempty" jsonschema:"namespace to index into (default: default)"`
-	Tags          []string `json:"tags,omitempty"`
-	Force         bool     `json:"force,omitempty"`
-	// Sync indexes only what changed since the last run; Prune (default
-	// true) then deletes the documents whose file is gone; DryRun answers
-	// with the plan and enqueues nothing.
-	Sync   bool  `json:"sync,omitempty" jsonschema:"index only new and changed files (by size and modification time); unchanged files are skipped unread"`
-	Prune  *bool `json:"prune,omitempty" default:"true" jsonschema:"with sync: delete the documents whose file under the directory is gone (default true)"`
-	DryRun bool  `json:"dry_run,omitempty" jsonschema:"with sync: answer with the plan {added, changed, unchanged, deleted} and change nothing"`
-	// IncludeIgnored walks what a directory walk skips by default:
-	// node_modules and what .gitignore and .ragdignore files exclude.
-	IncludeIgnored bool `json:"include_ignored,omitempty" jsonschema:"also index what the walk skips by default: node_modules directories and what .gitignore and .ragdignore files exclude (hidden files stay skipped)"`
-	// Wait is for the transport: it waits for the job after Index.
-	Wait bool `json:"wait,omitempty" jsonschema:"wait for all files (up to the server's wait limit, with progress notifications)"`
-}
+// DirectoryRequest is wire.DirectoryRequest, the contract REST, MCP and the client share.
+type DirectoryRequest = wire.DirectoryRequest
 
-// Enqueued is the immediate answer to an ingest request.
-type Enqueued struct {
-	JobID      *string        `json:"job_id"`
-	Status     ragd.JobStatus `json:"status"`
-	DocumentID string         `json:"document_id,omitempty"`
-	DedupHit   bool           `json:"dedup_hit"`
-	Source     string         `json:"-"`
-	Existing   *ragd.Document `json:"-"`
-}
+// Enqueued is wire.Enqueued, the contract REST, MCP and the client share.
+type Enqueued = wire.Enqueued
 
 // Index validates the request, checks for duplicates and enqueues a document
 // job. An unchanged source already indexed in the namespace is a dedup hit:

@@ -2,6 +2,7 @@ package library
 
 import (
 	"context"
+	"ragd/wire"
 	"slices"
 
 	"ragd"
@@ -9,26 +10,11 @@ import (
 	"ragd/jobs"
 )
 
-// JobListRequest asks for one page of jobs: GET /jobs (from its query
-// parameters) and core_list_jobs.
-type JobListRequest struct {
-	KBName string         `json:"kb_name,omitempty" jsonschema:"only this namespace's jobs (default: the jobs of every namespace you may use)"`
-	Status ragd.JobStatus `json:"status,omitempty" jsonschema:"only jobs in this status: queued, active, retry, completed, failed or cancelled"`
-	// Limit and Offset are nil when not given, as in ListRequest.
-	Limit  *int `json:"limit,omitempty" jsonschema:"jobs per page, 1-1000 (default 100)"`
-	Offset *int `json:"offset,omitempty" jsonschema:"jobs to skip (default 0); pass the previous page's next_offset"`
-}
+// JobListRequest is wire.JobListRequest, the contract REST, MCP and the client share.
+type JobListRequest = wire.JobListRequest
 
-// JobList answers GET /jobs and core_list_jobs: one page of the jobs
-// callers asked for, newest first. A directory job's per-file jobs are not
-// listed: its own entry counts them, and GET /jobs/{id} lists them.
-type JobList struct {
-	Jobs  []ragd.Job `json:"jobs" jsonschema:"newest first, without a directory's per-file jobs (its job's status lists them)"`
-	Count int        `json:"count" jsonschema:"jobs on this page"`
-	Total int        `json:"total" jsonschema:"jobs that match"`
-	// NextOffset is nil on the last page, so a client pages until it is absent.
-	NextOffset *int `json:"next_offset,omitempty" jsonschema:"offset of the next page; absent on the last page"`
-}
+// JobList is wire.JobList, the contract REST, MCP and the client share.
+type JobList = wire.JobList
 
 // ListJobs returns a page of the jobs of a namespace, or of every
 // namespace the caller may use. Jobs finished longer ago than the job

@@ -3,6 +3,7 @@ package library
 import (
 	"context"
 	"encoding/json"
+	"ragd/wire"
 	"time"
 
 	"ragd"
@@ -19,25 +20,11 @@ type UploadRequest struct {
 	Files  *Spool
 }
 
-// Uploaded answers an upload: one entry per file, in the order given.
-type Uploaded struct {
-	KBName string      `json:"kb_name"`
-	Jobs   []UploadJob `json:"jobs"`
-}
+// Uploaded is wire.Uploaded, the contract REST, MCP and the client share.
+type Uploaded = wire.Uploaded
 
-// UploadJob is one uploaded file's job.
-type UploadJob struct {
-	JobID      *string        `json:"job_id" jsonschema:"null when nothing had to be done (dedup_hit)"`
-	Status     ragd.JobStatus `json:"status" jsonschema:"queued; with wait, the job's last status"`
-	DocumentID string         `json:"document_id" jsonschema:"DocumentID(kb_name, source); for a dedup hit, the document that already holds these bytes"`
-	Filename   string         `json:"filename" jsonschema:"the name the file is kept under: its base name"`
-	Source     string         `json:"source" jsonschema:"upload://<kb_name>/<filename>"`
-	Bytes      int64          `json:"bytes"`
-	DedupHit   bool           `json:"dedup_hit" jsonschema:"the same bytes are already indexed in this namespace: no job"`
-	// ChunksIndexed and Error are filled by a wait.
-	ChunksIndexed *int   `json:"chunks_indexed,omitempty" jsonschema:"with wait, once completed"`
-	Error         string `json:"error,omitempty" jsonschema:"with wait, if the job failed: why"`
-}
+// UploadJob is wire.UploadJob, the contract REST, MCP and the client share.
+type UploadJob = wire.UploadJob
 
 // Upload accepts a spool's files into a namespace: it checks the caller's
 // rights, keeps the bytes under their hash and enqueues one document job

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"ragd/wire"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -194,7 +195,7 @@ func jobOutput(job *ragd.Job) JobOutput {
 
 func (m *Server) query(p preset) sdk.ToolHandlerFor[search.RetrieveRequest, QueryOutput] {
 	return func(ctx context.Context, req *sdk.CallToolRequest, in search.RetrieveRequest) (*sdk.CallToolResult, QueryOutput, error) {
-		qr := answer.QueryRequest{RetrieveRequest: p.retrieve(in)}
+		qr := answer.QueryRequest{QueryRequest: wire.QueryRequest{RetrieveRequest: p.retrieve(in)}}
 		s := m.samplerFor(req)
 		if s != nil {
 			qr.Model = s // the client's model writes the answer when ragd has none

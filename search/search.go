@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"ragd/wire"
 
 	"ragd"
 	"ragd/cache"
@@ -10,12 +11,8 @@ import (
 // SearchRequest is a rag_search call.
 type SearchRequest = RetrieveRequest
 
-// SearchResponse is the answer to rag_search.
-type SearchResponse struct {
-	Query   string   `json:"query"`
-	Results []Result `json:"results"`
-	Count   int      `json:"count"`
-}
+// SearchResponse is wire.SearchResponse, the contract REST, MCP and the client share.
+type SearchResponse = wire.SearchResponse
 
 // Limits of top_k.
 const (

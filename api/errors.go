@@ -39,7 +39,14 @@ func (h *handlers) handleError(err error, c echo.Context) {
 	var re *ragd.Error
 	var he *echo.HTTPError
 	var tooLarge *http.MaxBytesError
+	var unread *bodyError
 	switch {
+	case errors.As(err, &unread):
+		status, body.Detail = unread.status, unread.msg
+	case clientGone(c.Request()):
+		// Whatever failed, the client is not waiting for it.
+		status, body.Detail = StatusClientClosedRequest, "the client closed the request"
+		h.log.Debug("client went away", "method", c.Request().Method, "path", c.Request().URL.Path, "error", err)
 	case errors.As(err, &re):
 		if s, ok := statusOfKind[re.Kind]; ok {
 			status = s

@@ -23,6 +23,10 @@ type route struct {
 	// ownBodyLimit: the handler bounds the body by a setting of its own,
 	// not http.max_body_bytes.
 	ownBodyLimit bool
+	// slowBody: the body may take long in all (an upload, an archive),
+	// so each read of it is bounded (http.body_idle_timeout) rather than
+	// the whole (http.body_timeout).
+	slowBody bool
 }
 
 type (
@@ -140,7 +144,7 @@ func documentRoutes() []route {
 			Query: []openapi.Param{{Name: "kb_name", Description: "namespace (default: search all)"}}, Responses: with(errs(404, 422, 503), 200, openapi.Response{Body: ragd.Document{}})}},
 		{handler: (*handlers).deleteDocument, op: openapi.Operation{Method: "DELETE", Path: "/documents/:id", Summary: "Delete a document and its chunks", Tags: []string{"documents"},
 			Query: []openapi.Param{{Name: "kb_name", Description: "namespace (default: search all)"}}, Responses: with(errs(404, 422, 503), 200, openapi.Response{Body: library.Deleted{}})}},
-		{handler: (*handlers).upload, op: openapi.Operation{Method: "POST", Path: uploadPath, Summary: "Upload files to index (multipart, asynchronous)", Tags: []string{"documents"},
+		{slowBody: true, handler: (*handlers).upload, op: openapi.Operation{Method: "POST", Path: uploadPath, Summary: "Upload files to index (multipart, asynchronous)", Tags: []string{"documents"},
 			Description: "One document job per file part; the bytes are kept under <data.dir>/uploads by sha256 and the document is upload://<kb_name>/<filename>, so uploading a name again replaces that document's version. " +
 				"Files whose bytes the namespace already holds are dedup hits (job_id null) unless force. A file over ingest.max_file_bytes is refused (413) as soon as that much is read; an unsupported extension or unusable filename is 422; a body that is not multipart/form-data 415. " +
 				"With wait, the answer has each job's final state (a failed job is status failed with its error, not an error response), or 202 with their current states when http.wait_timeout passes.",
@@ -150,7 +154,7 @@ func documentRoutes() []route {
 		{handler: (*handlers).exportKB, op: openapi.Operation{Method: "GET", Path: "/kb/:kb_name/export", Summary: "Export a namespace as one archive", Tags: []string{"archives"},
 			Description: "Streams the namespace's documents, chunks with their vectors, images and vocabulary as a gzip'd JSON-lines archive (docs/ARCHIVE.md). A namespace without documents is 404. An export that fails midway aborts the transfer; the archive then lacks its trailer and an import refuses it.",
 			Responses:   with(errs(403, 404, 422, 503), 200, openapi.Response{ContentType: "application/gzip", Description: "The archive"})}},
-		{ownBodyLimit: true, handler: (*handlers).importKB, op: openapi.Operation{Method: "POST", Path: "/kb/:kb_name/import", Summary: "Import an archive into a namespace (asynchronous)", Tags: []string{"archives"},
+		{ownBodyLimit: true, slowBody: true, handler: (*handlers).importKB, op: openapi.Operation{Method: "POST", Path: "/kb/:kb_name/import", Summary: "Import an archive into a namespace (asynchronous)", Tags: []string{"archives"},
 			Description: "The body is an archive from GET /kb/{kb_name}/export, of any namespace, at most import.max_bytes. It is checked whole as it is stored (another embedder, a truncated or damaged archive: 422), then a job loads it; poll /jobs/{id}. Documents of the same id are replaced by the archive's version; the namespace's others stay.",
 			RawRequest:  "application/gzip",
 			Responses:   with(errs(403, 413, 415, 422, 503), 202, openapi.Response{Description: "Job enqueued", Body: library.ImportEnqueued{}})}},

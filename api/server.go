@@ -23,6 +23,10 @@ type Options struct {
 	// MaxUploadBytes bounds a POST /documents body instead (0:
 	// MaxBodyBytes).
 	MaxUploadBytes int64
+	// BodyTimeout bounds the reading of a whole request body (408 past
+	// it), BodyIdleTimeout instead each read of the bodies of the routes
+	// marked slowBody (uploads, archive imports); 0 means no bound.
+	BodyTimeout, BodyIdleTimeout time.Duration
 	// Monitoring, when set, is mounted at /monitoring (the Asynq web UI).
 	Monitoring http.Handler
 	// Metrics, when set, records request latencies and serves /metrics.
@@ -45,6 +49,7 @@ func New(svc Services, opts Options) *echo.Echo {
 	h := &handlers{svc: svc, log: opts.Log, metrics: opts.Metrics, mcp: opts.MCP, web: opts.WebSearch}
 	e.HTTPErrorHandler = h.handleError
 	e.Use(h.observe, recoverMiddleware(opts.Log))
+	e.Use(bodyDeadline(opts.BodyTimeout, opts.BodyIdleTimeout, slowBodies()))
 	if opts.Auth != nil {
 		e.Use(echo.WrapMiddleware(opts.Auth.Middleware))
 		meta := echo.WrapHandler(opts.Auth.MetadataHandler())

@@ -120,6 +120,13 @@ type HTTP struct {
 	// MaxBatchCalls caps the calls of one JSON-RPC batch, at /mcp and at
 	// POST / alike: each call may search or ingest.
 	MaxBatchCalls int `yaml:"max_batch_calls"`
+	// BodyTimeout bounds the reading of a whole request body; a body not
+	// in by then is answered 408 and its connection closed.
+	BodyTimeout time.Duration `yaml:"body_timeout"`
+	// BodyIdleTimeout bounds each wait for more of an upload's (POST
+	// /documents) or an archive's (POST /kb/{kb_name}/import) body
+	// instead, which may take long in all but must keep moving.
+	BodyIdleTimeout time.Duration `yaml:"body_idle_timeout"`
 }
 
 // Redis configures the queue broker and registry.
@@ -325,7 +332,7 @@ type Log struct {
 // Default returns the built-in defaults; config.yaml documents each of them.
 func Default() Config {
 	return Config{
-		HTTP:     HTTP{Addr: "127.0.0.1:8000", MaxBodyBytes: 10 << 20, WaitTimeout: 50 * time.Second, MaxBatchCalls: 50},
+		HTTP:     HTTP{Addr: "127.0.0.1:8000", MaxBodyBytes: 10 << 20, WaitTimeout: 50 * time.Second, MaxBatchCalls: 50, BodyTimeout: time.Minute, BodyIdleTimeout: time.Minute},
 		Redis:    Redis{URL: "redis://127.0.0.1:6379/0", KeyPrefix: "ragd", Sentinel: Sentinel{Addrs: []string{}, WaitReplicas: 1, WaitTimeout: time.Second, FailoverWait: 15 * time.Second}},
 		Weaviate: Weaviate{URL: "http://127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", Collection: "RagdChunk", BatchSize: 200, Timeout: 30 * time.Second, ReplicationFactor: 1, Consistency: "QUORUM"},
 		Data:     Data{Dir: "./data"},

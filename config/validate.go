@@ -23,6 +23,8 @@ func (c Config) Validate() error {
 	check(c.HTTP.MaxBodyBytes > 0, "http.max_body_bytes must be positive")
 	check(c.HTTP.WaitTimeout > 0, "http.wait_timeout must be positive")
 	check(c.HTTP.MaxBatchCalls > 0, "http.max_batch_calls must be positive")
+	check(c.HTTP.BodyTimeout > 0, "http.body_timeout must be positive")
+	check(c.HTTP.BodyIdleTimeout > 0, "http.body_idle_timeout must be positive")
 	errs = append(errs, c.Redis.check()...)
 	check(c.Redis.KeyPrefix != "", "redis.key_prefix is empty")
 	check(c.Weaviate.URL != "", "weaviate.url is empty")

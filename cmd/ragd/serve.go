@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"ragd/api"
 	"ragd/app"
 	"ragd/config"
 )
@@ -46,7 +47,7 @@ func runServe(args []string) error {
 		return err
 	}
 	defer func() { stopWatching(); waitWatchers() }()
-	srv := &http.Server{Addr: cfg.HTTP.Addr, Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	srv := api.NewHTTPServer(cfg.HTTP.Addr, handler)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	a.Log.Info("listening", "addr", cfg.HTTP.Addr, "worker", *withWorker)

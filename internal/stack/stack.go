@@ -16,6 +16,7 @@ import (
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate"
 
+	"ragd/api"
 	"ragd/app"
 	"ragd/config"
 	"ragd/internal/testenv"
@@ -84,7 +85,11 @@ func StartWithLogger(t testing.TB, cfg config.Config, withWorker bool, log *slog
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(handler)
+	// The server ragd serves with, its timeouts included, on the test's
+	// listener.
+	srv := httptest.NewUnstartedServer(handler)
+	srv.Config = api.NewHTTPServer(srv.Listener.Addr().String(), handler)
+	srv.Start()
 	t.Cleanup(func() { srv.Close(); closeHandler() })
 	return &Stack{App: a, URL: srv.URL}
 }

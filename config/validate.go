@@ -51,23 +51,7 @@ func (c Config) Validate() error {
 	check(c.Worker.Concurrency > 0, "worker.concurrency must be positive")
 	check(c.Worker.Queue != "", "worker.queue is empty")
 	check(c.Worker.MaxRetries >= 0, "worker.max_retries must not be negative")
-	check(c.Search.Alpha >= 0 && c.Search.Alpha <= 1, "search.alpha must be between 0 and 1")
-	check(c.Search.MMRLambda >= 0 && c.Search.MMRLambda <= 1, "search.mmr_lambda must be between 0 and 1")
-	check(c.Search.RRFK > 0, "search.rrf_k must be positive")
-	check(c.Search.QueryCacheSize >= 0, "search.query_cache_size must not be negative")
-	check(c.Search.Fusion == "relative" || c.Search.Fusion == "ranked", "search.fusion must be relative or ranked, not %q", c.Search.Fusion)
-	// Weaviate reads a BM25 property boost as an integer: 1.5 would silently
-	// become 0 and drop the heading trail from the search.
-	check(c.Search.PathBoost >= 1 && c.Search.PathBoost <= 10 && c.Search.PathBoost == math.Trunc(c.Search.PathBoost),
-		"search.path_boost must be a whole number from 1 to 10 (Weaviate takes only integer boosts)")
-	check(c.Search.SynonymSenses > 0 && c.Search.SynonymSenses <= 10, "search.synonym_senses must be between 1 and 10")
-	check(c.Search.RelatedWeight >= 0 && c.Search.RelatedWeight <= 1, "search.related_weight must be between 0 and 1")
-	check(c.Search.WordNetDir != "" || !c.UsesWordNet(),
-		"search.wordnet_dir is empty but search.synonym_expansion, search.keyword_synonym_expansion or ingest.related_words needs it")
-	check(c.Search.NeighbourMinSimilarity > 0 && c.Search.NeighbourMinSimilarity < 1, "search.neighbour_min_similarity must be between 0 and 1")
-	check(c.Search.NeighbourTerms > 0 && c.Search.NeighbourTerms <= 20, "search.neighbour_terms must be between 1 and 20")
-	check(c.Search.PRFDocs > 0 && c.Search.PRFDocs <= 20, "search.prf_docs must be between 1 and 20")
-	check(c.Search.PRFTerms > 0 && c.Search.PRFTerms <= 50, "search.prf_terms must be between 1 and 50")
+	errs = append(errs, c.Search.validate(c.UsesWordNet())...)
 	check((c.LLM.BaseURL == "") == (c.LLM.Model == ""), "llm.base_url and llm.model are set together (or neither, for extractive answers)")
 	check(c.LLM.Timeout > 0, "llm.timeout must be positive")
 	errs = append(errs, c.Rerank.validate()...)
@@ -92,6 +76,35 @@ func (c Config) Validate() error {
 		check(false, "auth.mode must be disabled, static-token or jwt, not %q", c.Auth.Mode)
 	}
 	return errors.Join(errs...)
+}
+
+// validate checks the search settings; usesWordNet says whether a setting
+// reads WordNet (Config.UsesWordNet).
+func (s Search) validate(usesWordNet bool) []error {
+	var errs []error
+	check := func(ok bool, format string, args ...any) {
+		if !ok {
+			errs = append(errs, fmt.Errorf(format, args...))
+		}
+	}
+	check(s.Alpha >= 0 && s.Alpha <= 1, "search.alpha must be between 0 and 1")
+	check(s.MMRLambda >= 0 && s.MMRLambda <= 1, "search.mmr_lambda must be between 0 and 1")
+	check(s.RRFK > 0, "search.rrf_k must be positive")
+	check(s.QueryCacheSize >= 0, "search.query_cache_size must not be negative")
+	check(s.Fusion == "relative" || s.Fusion == "ranked", "search.fusion must be relative or ranked, not %q", s.Fusion)
+	// Weaviate reads a BM25 property boost as an integer: 1.5 would silently
+	// become 0 and drop the heading trail from the search.
+	check(s.PathBoost >= 1 && s.PathBoost <= 10 && s.PathBoost == math.Trunc(s.PathBoost),
+		"search.path_boost must be a whole number from 1 to 10 (Weaviate takes only integer boosts)")
+	check(s.SynonymSenses > 0 && s.SynonymSenses <= 10, "search.synonym_senses must be between 1 and 10")
+	check(s.RelatedWeight >= 0 && s.RelatedWeight <= 1, "search.related_weight must be between 0 and 1")
+	check(s.WordNetDir != "" || !usesWordNet,
+		"search.wordnet_dir is empty but search.synonym_expansion, search.keyword_synonym_expansion or ingest.related_words needs it")
+	check(s.NeighbourMinSimilarity > 0 && s.NeighbourMinSimilarity < 1, "search.neighbour_min_similarity must be between 0 and 1")
+	check(s.NeighbourTerms > 0 && s.NeighbourTerms <= 20, "search.neighbour_terms must be between 1 and 20")
+	check(s.PRFDocs > 0 && s.PRFDocs <= 20, "search.prf_docs must be between 1 and 20")
+	check(s.PRFTerms > 0 && s.PRFTerms <= 50, "search.prf_terms must be between 1 and 50")
+	return errs
 }
 
 // UsesWordNet reports whether a setting reads WordNet: synonym expansion

@@ -360,9 +360,10 @@ func TestConsoleOpensOnANamespaceWithDocuments(t *testing.T) {
 		}
 	}
 	index(disguised, "books")
-	selected := `(document.querySelector('#namespaces li.selected') || {}).dataset?.ns`
+	// The namespace list renders after the documents: wait for both.
+	selected := `((document.querySelector('#namespaces li.selected') || {dataset: {}}).dataset.ns || '')`
 	do(t, ctx, "open the console", chromedp.Navigate(s.URL+"/ui/"), css("#app"),
-		until(`document.querySelector('#documents').textContent.includes('moby⟨U+202E⟩txt.md')`))
+		until(`document.querySelector('#documents').textContent.includes('moby⟨U+202E⟩txt.md') && `+selected+` !== ''`))
 	if eval[bool](t, ctx, `/[\u202E]/.test(document.body.textContent)`) {
 		t.Error("the page shows the bidi override itself")
 	}
@@ -372,7 +373,7 @@ func TestConsoleOpensOnANamespaceWithDocuments(t *testing.T) {
 	write("memo.md", "# Memo\n\nThe harbour opens at dawn.\n")
 	index("memo.md", "default")
 	do(t, ctx, "reload", chromedp.Reload(), css("#app"),
-		until(`document.querySelector('#documents').textContent.includes('memo.md')`))
+		until(`document.querySelector('#documents').textContent.includes('memo.md') && `+selected+` !== ''`))
 	if ns := eval[string](t, ctx, selected); ns != "default" {
 		t.Fatalf("with documents in default, opened on %q", ns)
 	}

@@ -2,9 +2,7 @@ package api_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,9 +13,9 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"ragd/internal/testenv"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -57,7 +55,7 @@ func readAnswer(t *testing.T, conn net.Conn, wait time.Duration) (int, string, e
 // tools and POST /, a 422 on an import.
 func TestShortBodyIs400(t *testing.T) {
 	t.Parallel()
-	var logs lockedBuffer
+	var logs testenv.Buffer
 	s := stack.StartWithLogger(t, stack.Config(t), false, slog.New(slog.NewTextHandler(&logs, nil)))
 	for _, c := range []struct{ path, contentType, body string }{
 		{"/tools/rag_search", "application/json", `{"query": "`},
@@ -190,12 +188,7 @@ func (e *holdingEmbedder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			<-r.Context().Done()
 			return
 		}
-		sum := sha256.Sum256([]byte(text))
-		v := make([]float32, 8)
-		for j := range v {
-			v[j] = float32(sum[j]) + 1
-		}
-		data[i] = item{Embedding: v, Index: i}
+		data[i] = item{Embedding: hashVector(text), Index: i}
 	}
 	_ = json.NewEncoder(w).Encode(map[string]any{"data": data})
 }
@@ -210,7 +203,7 @@ func TestClientGoneIsNotAServerError(t *testing.T) {
 	cfg := stack.Config(t)
 	cfg.Embed.Provider, cfg.Embed.BaseURL, cfg.Embed.Model, cfg.Embed.Dimension = "openai", srv.URL+"/v1", "stand-in", 8
 	cfg.Cache.Enabled = false
-	var logs lockedBuffer
+	var logs testenv.Buffer
 	s := stack.StartWithLogger(t, cfg, true, slog.New(slog.NewTextHandler(&logs, nil)))
 	indexText(t, s, "default", "Kelp forests grow along cold, nutrient-rich coasts.")
 
@@ -251,22 +244,4 @@ func searchStatuses(t *testing.T, s *stack.Stack) []string {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// lockedBuffer is a bytes.Buffer a logger may write from any goroutine.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

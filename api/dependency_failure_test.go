@@ -61,12 +61,7 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	data := make([]item, len(req.Input))
 	for i, text := range req.Input {
-		sum := sha256.Sum256([]byte(text))
-		v := make([]float32, 8)
-		for j := range v {
-			v[j] = float32(sum[j]) + 1
-		}
-		data[i] = item{Embedding: v, Index: i}
+		data[i] = item{Embedding: hashVector(text), Index: i}
 	}
 	_ = json.NewEncoder(w).Encode(map[string]any{"data": data})
 }
@@ -226,4 +221,15 @@ func TestRedisUnreachableIs503(t *testing.T) {
 		want503(t, c.method+" "+c.path, s.Do(t, c.method, c.path, c.body), "redis")
 	}
 	wantToolError(t, cs, "core_retrieve_text", map[string]any{"query": "kelp"}, "redis")
+}
+
+// hashVector is a fake embedder's vector of text: 8 numbers from its
+// sha256, the same for the same text, none zero.
+func hashVector(text string) []float32 {
+	sum := sha256.Sum256([]byte(text))
+	v := make([]float32, 8)
+	for j := range v {
+		v[j] = float32(sum[j]) + 1
+	}
+	return v
 }

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"ragd/internal/testenv"
 	"slices"
 	"strings"
 	"sync"
@@ -187,7 +188,7 @@ func TestJWTRefused(t *testing.T) {
 	p := newIDP(t)
 	k1 := rsaSigner(t, "k1")
 	p.publish(k1.jwk())
-	logs := &logBuffer{}
+	logs := &testenv.Buffer{}
 	a, err := New(jwtConfig(p), debugLogger(logs))
 	if err != nil {
 		t.Fatal(err)

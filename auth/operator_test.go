@@ -3,6 +3,7 @@ package auth
 import (
 	"encoding/base64"
 	"net/http"
+	"ragd/internal/testenv"
 	"slices"
 	"strings"
 	"testing"
@@ -79,7 +80,7 @@ func TestOperatorChallengesBoth(t *testing.T) {
 }
 
 func TestOperatorRefusesLimitedKey(t *testing.T) {
-	logs := &logBuffer{}
+	logs := &testenv.Buffer{}
 	a, err := New(staticConfig(), debugLogger(logs))
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"net/http"
+	"ragd/internal/testenv"
 	"slices"
 	"strings"
 	"testing"
@@ -64,7 +65,7 @@ func TestStaticMissingToken(t *testing.T) {
 }
 
 func TestStaticWrongToken(t *testing.T) {
-	logs := &logBuffer{}
+	logs := &testenv.Buffer{}
 	a, err := New(staticConfig(), debugLogger(logs))
 	if err != nil {
 		t.Fatal(err)

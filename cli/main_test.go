@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"ragd/internal/testenv"
 	"strings"
 	"sync"
 	"syscall"
@@ -180,7 +181,7 @@ func writeFile(t *testing.T, path, content string) string {
 // started is a run of the binary still going.
 type started struct {
 	cmd            *exec.Cmd
-	stdout, stderr *syncBuffer
+	stdout, stderr *testenv.Buffer
 	done           chan result
 }
 
@@ -189,7 +190,7 @@ func start(t *testing.T, server string, args ...string) *started {
 	t.Helper()
 	cmd := exec.Command(ragdBinary(t), args...)
 	cmd.Env = cliEnv("RAGD_SERVER=" + server)
-	st := &started{cmd: cmd, stdout: &syncBuffer{}, stderr: &syncBuffer{}, done: make(chan result, 1)}
+	st := &started{cmd: cmd, stdout: &testenv.Buffer{}, stderr: &testenv.Buffer{}, done: make(chan result, 1)}
 	cmd.Stdout, cmd.Stderr = st.stdout, st.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -230,22 +231,4 @@ func (st *started) waitFor(t *testing.T, want string, limit time.Duration) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe to read while the child writes it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

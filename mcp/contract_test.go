@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"ragd/internal/testenv"
 	"strings"
 	"testing"
 
@@ -53,7 +54,7 @@ func TestSameInputSameErrorOverRESTAndMCP(t *testing.T) {
 // the agent is told the server has the details.
 func TestToolFailuresAreLogged(t *testing.T) {
 	t.Parallel()
-	var logs lockedBuffer
+	var logs testenv.Buffer
 	s := stack.StartWithLogger(t, stack.Config(t), false, slog.New(slog.NewTextHandler(&logs, nil)))
 	cs := connectHTTP(t, s, "", nil)
 	if res, _ := call(t, cs, "core_job_status", map[string]any{"job_id": "no-such-job"}); !res.IsError {

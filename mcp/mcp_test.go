@@ -374,7 +374,7 @@ func TestStdio(t *testing.T) {
 		"RAGD_WEAVIATE_URL="+cfg.Weaviate.URL, "RAGD_WEAVIATE_GRPC_ADDR="+cfg.Weaviate.GRPCAddr,
 		"RAGD_WEAVIATE_COLLECTION="+cfg.Weaviate.Collection, "RAGD_WORKER_QUEUE="+cfg.Worker.Queue,
 		"RAGD_EMBED_MODEL_PATH="+cfg.Embed.ModelPath, "RAGD_INGEST_ROOTS="+root, "RAGD_LOG_LEVEL=debug")
-	var stderr lockedBuffer // the process writes while the test reads
+	var stderr testenv.Buffer // the process writes while the test reads
 	cmd.Stderr = &stderr
 	model := &standInModel{} // the client's model, for sampling over stdio
 	client := sdk.NewClient(&sdk.Implementation{Name: "ragd-stdio-test", Version: "1"}, &sdk.ClientOptions{CreateMessageHandler: model.handle})
@@ -409,22 +409,4 @@ func TestStdio(t *testing.T) {
 	if !strings.Contains(stderr.String(), "ragd ready") {
 		t.Errorf("logs should go to stderr; got %q", stderr.String())
 	}
-}
-
-// lockedBuffer is a strings.Builder safe for one writer and one reader.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // BidiControl returns the first Unicode bidirectional control character
@@ -14,7 +15,8 @@ import (
 // a document is stripped (StripBidiControls).
 func BidiControl(s string) (rune, bool) {
 	if i := strings.IndexFunc(s, isBidiControl); i >= 0 {
-		return []rune(s[i:])[0], true
+		r, _ := utf8.DecodeRuneInString(s[i:])
+		return r, true
 	}
 	return 0, false
 }

@@ -132,7 +132,9 @@ async function startApp(info) {
   $('#whoami').textContent = authOn ? `${info.principal}${limited ? ` (${info.namespaces.join(', ')})` : ''}` : 'auth disabled';
   $('#logout').hidden = !authOn;
   $('#monitoring-link').hidden = !info.operator;
-  selectNamespace(await openingNamespace(state.ns, info.namespaces));
+  // One read of the counts serves the choice and the list.
+  const stats = await namespaceStats().catch(() => null);
+  selectNamespace(openingNamespace(state.ns, info.namespaces, stats || {}), stats);
   startJobs();
 }
 
@@ -140,13 +142,7 @@ async function startApp(info) {
 // documents, else the one of those the key may use that holds the most
 // (ties by name), else ns. A new user who indexed into "books" sees books,
 // not an empty default.
-async function openingNamespace(ns, allowed) {
-  let stats;
-  try {
-    stats = (await api('GET', '/tools/rag_stats')).statistics.namespaces || {};
-  } catch {
-    return ns; // refreshNamespaces reports the failure
-  }
+function openingNamespace(ns, allowed, stats) {
   const docs = (n) => (stats[n] && stats[n].documents) || 0;
   if (docs(ns) > 0) return ns;
   const usable = (n) => !allowed || allowed.length === 0 || allowed.includes(n);
@@ -157,23 +153,31 @@ async function openingNamespace(ns, allowed) {
 
 // ------------------------------------------------------------ namespaces
 
-function selectNamespace(ns) {
+// selectNamespace shows ns; stats, when given, are counts just read.
+function selectNamespace(ns, stats) {
   state.ns = ns;
   state.docsOffset = 0;
   for (const id of ['#upload-ns', '#docs-ns']) $(id).textContent = ns;
   $('#ask-ns').textContent = `in ${ns}`;
-  refreshNamespaces();
+  refreshNamespaces(stats);
   refreshDocuments();
 }
 
-async function refreshNamespaces() {
-  let stats = {};
-  try {
-    const resp = await api('GET', '/tools/rag_stats');
-    stats = resp.statistics.namespaces || {};
-  } catch (e) {
-    if (e.status !== 401) toast(`namespaces: ${e.message}`);
-    return;
+// namespaceStats reads each namespace's document and chunk counts.
+async function namespaceStats() {
+  return (await api('GET', '/tools/rag_stats')).statistics.namespaces || {};
+}
+
+// refreshNamespaces lists the namespaces with their counts: stats, or
+// read now.
+async function refreshNamespaces(stats) {
+  if (!stats) {
+    try {
+      stats = await namespaceStats();
+    } catch (e) {
+      if (e.status !== 401) toast(`namespaces: ${e.message}`);
+      return;
+    }
   }
   const allowed = state.session && state.session.namespaces;
   const names = new Set(Object.keys(stats));

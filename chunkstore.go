@@ -2,37 +2,19 @@ package ragd
 
 import "context"
 
-// ChunkStore keeps the chunks and pictures of every namespace (Weaviate,
-// one tenant per namespace) and searches them. Services receive it already
-// guarded (breaker, timeout, retries).
-type ChunkStore interface {
+// The chunk store's ports: each caller holds only the part it uses, so a
+// search cannot delete and a fake for a service test stays small.
+
+// ChunkReader finds and reads chunks and pictures.
+type ChunkReader interface {
 	// Search runs q in the namespace; a namespace that holds nothing yet
 	// answers with no hits.
 	Search(ctx context.Context, namespace string, q ChunkQuery) ([]Hit, error)
-	// Upsert writes chunks; an existing id is replaced.
-	Upsert(ctx context.Context, namespace string, chunks []Chunk) error
-	// DeleteStale deletes a document's chunks and images of every version
-	// but keepHash's and reports how many chunks went.
-	DeleteStale(ctx context.Context, namespace, documentID, keepHash string) (int, error)
-	// DeleteDocument deletes all of a document's chunks and images.
-	DeleteDocument(ctx context.Context, namespace, documentID string) (int, error)
-	// ClearNamespace deletes everything of the namespace.
-	ClearNamespace(ctx context.Context, namespace string) error
+	// SearchImages finds pictures by their caption and nearby text.
+	SearchImages(ctx context.Context, namespace string, q ChunkQuery) ([]ImageHit, error)
 	// Count counts a namespace's chunks, or one document's when
 	// documentID is set.
 	Count(ctx context.Context, namespace, documentID string) (int, error)
-	// Namespaces lists the namespaces that hold chunks.
-	Namespaces(ctx context.Context) ([]string, error)
-	// UpsertImages writes pictures (a collection of their own).
-	UpsertImages(ctx context.Context, namespace string, images []Image) error
-	// SearchImages finds pictures by their caption and nearby text.
-	SearchImages(ctx context.Context, namespace string, q ChunkQuery) ([]ImageHit, error)
-	// ScanChunks pages through a namespace's chunks, vectors and related
-	// words included: up to limit of them after the chunk id after ("" for
-	// the first page), in id order.
-	ScanChunks(ctx context.Context, namespace, after string, limit int) ([]Chunk, error)
-	// ScanImages pages through a namespace's pictures as ScanChunks does.
-	ScanImages(ctx context.Context, namespace, after string, limit int) ([]Image, error)
 	// CountVersion counts the chunks of one version of a document.
 	CountVersion(ctx context.Context, namespace, documentID, contentHash string) (int, error)
 	// DocumentChunks returns up to limit chunks of one version of a
@@ -40,10 +22,47 @@ type ChunkStore interface {
 	DocumentChunks(ctx context.Context, namespace, documentID, contentHash string, from, limit int) ([]Chunk, error)
 	// Chunk returns one chunk by id, or nil when the namespace has none.
 	Chunk(ctx context.Context, namespace, id string) (*Chunk, error)
-	// Ping checks the store answers.
-	Ping(ctx context.Context) error
+	// Namespaces lists the namespaces that hold chunks.
+	Namespaces(ctx context.Context) ([]string, error)
 	// Collection names the collection, for statistics.
 	Collection() string
+}
+
+// ChunkWriter writes and deletes chunks and pictures.
+type ChunkWriter interface {
+	// Upsert writes chunks; an existing id is replaced.
+	Upsert(ctx context.Context, namespace string, chunks []Chunk) error
+	// UpsertImages writes pictures (a collection of their own).
+	UpsertImages(ctx context.Context, namespace string, images []Image) error
+	// DeleteStale deletes a document's chunks and images of every version
+	// but keepHash's and reports how many chunks went.
+	DeleteStale(ctx context.Context, namespace, documentID, keepHash string) (int, error)
+	// DeleteDocument deletes all of a document's chunks and images.
+	DeleteDocument(ctx context.Context, namespace, documentID string) (int, error)
+	// ClearNamespace deletes everything of the namespace.
+	ClearNamespace(ctx context.Context, namespace string) error
+}
+
+// ChunkScanner pages through everything a namespace holds, for exports.
+type ChunkScanner interface {
+	// ScanChunks pages through a namespace's chunks, vectors and related
+	// words included: up to limit of them after the chunk id after ("" for
+	// the first page), in id order.
+	ScanChunks(ctx context.Context, namespace, after string, limit int) ([]Chunk, error)
+	// ScanImages pages through a namespace's pictures as ScanChunks does.
+	ScanImages(ctx context.Context, namespace, after string, limit int) ([]Image, error)
+}
+
+// ChunkStore keeps the chunks and pictures of every namespace (Weaviate,
+// one tenant per namespace): all three ports and a health check. Services
+// receive it, or the port they need, already guarded (breaker, timeout,
+// retries).
+type ChunkStore interface {
+	ChunkReader
+	ChunkWriter
+	ChunkScanner
+	// Ping checks the store answers.
+	Ping(ctx context.Context) error
 }
 
 // SearchMode selects how a query is scored.

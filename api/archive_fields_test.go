@@ -48,10 +48,10 @@ func TestArchiveKeepsEveryField(t *testing.T) {
 		Format: "png", Width: 640, Height: 480, Vector: vector(3)}
 	requireEveryField(t, chunks[1], image, doc)
 
-	if err := s.Library.Store.Upsert(ctx, "src", chunks); err != nil {
+	if err := s.Chunks.Upsert(ctx, "src", chunks); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Library.Store.UpsertImages(ctx, "src", []ragd.Image{image}); err != nil {
+	if err := s.Chunks.UpsertImages(ctx, "src", []ragd.Image{image}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Library.Registry.Put(ctx, doc); err != nil {
@@ -70,7 +70,7 @@ func TestArchiveKeepsEveryField(t *testing.T) {
 	}
 	image.Namespace, image.DocumentID, image.ID = "dst", docID, ragd.ChunkID(docID, hash+"/image", 1)
 
-	gotChunks, err := s.Library.Store.ScanChunks(ctx, "dst", "", 10)
+	gotChunks, err := s.Chunks.ScanChunks(ctx, "dst", "", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestArchiveKeepsEveryField(t *testing.T) {
 		}
 		same(t, "chunk", got, want)
 	}
-	gotImages, err := s.Library.Store.ScanImages(ctx, "dst", "", 10)
+	gotImages, err := s.Chunks.ScanImages(ctx, "dst", "", 10)
 	if err != nil || len(gotImages) != 1 {
 		t.Fatalf("images of dst: %v %v", gotImages, err)
 	}

@@ -469,7 +469,7 @@ func TestFailedImportLeavesNoPartialDocument(t *testing.T) {
 	if len(broken) < 3 {
 		t.Fatalf("only %d documents of more than one chunk", len(broken))
 	}
-	if err := s.Library.Store.Upsert(context.Background(), "src", extra); err != nil {
+	if err := s.Chunks.Upsert(context.Background(), "src", extra); err != nil {
 		t.Fatal(err)
 	}
 	_, job := importKB(t, s, "src", data)
@@ -540,7 +540,7 @@ func TestExportLeavesOutChangedDocuments(t *testing.T) {
 	s := archiveStack(t, nil)
 	keep := indexText(t, s, "ns", "Glaciers carve valleys over thousands of years.")
 	gone := indexText(t, s, "ns", "Volcanoes erupt when magma pressure builds up.")
-	if _, err := s.Library.Store.DeleteDocument(context.Background(), "ns", gone); err != nil {
+	if _, err := s.Chunks.DeleteDocument(context.Background(), "ns", gone); err != nil {
 		t.Fatal(err)
 	}
 	_, tr := readArchive(t, exportKB(t, s, "ns"))

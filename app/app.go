@@ -26,6 +26,7 @@ import (
 	"ragd/embed"
 	"ragd/ingest"
 	"ragd/jobs"
+	"ragd/keyspace"
 	"ragd/library"
 	"ragd/llm"
 	"ragd/mcp"
@@ -62,6 +63,9 @@ type Services struct {
 	// Archiver exports and imports namespaces.
 	Archiver *library.Archiver
 	Probe    *library.Probe
+	// Chunks is the guarded chunk store the services share, for tools and
+	// tests that read or write it directly.
+	Chunks ragd.ChunkStore
 }
 
 // NewLogger returns the slog logger the config asks for, writing to stderr.
@@ -105,8 +109,12 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	}
 	fetcher := &ingest.Fetcher{AllowPrivate: cfg.Ingest.AllowPrivateURLs, Timeout: cfg.Ingest.URLTimeout,
 		MaxBytes: cfg.Ingest.MaxFileBytes, UserAgent: "ragd/" + ragd.Version}
-	reg := registry.New(rdb, cfg.Redis.KeyPrefix)
-	gens := cache.NewGenerations(rdb, cfg.Redis.KeyPrefix, reg.EpochKey)
+	keys := keyspace.New(cfg.Redis.KeyPrefix)
+	if err := migrateKeys(ctx, rdb, keys, log); err != nil {
+		return nil, err
+	}
+	reg := registry.New(rdb, keys)
+	gens := cache.NewGenerations(rdb, keys, keys.Epoch)
 	queue := jobs.NewQueue(rdb, queueOptions(cfg, log))
 	a := &App{Config: cfg, Log: log, Redis: rdb, Queue: queue, Metrics: metrics.New(queue.Inspector())}
 	a.Metrics.CountCancelled(queue.CancelledCount)
@@ -142,7 +150,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	if a.Auth, err = auth.New(authConfig(cfg.Auth), log); err != nil {
 		return nil, fmt.Errorf("auth: %w", err)
 	}
-	a.Auth.EnableSessions(auth.NewRedisSessions(rdb, cfg.Redis.KeyPrefix), cfg.Auth.SessionTTL)
+	a.Auth.EnableSessions(auth.NewRedisSessions(rdb, keys), cfg.Auth.SessionTTL)
 	log.Info("ragd ready", "redis", describeRedis(cfg.Redis), "weaviate", cfg.Weaviate.URL, "collection", cfg.Weaviate.Collection,
 		"embedder", embedder.Name(), "dimension", embedder.Dimension(), "ingest_roots", roots.String())
 	return a, nil

@@ -11,6 +11,7 @@ import (
 
 	"ragd/config"
 	"ragd/jobs"
+	"ragd/keyspace"
 )
 
 // NewRedis is the one place ragd's Redis clients are built from config:
@@ -61,7 +62,7 @@ func describeRedis(cfg config.Redis) string {
 // queueOptions: with sentinels, a job is acknowledged once a replica holds
 // it (redis.sentinel.wait_replicas), so a failover does not lose it.
 func queueOptions(cfg config.Config, log *slog.Logger) jobs.Options {
-	o := jobs.Options{Queue: cfg.Worker.Queue, KeyPrefix: cfg.Redis.KeyPrefix, MaxRetries: cfg.Worker.MaxRetries,
+	o := jobs.Options{Queue: cfg.Worker.Queue, Keys: keyspace.New(cfg.Redis.KeyPrefix), MaxRetries: cfg.Worker.MaxRetries,
 		Timeout: cfg.Worker.TaskTimeout, Retention: cfg.Worker.JobRetention}
 	if s := cfg.Redis.Sentinel; s.Enabled() {
 		o.WaitReplicas, o.WaitTimeout = s.WaitReplicas, s.WaitTimeout
@@ -79,4 +80,21 @@ type redisLog struct{ log *slog.Logger }
 
 func (r redisLog) Printf(_ context.Context, format string, v ...any) {
 	r.log.Warn("redis client: " + fmt.Sprintf(format, v...))
+}
+
+// migrateKeys moves an older ragd's keys to the current layout
+// (keyspace.Migrate) before anything reads them, and says what it did.
+func migrateKeys(ctx context.Context, rdb redis.UniversalClient, keys keyspace.Keys, log *slog.Logger) error {
+	m, err := keyspace.Migrate(ctx, rdb, keys)
+	if err != nil {
+		return fmt.Errorf("redis: %w", err)
+	}
+	if m.Moved > 0 {
+		log.Info("redis keys moved to the current layout", "prefix", keys.Prefix(), "moved", m.Moved)
+	}
+	if len(m.Kept) > 0 {
+		log.Warn("redis keys of the old layout left in place: their new names were taken (was an older ragd still running?)",
+			"prefix", keys.Prefix(), "keys", m.Kept[:min(len(m.Kept), 20)], "count", len(m.Kept))
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"ragd/cache"
 	"ragd/config"
 	"ragd/ingest"
+	"ragd/keyspace"
 	"ragd/library"
 	"ragd/registry"
 	"ragd/resilience"
@@ -37,11 +38,12 @@ type services struct {
 // pipeline, each holding only its own settings and collaborators.
 func (a *App) assemble(d services) {
 	cfg := d.cfg
+	a.Chunks = d.store
 	var results *cache.Results
 	if cfg.Cache.Enabled {
-		results = cache.NewResults(a.Redis, cfg.Redis.KeyPrefix, cfg.Cache.TTL, d.generations, a.Log, a.Metrics.ObserveCache)
+		results = cache.NewResults(a.Redis, keyspace.New(cfg.Redis.KeyPrefix), cfg.Cache.TTL, d.generations, a.Log, a.Metrics.ObserveCache)
 	}
-	words := vocab.New(a.Redis, cfg.Redis.KeyPrefix)
+	words := vocab.New(a.Redis, keyspace.New(cfg.Redis.KeyPrefix))
 	th := thesaurus(cfg, a.Log)
 	a.Search = &search.Service{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
 		Cache: results, QueryVectors: search.NewQueryVectors(cfg.Search.QueryCacheSize), Vocab: words, Thesaurus: th,

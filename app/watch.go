@@ -9,6 +9,7 @@ import (
 	"ragd"
 
 	"ragd/config"
+	"ragd/keyspace"
 	"ragd/watch"
 )
 
@@ -46,5 +47,5 @@ func (a *App) watcher(e config.WatchEntry) (*watch.Watcher, error) {
 		return nil, err
 	}
 	return watch.New(watch.Entry{Path: dir, KBName: e.KBName, Recursive: recursive, Prune: prune},
-		a.Library, a.Redis, a.Config.Redis.KeyPrefix, watch.Timing{}, a.Log), nil
+		a.Library, a.Redis, keyspace.New(a.Config.Redis.KeyPrefix), watch.Timing{}, a.Log), nil
 }

@@ -6,29 +6,33 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"ragd/keyspace"
 )
 
 // RedisSessions keeps browser sessions in Redis, each under
-// <prefix>:session:<digest of its id> with the session's TTL, so every ragd
-// replica sharing the Redis knows them and a logout ends them everywhere.
+// keyspace.Keys.Session of the digest of its id with the session's TTL, so
+// every ragd replica sharing the Redis knows them and a logout ends them
+// everywhere.
 type RedisSessions struct {
-	rdb    redis.UniversalClient
-	prefix string
+	rdb  redis.UniversalClient
+	keys keyspace.Keys
 }
 
-// NewRedisSessions returns a SessionStore in rdb under key prefix.
-func NewRedisSessions(rdb redis.UniversalClient, prefix string) *RedisSessions {
-	return &RedisSessions{rdb: rdb, prefix: prefix + ":session:"}
+// NewRedisSessions returns a SessionStore in rdb, keeping sessions where
+// keys names them.
+func NewRedisSessions(rdb redis.UniversalClient, keys keyspace.Keys) *RedisSessions {
+	return &RedisSessions{rdb: rdb, keys: keys}
 }
 
 // Save stores a session for ttl.
 func (s *RedisSessions) Save(ctx context.Context, key string, value []byte, ttl time.Duration) error {
-	return s.rdb.Set(ctx, s.prefix+key, value, ttl).Err()
+	return s.rdb.Set(ctx, s.keys.Session(key), value, ttl).Err()
 }
 
 // Load returns a session, false when there is none.
 func (s *RedisSessions) Load(ctx context.Context, key string) ([]byte, bool, error) {
-	b, err := s.rdb.Get(ctx, s.prefix+key).Bytes()
+	b, err := s.rdb.Get(ctx, s.keys.Session(key)).Bytes()
 	if errors.Is(err, redis.Nil) {
 		return nil, false, nil
 	}
@@ -37,5 +41,5 @@ func (s *RedisSessions) Load(ctx context.Context, key string) ([]byte, bool, err
 
 // Delete ends a session.
 func (s *RedisSessions) Delete(ctx context.Context, key string) error {
-	return s.rdb.Del(ctx, s.prefix+key).Err()
+	return s.rdb.Del(ctx, s.keys.Session(key)).Err()
 }

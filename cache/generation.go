@@ -9,27 +9,31 @@ import (
 	"sync"
 
 	"github.com/redis/go-redis/v9"
+
+	"ragd/keyspace"
 )
 
 // Generations counts writes per namespace. Cache keys include the current
 // generation, so bumping it on every ingest, delete or clear makes every older
 // cached result unreachable at once, on every replica.
 type Generations struct {
-	rdb    redis.UniversalClient
-	prefix string
-	also   []func(namespace string) string
+	rdb  redis.UniversalClient
+	keys keyspace.Keys
+	also []func(namespace string) string
 }
 
-// NewGenerations returns counters whose keys start with prefix. A
+// NewGenerations returns counters kept where keys names them. A
 // namespace's generation is its own counter plus the counters whose keys also
-// names: the registry's epoch, which moves in the same transaction that
-// makes a new version current, so results cached before it are out of reach
-// even when the writer dies before its own Bump.
-func NewGenerations(rdb redis.UniversalClient, prefix string, also ...func(namespace string) string) *Generations {
-	return &Generations{rdb: rdb, prefix: prefix, also: also}
+// names: the registry's epoch (keyspace.Keys.Epoch), which moves in the same
+// transaction that makes a new version current, so results cached before it
+// are out of reach even when the writer dies before its own Bump. Counters
+// of one namespace should share its hash slot, as the keyspace's do, so one
+// MGET reads them on a Redis Cluster.
+func NewGenerations(rdb redis.UniversalClient, keys keyspace.Keys, also ...func(namespace string) string) *Generations {
+	return &Generations{rdb: rdb, keys: keys, also: also}
 }
 
-func (g *Generations) key(namespace string) string { return g.prefix + ":gen:" + namespace }
+func (g *Generations) key(namespace string) string { return g.keys.Generation(namespace) }
 
 // Bump advances the namespace's own counter, and so its generation, and
 // returns the counter's new value.

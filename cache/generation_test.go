@@ -7,13 +7,14 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"ragd/internal/testenv"
+	"ragd/keyspace"
 )
 
 // In a memo context a namespace's generation is read from Redis once, so
 // one request sees one generation; outside it every Get reads Redis.
 func TestGenerationMemo(t *testing.T) {
 	rdb := testClient(t)
-	g := NewGenerations(rdb, "test:"+testenv.Unique(t, "G"))
+	g := NewGenerations(rdb, keyspace.New("test:"+testenv.Unique(t, "G")))
 	ctx := context.Background()
 	t.Cleanup(func() { rdb.Del(ctx, g.key("ns")) })
 	if _, err := g.Bump(ctx, "ns"); err != nil {
@@ -45,9 +46,9 @@ func TestGenerationMemo(t *testing.T) {
 // epoch), not only with Bump, and never goes back when one of them moves.
 func TestGenerationCountsOtherCounters(t *testing.T) {
 	rdb := testClient(t)
-	prefix := "test:" + testenv.Unique(t, "G")
-	epochKey := func(ns string) string { return prefix + ":epoch:" + ns }
-	g := NewGenerations(rdb, prefix, epochKey)
+	keys := keyspace.New("test:" + testenv.Unique(t, "G"))
+	epochKey := keys.Epoch
+	g := NewGenerations(rdb, keys, epochKey)
 	ctx := context.Background()
 	t.Cleanup(func() { rdb.Del(ctx, g.key("ns"), epochKey("ns")) })
 	read := func() int64 {

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -12,44 +14,21 @@ import (
 	fastjson "github.com/segmentio/encoding/json"
 )
 
-// lookupScript reads the generations of the namespaces and the cached
-// result their key names, in one round trip: a cached search would
-// otherwise wait on Redis twice in sequence. KEYS are each
-// namespace's generation counters, per of them apiece; ARGV are per, the
-// key's prefix (up to the namespaces), and its tail (tool and args hash).
-// The cache key itself is computed here, so the script reads a key not in
-// KEYS: fine on one Redis or a Sentinel pair, which is what ragd runs on.
-var lookupScript = redis.NewScript(`
-local per = tonumber(ARGV[1])
-local gens = {}
-for i = 0, #KEYS / per - 1 do
-	local sum = 0
-	for j = 1, per do
-		local v = redis.call('GET', KEYS[i * per + j])
-		if v then
-			local n = tonumber(v)
-			if not n then return redis.error_reply('not a counter: ' .. KEYS[i * per + j]) end
-			sum = sum + n
-		end
-	end
-	gens[#gens + 1] = string.format('%d', sum)
-end
-local key = ARGV[2] .. ':' .. table.concat(gens, '+') .. ':' .. ARGV[3]
-return {table.concat(gens, ','), redis.call('GET', key) or false}
-`)
-
-// Lookup is Key and Get in one Redis round trip: it returns the cache key
-// of tool called with args over namespaces and whether the result was
-// there (decoded into dst). The generations read are remembered in a
-// WithGenerationMemo context, as Get remembers them. key is "" when Redis
-// cannot be read (then nothing is cached). A nil *Results misses.
+// Lookup returns the cache key of tool called with args over namespaces
+// and whether the result was there (decoded into dst). The generations
+// read are remembered in a WithGenerationMemo context, as Get remembers
+// them. key is "" when Redis cannot be read (then nothing is cached). A
+// nil *Results misses.
 //
-// The round trip is a plain MGET of the counters and of the key the
-// generations this process last saw for these namespaces would name; it
-// counts only if the counters still sum to those generations (MGET reads
-// them all at once). Otherwise, and the first time, lookupScript reads both
-// in one step. A Lua call costs about 50 µs more than an MGET here, a
-// sixth of a cached MCP call.
+// One MGET reads the namespaces' generation counters and the result under
+// the generations this process last saw for these namespaces; when the
+// counters still sum to those, as they mostly do, that is the whole
+// lookup. Otherwise, and the first time, a GET reads the result under the
+// generations just read. No script computes a key: a Redis Cluster runs a
+// script only on keys it is given. Nothing needs the counters of several
+// namespaces read at one instant either (on a cluster the MGET is split
+// by slot): a result is only ever read under generations read before it,
+// and is the one computed at those generations.
 func (c *Results) Lookup(ctx context.Context, namespaces []string, tool string, args any, dst any) (key string, hit bool) {
 	if c == nil {
 		return "", false
@@ -59,26 +38,36 @@ func (c *Results) Lookup(ctx context.Context, namespaces []string, tool string, 
 		return "", false
 	}
 	sum := sha256.Sum256(canonical)
-	head := c.prefix + ":cache:" + strings.Join(namespaces, "+")
-	tail := tool + ":" + hex.EncodeToString(sum[:])
-	per := 1 + len(c.gens.also)
-	keys := make([]string, 0, per*len(namespaces)+1)
-	for _, ns := range namespaces {
-		keys = append(keys, c.gens.counters(ns)...)
+	digest := hex.EncodeToString(sum[:])
+	set := strings.Join(namespaces, "+")
+	counters := c.gens.countersOf(namespaces)
+	read := counters
+	seen, known := c.seen.Get(set)
+	if known {
+		read = append(counters, c.keys.CachedResult(namespaces, seen, tool, digest))
 	}
-	gens, joined, raw, ok := c.lookupSeen(ctx, keys, per, head, tail)
-	if !ok {
-		res, err := lookupScript.Run(ctx, c.rdb, keys, per, head, tail).Slice()
-		if err != nil || len(res) != 2 {
-			c.log.Warn("cache disabled for this call: cannot read generations", "tool", tool, "error", err)
+	vals, err := c.rdb.MGet(ctx, read...).Result()
+	var gens []string
+	if err == nil {
+		gens, err = c.gens.sums(counters, vals)
+	}
+	if err != nil {
+		c.log.Warn("cache disabled for this call: cannot read generations", "tool", tool, "error", err)
+		return "", false
+	}
+	joined := strings.Join(gens, "+")
+	key = c.keys.CachedResult(namespaces, joined, tool, digest)
+	var raw any
+	if known && joined == seen {
+		raw = vals[len(counters)]
+	} else {
+		c.seen.Add(set, joined)
+		if raw, err = c.rdb.Get(ctx, key).Result(); err != nil && !errors.Is(err, redis.Nil) {
+			c.log.Warn("cache disabled for this call: cannot read the result", "tool", tool, "error", err)
 			return "", false
 		}
-		listed, _ := res[0].(string)
-		gens, joined, raw = strings.Split(listed, ","), strings.ReplaceAll(listed, ",", "+"), res[1]
-		c.seen.Add(head, joined)
 	}
 	c.gens.remember(ctx, namespaces, gens)
-	key = head + ":" + joined + ":" + tail
 	text, found := raw.(string)
 	// segmentio's decoder (the go-sdk's) reads what encoding/json wrote in
 	// half the time: 6 µs against 14 for a cached search.
@@ -87,32 +76,31 @@ func (c *Results) Lookup(ctx context.Context, namespaces []string, tool string, 
 	return key, hit
 }
 
-// lookupSeen reads the counters and the result under the generations last
-// seen for head with one MGET; joined is gens as the key writes them. ok
-// is false when none were seen, Redis failed, or the generations have
-// moved since (then they are forgotten).
-func (c *Results) lookupSeen(ctx context.Context, keys []string, per int, head, tail string) (gens []string, joined string, raw any, ok bool) {
-	seen, known := c.seen.Get(head)
-	if !known {
-		return nil, "", nil, false
+// countersOf are the counters of namespaces, each namespace's in turn.
+func (g *Generations) countersOf(namespaces []string) []string {
+	keys := make([]string, 0, (1+len(g.also))*len(namespaces)+1) // and Lookup's result key
+	for _, ns := range namespaces {
+		keys = append(keys, g.counters(ns)...)
 	}
-	vals, err := c.rdb.MGet(ctx, append(keys, head+":"+seen+":"+tail)...).Result()
-	if err != nil || len(vals) != len(keys)+1 {
-		return nil, "", nil, false
+	return keys
+}
+
+// sums are the generations MGET read, one per namespace, from the values
+// of keys (countersOf) at the start of vals.
+func (g *Generations) sums(keys []string, vals []any) ([]string, error) {
+	per := 1 + len(g.also)
+	if len(vals) < len(keys) {
+		return nil, fmt.Errorf("cache generation: %d values for %d counters", len(vals), len(keys))
 	}
-	gens = make([]string, 0, len(keys)/per)
+	gens := make([]string, 0, len(keys)/per)
 	for i := 0; i < len(keys); i += per {
 		n, err := sumCounters(keys[i:i+per], vals[i:i+per])
 		if err != nil {
-			return nil, "", nil, false
+			return nil, err
 		}
 		gens = append(gens, strconv.FormatInt(n, 10))
 	}
-	if strings.Join(gens, "+") != seen {
-		c.seen.Remove(head)
-		return nil, "", nil, false
-	}
-	return gens, seen, vals[len(keys)], true
+	return gens, nil
 }
 
 // remember puts generations just read into ctx's memo.

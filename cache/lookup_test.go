@@ -9,20 +9,22 @@ import (
 	"time"
 
 	"ragd/internal/testenv"
+	"ragd/keyspace"
 
 	"github.com/redis/go-redis/v9"
 )
 
-// Lookup reads the generations and the result in one round trip: the key
+// Lookup reads the generations and the result under them: the key
 // moves with either counter of either namespace, a stored result is found
 // until then, and a counter holding garbage disables the cache.
 func TestLookup(t *testing.T) {
 	rdb := testClient(t)
 	prefix := "test:" + testenv.Unique(t, "L")
-	epoch := func(ns string) string { return prefix + ":epoch:" + ns }
-	g := NewGenerations(rdb, prefix, epoch)
+	keys := keyspace.New(prefix)
+	epoch := keys.Epoch
+	g := NewGenerations(rdb, keys, epoch)
 	var hits, misses int
-	c := NewResults(rdb, prefix, time.Minute, g, slog.New(slog.NewTextHandler(io.Discard, nil)), func(_ string, hit bool) {
+	c := NewResults(rdb, keys, time.Minute, g, slog.New(slog.NewTextHandler(io.Discard, nil)), func(_ string, hit bool) {
 		if hit {
 			hits++
 		} else {
@@ -34,7 +36,7 @@ func TestLookup(t *testing.T) {
 	ns := []string{"a", "b"}
 	var got string
 	key, hit := c.Lookup(ctx, ns, "tool", map[string]int{"k": 1}, &got)
-	if hit || !strings.HasPrefix(key, prefix+":cache:a+b:0+0:tool:") {
+	if hit || !strings.HasPrefix(key, keys.CachedResult(ns, "0+0", "tool", "")) {
 		t.Fatalf("first lookup: %q %v", key, hit)
 	}
 	c.Put(ctx, "tool", key, "answer")
@@ -88,9 +90,10 @@ func TestWarmLookupIsOneMGET(t *testing.T) {
 	log := &commandLog{}
 	rdb.AddHook(log)
 	prefix := "test:" + testenv.Unique(t, "W")
-	epoch := func(ns string) string { return prefix + ":epoch:" + ns }
+	keys := keyspace.New(prefix)
+	epoch := keys.Epoch
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	c := NewResults(rdb, prefix, time.Minute, NewGenerations(rdb, prefix, epoch), quiet, nil)
+	c := NewResults(rdb, keys, time.Minute, NewGenerations(rdb, keys, epoch), quiet, nil)
 	ctx := context.Background()
 	removeOnCleanup(t, rdb, prefix)
 	ns := []string{"a", "b"}
@@ -104,7 +107,7 @@ func TestWarmLookupIsOneMGET(t *testing.T) {
 	if strings.Join(log.names, ",") != "mget" {
 		t.Fatalf("warm lookup sent %v, want one mget", log.names)
 	}
-	other := NewResults(rdb, prefix, time.Minute, NewGenerations(rdb, prefix, epoch), quiet, nil)
+	other := NewResults(rdb, keys, time.Minute, NewGenerations(rdb, keys, epoch), quiet, nil)
 	rdb.Incr(ctx, epoch("a")) // another process's write
 	for name, r := range map[string]*Results{"this process": c, "a fresh one": other} {
 		got = ""

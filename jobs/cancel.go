@@ -165,7 +165,7 @@ func (q *Queue) recordChildren(ctx context.Context, id string, children []ragd.C
 	if err != nil {
 		return err
 	}
-	return setIfPresentScript.Run(ctx, q.rdb, []string{q.ctlKey(id)}, "children", body).Err()
+	return setIfPresentScript.Run(ctx, q.rdb, []string{q.keys.Control(id)}, "children", body).Err()
 }
 
 // mark runs markCancelScript for each job (checking the task's state when
@@ -191,7 +191,7 @@ func (q *Queue) mark(ctx context.Context, jobs []ragd.Job, check, topLevel bool)
 				if err != nil {
 					return err
 				}
-				cmds[i] = markCancelScript.EvalSha(ctx, p, []string{q.ctlKey(j.ID), taskKey(q.opts.Queue, j.ID), q.cancelledKey()},
+				cmds[i] = markCancelScript.EvalSha(ctx, p, []string{q.keys.Control(j.ID), q.keys.Task(j.ID), q.keys.Cancelled()},
 					body, ttl, now, checkArg, j.ID, countArg)
 			}
 			return nil

@@ -101,8 +101,8 @@ func (q *Queue) childStates(ctx context.Context, children []childRef) []childSta
 		// Each command carries its own error, read below; Exec's is the first of them.
 		_, _ = q.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 			for _, c := range batch {
-				cmds = append(cmds, p.HMGet(ctx, taskKey(q.opts.Queue, c.ID), taskFields...))
-				ctls = append(ctls, p.HGet(ctx, q.ctlKey(c.ID), "status"))
+				cmds = append(cmds, p.HMGet(ctx, q.keys.Task(c.ID), taskFields...))
+				ctls = append(ctls, p.HGet(ctx, q.keys.Control(c.ID), "status"))
 			}
 			return nil
 		})

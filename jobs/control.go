@@ -34,23 +34,6 @@ const (
 // ErrCancelled is what a job's run returns once it finds itself cancelled.
 var ErrCancelled = errors.New("job cancelled")
 
-// keyPrefix is where ragd's job keys live: under redis.key_prefix, with
-// the queue's hash tag, like Asynq's own keys, so a script may touch both
-// on a Redis Cluster.
-func (q *Queue) keyPrefix() string {
-	prefix := q.opts.KeyPrefix
-	if prefix == "" {
-		prefix = "ragd"
-	}
-	return prefix + ":jobs:{" + q.opts.Queue + "}:"
-}
-
-func (q *Queue) ctlKey(id string) string { return q.keyPrefix() + "ctl:" + id }
-
-// cancelledKey is a sorted set of the cancelled top-level jobs by time,
-// which CancelledCount counts: a directory is one job, as in a listing.
-func (q *Queue) cancelledKey() string { return q.keyPrefix() + "cancelled" }
-
 // cancelTTL keeps a cancelled job readable as long as a completed one.
 func (q *Queue) cancelTTL() time.Duration { return max(q.opts.Retention, time.Minute) }
 
@@ -164,18 +147,18 @@ func (q *Queue) checkpoint(ctx context.Context, r Ref, claim bool) (string, erro
 	if err != nil {
 		return "", err
 	}
-	parent := q.ctlKey(r.ID)
+	parent := q.keys.Control(r.ID)
 	if r.ParentID != "" {
-		parent = q.ctlKey(r.ParentID)
+		parent = q.keys.Control(r.ParentID)
 	}
-	return checkpointScript.Run(ctx, q.rdb, []string{q.ctlKey(r.ID), parent}, body,
+	return checkpointScript.Run(ctx, q.rdb, []string{q.keys.Control(r.ID), parent}, body,
 		seconds(q.cancelTTL()), seconds(q.commitTTL()), flag(claim)).Text()
 }
 
 // Stopped records that a cancelled job's run has stopped and removed what
 // it wrote; the cancel waits for it.
 func (q *Queue) Stopped(ctx context.Context, id string) error {
-	return setIfPresentScript.Run(ctx, q.rdb, []string{q.ctlKey(id)}, "stopped", "1").Err()
+	return setIfPresentScript.Run(ctx, q.rdb, []string{q.keys.Control(id)}, "stopped", "1").Err()
 }
 
 // StoppedWithChildren is Stopped for a directory job cancelled while it
@@ -189,7 +172,7 @@ func (q *Queue) StoppedWithChildren(ctx context.Context, id string, ids, paths [
 	if err != nil {
 		return err
 	}
-	if err := setIfPresentScript.Run(ctx, q.rdb, []string{q.ctlKey(id)}, "children", body).Err(); err != nil {
+	if err := setIfPresentScript.Run(ctx, q.rdb, []string{q.keys.Control(id)}, "children", body).Err(); err != nil {
 		return err
 	}
 	return q.Stopped(ctx, id)
@@ -199,7 +182,7 @@ func (q *Queue) StoppedWithChildren(ctx context.Context, id string, ids, paths [
 // (a directory once, not its files), as Stats does.
 func (q *Queue) CancelledCount(ctx context.Context) (int, error) {
 	since := time.Now().Add(-q.cancelTTL()).UnixMilli()
-	key := q.cancelledKey()
+	key := q.keys.Cancelled()
 	var n *redis.IntCmd
 	_, err := q.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.ZRemRangeByScore(ctx, key, "-inf", fmt.Sprint(since))

@@ -29,7 +29,7 @@ func testQueue(t testing.TB) *Queue {
 	t.Cleanup(func() {
 		_ = q.inspector.DeleteQueue(q.Name(), true)
 		ctx := context.Background()
-		for _, pattern := range []string{q.keyPrefix() + "*", "asynq:{" + q.Name() + "}:*"} {
+		for _, pattern := range []string{q.keys.Match(), "asynq:{" + q.Name() + "}:*"} {
 			keys, _ := rdb.Keys(ctx, pattern).Result()
 			if len(keys) > 0 {
 				rdb.Del(ctx, keys...)

@@ -19,17 +19,6 @@ import (
 // the truth about each job; an entry whose job is gone is dropped when a
 // listing meets it.
 
-func (q *Queue) indexKey(ns string) string { return q.keyPrefix() + "ns:" + ns }
-func (q *Queue) namespacesKey() string     { return q.keyPrefix() + "namespaces" }
-func (q *Queue) dirsKey() string           { return q.keyPrefix() + "dirs" }
-
-// settledKey holds the directory jobs whose files have all ended, which no
-// longer change (settled.go).
-func (q *Queue) settledKey() string { return q.keyPrefix() + "settled" }
-
-// backfilledKey marks the queue's tasks from before the index as indexed.
-func (q *Queue) backfilledKey() string { return q.keyPrefix() + "backfilled" }
-
 // indexMeta is what the index needs of any payload.
 type indexMeta struct {
 	Namespace string    `json:"kb_name"`
@@ -55,10 +44,10 @@ func (q *Queue) index(ctx context.Context, typ, id string, body []byte) error {
 }
 
 func (q *Queue) indexPipe(ctx context.Context, p redis.Pipeliner, typ, id string, m indexMeta) {
-	p.ZAdd(ctx, q.indexKey(m.Namespace), redis.Z{Score: float64(m.CreatedAt.UnixMilli()), Member: id})
-	p.SAdd(ctx, q.namespacesKey(), m.Namespace)
+	p.ZAdd(ctx, q.keys.Index(m.Namespace), redis.Z{Score: float64(m.CreatedAt.UnixMilli()), Member: id})
+	p.SAdd(ctx, q.keys.Namespaces(), m.Namespace)
 	if typ == TypeIngestDirectory {
-		p.SAdd(ctx, q.dirsKey(), id)
+		p.SAdd(ctx, q.keys.Directories(), id)
 	}
 }
 
@@ -68,12 +57,12 @@ const backfillPage = 500
 // backfill indexes, once per queue, the tasks enqueued before ragd indexed
 // its jobs: the inspector lists them by state.
 func (q *Queue) backfill(ctx context.Context) error {
-	first, err := q.rdb.SetNX(ctx, q.backfilledKey(), time.Now().UTC().Format(time.RFC3339), 0).Result()
+	first, err := q.rdb.SetNX(ctx, q.keys.Backfilled(), time.Now().UTC().Format(time.RFC3339), 0).Result()
 	if err != nil || !first {
 		return err
 	}
 	if err := q.backfillStates(ctx); err != nil {
-		q.rdb.Del(context.WithoutCancel(ctx), q.backfilledKey()) // try again next time
+		q.rdb.Del(context.WithoutCancel(ctx), q.keys.Backfilled()) // try again next time
 		return err
 	}
 	return nil

@@ -85,14 +85,14 @@ func (q *Queue) List(ctx context.Context, lq ListQuery) ([]ragd.Job, int, error)
 func (q *Queue) entries(ctx context.Context, namespaces []string) ([]entry, error) {
 	if namespaces == nil {
 		var err error
-		if namespaces, err = q.rdb.SMembers(ctx, q.namespacesKey()).Result(); err != nil {
+		if namespaces, err = q.rdb.SMembers(ctx, q.keys.Namespaces()).Result(); err != nil {
 			return nil, err
 		}
 	}
 	cmds := make([]*redis.ZSliceCmd, len(namespaces))
 	_, err := q.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, ns := range namespaces {
-			cmds[i] = p.ZRangeWithScores(ctx, q.indexKey(ns), 0, -1)
+			cmds[i] = p.ZRangeWithScores(ctx, q.keys.Index(ns), 0, -1)
 		}
 		return nil
 	})
@@ -111,19 +111,18 @@ func (q *Queue) entries(ctx context.Context, namespaces []string) ([]entry, erro
 	return out, nil
 }
 
-// statesScript reads, for each job id in ARGV[4:], its task's state, its
-// control record's status and whether it is a directory job, as
-// "state\tstatus\t0|1" (empty strings for none): one call per batch
-// where commands would cost three each. ARGV[1:3]: the task key prefix,
-// the control key prefix, the directories set. The keys share the queue's
-// hash tag.
+// statesScript reads, for each job id ARGV[i], its task's state
+// (KEYS[2i]), its control record's status (KEYS[2i+1]) and whether it is
+// in the directories set (KEYS[1]), as "state\tstatus\t0|1" (empty
+// strings for none): one call per batch where commands would cost three
+// each. Every key is passed in KEYS, and all share the queue's hash tag,
+// as a Redis Cluster requires of a script.
 var statesScript = redis.NewScript(`
 local out = {}
-for i = 4, #ARGV do
-  local id = ARGV[i]
-  local state = redis.call('HGET', ARGV[1] .. id, 'state') or ''
-  local ctl = redis.call('HGET', ARGV[2] .. id, 'status') or ''
-  out[#out + 1] = state .. '\t' .. ctl .. '\t' .. redis.call('SISMEMBER', ARGV[3], id)
+for i = 1, #ARGV do
+  local state = redis.call('HGET', KEYS[2 * i], 'state') or ''
+  local ctl = redis.call('HGET', KEYS[2 * i + 1], 'status') or ''
+  out[#out + 1] = state .. '\t' .. ctl .. '\t' .. redis.call('SISMEMBER', KEYS[1], ARGV[i])
 end
 return out`)
 
@@ -135,14 +134,15 @@ func (q *Queue) live(ctx context.Context, entries []entry, exact bool) ([]entry,
 	out := entries[:0]
 	var dirs []int // indexes in out of completed directories
 	grace := time.Now().Add(-indexGrace).UnixMilli()
-	args := make([]any, 0, 3+childBatch)
+	keys, args := make([]string, 0, 1+2*childBatch), make([]any, 0, childBatch)
 	for start := 0; start < len(entries); start += childBatch {
 		batch := entries[start:min(start+childBatch, len(entries))]
-		args = append(args[:0], taskKey(q.opts.Queue, ""), q.ctlKey(""), q.dirsKey())
+		keys, args = append(keys[:0], q.keys.Directories()), args[:0]
 		for _, e := range batch {
+			keys = append(keys, q.keys.Task(e.id), q.keys.Control(e.id))
 			args = append(args, e.id)
 		}
-		vals, err := statesScript.Run(ctx, q.rdb, nil, args...).StringSlice()
+		vals, err := statesScript.Run(ctx, q.rdb, keys, args...).StringSlice()
 		if err != nil {
 			return nil, err
 		}
@@ -201,9 +201,9 @@ func (q *Queue) unindex(ctx context.Context, gone []entry) {
 	}
 	_, _ = q.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for _, e := range gone {
-			p.ZRem(ctx, q.indexKey(e.ns), e.id)
-			p.SRem(ctx, q.dirsKey(), e.id)
-			p.HDel(ctx, q.settledKey(), e.id)
+			p.ZRem(ctx, q.keys.Index(e.ns), e.id)
+			p.SRem(ctx, q.keys.Directories(), e.id)
+			p.HDel(ctx, q.keys.Settled(), e.id)
 		}
 		return nil
 	})

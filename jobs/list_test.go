@@ -35,7 +35,7 @@ func TestListDropsVanishedJobs(t *testing.T) {
 	if _, total, _ := q.List(ctx, ListQuery{Limit: 10, Status: ragd.JobQueued}); total != 2 {
 		t.Errorf("queued: %d, want the live job and the one being enqueued", total)
 	}
-	if ids, _ := q.rdb.ZRange(ctx, q.indexKey("docs"), 0, -1).Result(); len(ids) != 2 {
+	if ids, _ := q.rdb.ZRange(ctx, q.keys.Index("docs"), 0, -1).Result(); len(ids) != 2 {
 		t.Errorf("index after the listing: %v", ids)
 	}
 }
@@ -60,7 +60,7 @@ func TestListBackfillsOlderJobs(t *testing.T) {
 	if err != nil || total != 2 || jobs[0].ID != "dir" || jobs[1].ID != "doc" {
 		t.Fatalf("list: %+v, total %d, %v", jobs, total, err)
 	}
-	if isDir, _ := q.rdb.SIsMember(ctx, q.dirsKey(), "dir").Result(); !isDir {
+	if isDir, _ := q.rdb.SIsMember(ctx, q.keys.Directories(), "dir").Result(); !isDir {
 		t.Error("the directory job is not indexed as one")
 	}
 }
@@ -165,7 +165,7 @@ func TestListFiltersDirectoriesByTheirFiles(t *testing.T) {
 			t.Errorf("listed directory: %+v", jobs[0])
 		}
 	}
-	if n, _ := d.queue.rdb.HLen(ctx, d.queue.settledKey()).Result(); n != 0 {
+	if n, _ := d.queue.rdb.HLen(ctx, d.queue.keys.Settled()).Result(); n != 0 {
 		t.Errorf("a running directory was kept as settled")
 	}
 }
@@ -182,7 +182,7 @@ func TestListKeepsSettledDirectories(t *testing.T) {
 			t.Fatalf("completed: %+v, total %d, %v", jobs, total, err)
 		}
 		var kept ragd.Job
-		s, _ := d.queue.rdb.HGet(ctx, d.queue.settledKey(), d.parentID).Result()
+		s, _ := d.queue.rdb.HGet(ctx, d.queue.keys.Settled(), d.parentID).Result()
 		listed, _ := json.Marshal(jobs[0])
 		if json.Unmarshal([]byte(s), &kept) != nil || kept.Status != ragd.JobCompleted || kept.Progress.Done != 1 || s != string(listed) {
 			t.Fatalf("settled %q, listed %+v", s, jobs[0])

@@ -10,14 +10,16 @@ import (
 	"github.com/google/uuid"
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
+
+	"ragd/keyspace"
 )
 
 // Options configure how tasks are enqueued.
 type Options struct {
 	Queue string
-	// KeyPrefix is ragd's redis.key_prefix, under which the job keys
-	// live; "" means "ragd".
-	KeyPrefix  string
+	// Keys names ragd's keys (from redis.key_prefix); the job keys are
+	// its Jobs(Queue).
+	Keys       keyspace.Keys
 	MaxRetries int
 	Timeout    time.Duration
 	// Retention keeps finished jobs readable for this long.
@@ -37,12 +39,14 @@ type Queue struct {
 	// rdb reads many task records in one round trip, which the inspector
 	// cannot (see children.go).
 	rdb  redis.UniversalClient
+	keys keyspace.JobKeys
 	opts Options
 }
 
 // NewQueue uses rdb for both enqueueing and inspection.
 func NewQueue(rdb redis.UniversalClient, opts Options) *Queue {
-	return &Queue{client: asynq.NewClientFromRedisClient(rdb), inspector: asynq.NewInspectorFromRedisClient(rdb), rdb: rdb, opts: opts}
+	return &Queue{client: asynq.NewClientFromRedisClient(rdb), inspector: asynq.NewInspectorFromRedisClient(rdb), rdb: rdb,
+		keys: opts.Keys.Jobs(opts.Queue), opts: opts}
 }
 
 // Inspector reads Asynq's state (for the metrics collector).

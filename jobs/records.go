@@ -35,8 +35,8 @@ func (q *Queue) readRecords(ctx context.Context, ids []string) ([]record, error)
 		tasks, ctls := make([]*redis.SliceCmd, len(batch)), make([]*redis.SliceCmd, len(batch))
 		_, err := q.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 			for i, id := range batch {
-				tasks[i] = p.HMGet(ctx, taskKey(q.opts.Queue, id), taskFields...)
-				ctls[i] = p.HMGet(ctx, q.ctlKey(id), ctlFields...)
+				tasks[i] = p.HMGet(ctx, q.keys.Task(id), taskFields...)
+				ctls[i] = p.HMGet(ctx, q.keys.Control(id), ctlFields...)
 			}
 			return nil
 		})

@@ -30,7 +30,7 @@ func (q *Queue) replicated(ctx context.Context, jobID string, body []byte) error
 	}
 	conn := pool.Conn()
 	defer func() { _ = conn.Close() }()
-	err := conn.Incr(ctx, q.keyPrefix()+"replicated").Err()
+	err := conn.Incr(ctx, q.keys.Replicated()).Err()
 	var acked int64
 	if err == nil {
 		acked, err = conn.Wait(ctx, q.opts.WaitReplicas, q.opts.WaitTimeout).Result()

@@ -32,7 +32,7 @@ func TestReplicatedWaitsForTopLevelJobsOnly(t *testing.T) {
 	if len(calls) != 1 || calls[0] != (call{"top", 0}) {
 		t.Fatalf("unreplicated calls %+v, want one for the top-level job with 0 replicas", calls)
 	}
-	if n, err := q.rdb.Get(ctx, q.keyPrefix()+"replicated").Int(); err != nil || n != 1 {
+	if n, err := q.rdb.Get(ctx, q.keys.Replicated()).Int(); err != nil || n != 1 {
 		t.Fatalf("barrier key = %d, %v; want 1 (written once, for the top-level job)", n, err)
 	}
 }
@@ -44,7 +44,7 @@ func TestReplicatedOff(t *testing.T) {
 	if err := q.EnqueueDocument(ctx, "top", DocumentPayload{Namespace: "ns", Source: "text://a", Text: "a", CreatedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	if n := q.rdb.Exists(ctx, q.keyPrefix()+"replicated").Val(); n != 0 {
+	if n := q.rdb.Exists(ctx, q.keys.Replicated()).Val(); n != 0 {
 		t.Fatalf("barrier key written with the wait off")
 	}
 }

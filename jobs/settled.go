@@ -21,7 +21,7 @@ func (q *Queue) readListed(ctx context.Context, ids []string) ([]*ragd.Job, erro
 	if len(ids) == 0 {
 		return out, nil
 	}
-	kept, err := q.rdb.HMGet(ctx, q.settledKey(), ids...).Result()
+	kept, err := q.rdb.HMGet(ctx, q.keys.Settled(), ids...).Result()
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func (q *Queue) readListed(ctx context.Context, ids []string) ([]*ragd.Job, erro
 		out[rest[k]] = j
 	}
 	if len(settled) > 0 {
-		_ = q.rdb.HSet(ctx, q.settledKey(), settled).Err() // best effort: read again next time
+		_ = q.rdb.HSet(ctx, q.keys.Settled(), settled).Err() // best effort: read again next time
 	}
 	return out, nil
 }

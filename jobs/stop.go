@@ -113,9 +113,9 @@ func (q *Queue) stillRunning(ctx context.Context, ids []string) (left, stopped [
 	states, ctls, acks := make([]*redis.StringCmd, len(ids)), make([]*redis.StringCmd, len(ids)), make([]*redis.StringCmd, len(ids))
 	_, err = q.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, id := range ids {
-			states[i] = p.HGet(ctx, taskKey(q.opts.Queue, id), "state")
-			ctls[i] = p.HGet(ctx, q.ctlKey(id), "status")
-			acks[i] = p.HGet(ctx, q.ctlKey(id), "stopped")
+			states[i] = p.HGet(ctx, q.keys.Task(id), "state")
+			ctls[i] = p.HGet(ctx, q.keys.Control(id), "status")
+			acks[i] = p.HGet(ctx, q.keys.Control(id), "stopped")
 		}
 		return nil
 	})

@@ -15,9 +15,6 @@ import (
 // internal/base and internal/proto); TestChildrenMatchInspector checks it
 // against the inspector.
 
-// taskKey is the hash Asynq stores a task in.
-func taskKey(queue, id string) string { return "asynq:{" + queue + "}:t:" + id }
-
 // taskFields are the fields of a task's hash that TaskInfo comes from.
 var taskFields = []string{"msg", "state", "result"}
 

@@ -48,7 +48,7 @@ func fill(b *testing.B, s *stack.Stack, ns string, template []ragd.Chunk, docs i
 			c.ID, c.DocumentID, c.ContentHash, c.Source, c.Namespace = ragd.ChunkID(id, hash, i), id, hash, source, ns
 			chunks[i], texts[i] = c, c.Path+"\n"+c.Text
 		}
-		if err := s.Library.Store.Upsert(ctx, ns, chunks); err != nil {
+		if err := s.Chunks.Upsert(ctx, ns, chunks); err != nil {
 			b.Fatal(err)
 		}
 		now := time.Now().UTC()
@@ -116,7 +116,7 @@ func BenchmarkExportImport(b *testing.B) {
 	export(b, s, "src", &archive) // warm
 	data := archive.Bytes()
 	importArchive(b, s, "warm-import", data)
-	if err := s.Library.Store.Upsert(ctx, "warm-upsert", chunks); err != nil {
+	if err := s.Chunks.Upsert(ctx, "warm-upsert", chunks); err != nil {
 		b.Fatal(err)
 	}
 
@@ -127,7 +127,7 @@ func BenchmarkExportImport(b *testing.B) {
 		},
 		func(i int) time.Duration {
 			return timed(func() {
-				if err := s.Library.Store.Upsert(ctx, fmt.Sprintf("upsert-%d", i), chunks); err != nil {
+				if err := s.Chunks.Upsert(ctx, fmt.Sprintf("upsert-%d", i), chunks); err != nil {
 					b.Fatal(err)
 				}
 			})

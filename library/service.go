@@ -18,7 +18,7 @@ import (
 // Service answers the ingest, job, document and statistics requests.
 type Service struct {
 	// Store comes guarded (breaker, timeout, retries).
-	Store ragd.ChunkStore
+	Store ragd.ChunkReader
 	// Embedder is named in the statistics.
 	Embedder ragd.Embedder
 	Registry *registry.Registry

@@ -16,6 +16,7 @@ import (
 	"ragd"
 	"ragd/internal/stack"
 	"ragd/internal/testenv"
+	"ragd/keyspace"
 	"ragd/library"
 	"ragd/registry"
 )
@@ -57,7 +58,7 @@ func TestStatsCountsNamespacesConcurrently(t *testing.T) {
 
 	for _, failing := range [][]string{{"ns03", "ns09"}, {"ns09"}, {"ns11", "ns00"}} {
 		svc := *s.Library
-		svc.Registry = registry.New(failingCounts(t, failing...), s.Config.Redis.KeyPrefix)
+		svc.Registry = registry.New(failingCounts(t, failing...), keyspace.New(s.Config.Redis.KeyPrefix))
 		first := slices.Min(failing)
 		for range 10 { // the choice must not depend on which goroutine fails first
 			_, err := svc.Stats(context.Background())

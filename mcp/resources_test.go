@@ -213,7 +213,7 @@ func testReadDocument(t *testing.T, b *beyondTools) {
 		!strings.Contains(c.Text, "document_id: \""+b.docID+"\"") || !strings.Contains(c.Text, "\n---\n\n# "+doc.Title+"\n") {
 		t.Fatalf("document resource: meta %v, text starts %q", c.Meta, c.Text[:min(len(c.Text), 400)])
 	}
-	chunks, err := b.s.Library.Store.DocumentChunks(t.Context(), "docs", b.docID, doc.ContentHash, 0, 1000)
+	chunks, err := b.s.Chunks.DocumentChunks(t.Context(), "docs", b.docID, doc.ContentHash, 0, 1000)
 	if err != nil || len(chunks) != doc.Chunks || len(chunks) < 5 {
 		t.Fatalf("%d chunks of %d: %v", len(chunks), doc.Chunks, err)
 	}

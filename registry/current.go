@@ -14,7 +14,7 @@ import (
 // ClearNamespace move in the same transaction as the current versions they
 // change, so two reads at one epoch see the same current versions.
 func (r *Registry) Epoch(ctx context.Context, namespace string) (int64, error) {
-	n, err := r.rdb.Get(ctx, r.EpochKey(namespace)).Int64()
+	n, err := r.rdb.Get(ctx, r.keys.Epoch(namespace)).Int64()
 	if errors.Is(err, redis.Nil) {
 		return 0, nil
 	}
@@ -23,10 +23,6 @@ func (r *Registry) Epoch(ctx context.Context, namespace string) (int64, error) {
 	}
 	return n, nil
 }
-
-// EpochKey is the Redis key of the namespace's epoch, for counters that
-// should move with it (cache generations).
-func (r *Registry) EpochKey(namespace string) string { return r.key("epoch", namespace) }
 
 // CurrentHashesAt is CurrentHashes for a caller that read the namespace's
 // epoch when its request began (concurrently with its search, so the read
@@ -42,8 +38,8 @@ func (r *Registry) CurrentHashesAt(ctx context.Context, namespace string, ids []
 	var get *redis.StringCmd
 	var hmget *redis.SliceCmd
 	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		get = p.Get(ctx, r.EpochKey(namespace))
-		hmget = p.HMGet(ctx, r.key("current", namespace), missing...)
+		get = p.Get(ctx, r.keys.Epoch(namespace))
+		hmget = p.HMGet(ctx, r.keys.Current(namespace), missing...)
 		return nil
 	})
 	if err != nil && !errors.Is(err, redis.Nil) {

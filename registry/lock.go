@@ -34,7 +34,7 @@ type Lease struct {
 // Lock takes the document's write lock, waiting up to wait for another job to
 // release it. Release the returned lease when done.
 func (r *Registry) Lock(ctx context.Context, namespace, id string, wait time.Duration) (*Lease, error) {
-	l := &Lease{l: lease.New(r.rdb, r.key("lock", namespace)+":"+id, lockTTL), stop: make(chan struct{})}
+	l := &Lease{l: lease.New(r.rdb, r.keys.DocumentLock(namespace, id), lockTTL), stop: make(chan struct{})}
 	deadline := time.Now().Add(wait)
 	for {
 		ok, err := l.l.Acquire(ctx)

@@ -25,7 +25,7 @@ func TestLeaseThatLostItsLockWritesNothing(t *testing.T) {
 	if err := f.PutHeld(ctx, first, doc); err != nil {
 		t.Fatalf("PutHeld while held: %v", err)
 	}
-	keys, err := f.rdb.Keys(ctx, f.prefix+":lock:*").Result()
+	keys, err := f.rdb.Keys(ctx, f.keys.DocumentLock("ns", "*")).Result()
 	if err != nil || len(keys) != 1 {
 		t.Fatalf("lock keys %v, %v", keys, err)
 	}

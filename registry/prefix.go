@@ -22,7 +22,7 @@ func (r *Registry) IDsWithPrefix(ctx context.Context, namespace, prefix string, 
 	seen := map[string]bool{}
 	var cursor uint64
 	for {
-		kv, next, err := r.rdb.HScan(ctx, r.key("docs", namespace), cursor, prefix+"*", prefixScanCount).Result()
+		kv, next, err := r.rdb.HScan(ctx, r.keys.Documents(namespace), cursor, prefix+"*", prefixScanCount).Result()
 		if err != nil {
 			return nil, false, fmt.Errorf("registry: %w", err)
 		}

@@ -16,33 +16,32 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"ragd"
+	"ragd/keyspace"
 )
 
 // Registry is the document registry. It is safe for concurrent use.
 type Registry struct {
 	rdb     redis.UniversalClient
-	prefix  string
+	keys    keyspace.Keys
 	current *currentCache
 }
 
-// New returns a registry whose keys start with prefix.
-func New(rdb redis.UniversalClient, prefix string) *Registry {
-	return &Registry{rdb: rdb, prefix: prefix, current: newCurrentCache()}
+// New returns a registry keeping its keys where keys names them: per
+// namespace its documents, current versions, dedup hashes, order and
+// epoch, all under the namespace's hash tag so that one transaction may
+// write them together, and the set of namespaces apart.
+func New(rdb redis.UniversalClient, keys keyspace.Keys) *Registry {
+	return &Registry{rdb: rdb, keys: keys, current: newCurrentCache()}
 }
-
-// Keys, per namespace: docs (hash id → Document JSON), current (hash id →
-// content hash), content and raw (hash → document id, for dedup), order (the
-// documents in list order, see orderMember), epoch (a counter every change
-// to current moves, in the same transaction; see Epoch).
-func (r *Registry) key(kind, namespace string) string {
-	return r.prefix + ":" + kind + ":" + namespace
-}
-
-func (r *Registry) namespacesKey() string { return r.prefix + ":namespaces" }
 
 // Get returns a document, or a ragd NotFound error.
 func (r *Registry) Get(ctx context.Context, namespace, id string) (*ragd.Document, error) {
-	raw, err := r.rdb.HGet(ctx, r.key("docs", namespace), id).Bytes()
+	return document(r.rdb.HGet(ctx, r.keys.Documents(namespace), id), namespace, id)
+}
+
+// document decodes a document read with HGET.
+func document(cmd *redis.StringCmd, namespace, id string) (*ragd.Document, error) {
+	raw, err := cmd.Bytes()
 	if errors.Is(err, redis.Nil) {
 		return nil, ragd.NotFound("document %s not found in namespace %s", id, namespace)
 	}
@@ -59,20 +58,20 @@ func (r *Registry) Get(ctx context.Context, namespace, id string) (*ragd.Documen
 // ByContentHash returns the id of the namespace's document with this
 // normalized-content hash, or "" if none.
 func (r *Registry) ByContentHash(ctx context.Context, namespace, hash string) (string, error) {
-	return r.lookup(ctx, "content", namespace, hash)
+	return r.lookup(ctx, r.keys.ContentHashes(namespace), hash)
 }
 
 // ByRawHash returns the id of the namespace's document loaded from bytes with
 // this hash, or "" if none.
 func (r *Registry) ByRawHash(ctx context.Context, namespace, hash string) (string, error) {
-	return r.lookup(ctx, "raw", namespace, hash)
+	return r.lookup(ctx, r.keys.RawHashes(namespace), hash)
 }
 
-func (r *Registry) lookup(ctx context.Context, kind, namespace, hash string) (string, error) {
+func (r *Registry) lookup(ctx context.Context, key, hash string) (string, error) {
 	if hash == "" {
 		return "", nil
 	}
-	id, err := r.rdb.HGet(ctx, r.key(kind, namespace), hash).Result()
+	id, err := r.rdb.HGet(ctx, key, hash).Result()
 	if errors.Is(err, redis.Nil) {
 		return "", nil
 	}
@@ -118,8 +117,25 @@ func (r *Registry) PutHeld(ctx context.Context, l *Lease, d ragd.Document) error
 }
 
 // put writes d through transact, which runs the transaction's commands.
+//
+// The set of namespaces has no namespace's hash tag, so it is written
+// outside the transaction: before it, in the round trip that reads the
+// previous version, so a crash after the transaction cannot leave the
+// documents unlisted (a retried job that finds its version current writes
+// nothing), and after it, so a ClearNamespace in between (which unlists
+// before it deletes) cannot either.
 func (r *Registry) put(ctx context.Context, d ragd.Document, transact func(func(redis.Pipeliner) error) error) error {
-	prev, err := r.Get(ctx, d.Namespace, d.ID)
+	ns := d.Namespace
+	var read *redis.StringCmd
+	_, err := r.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		read = p.HGet(ctx, r.keys.Documents(ns), d.ID)
+		p.SAdd(ctx, r.keys.Namespaces(), ns)
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return fmt.Errorf("registry: %w", err)
+	}
+	prev, err := document(read, ns, d.ID)
 	if err != nil && ragd.KindOf(err) != ragd.KindNotFound {
 		return err
 	}
@@ -127,27 +143,28 @@ func (r *Registry) put(ctx context.Context, d ragd.Document, transact func(func(
 	if err != nil {
 		return err
 	}
-	ns := d.Namespace
 	err = transact(func(p redis.Pipeliner) error {
 		if prev != nil {
 			r.unindex(ctx, p, prev)
 			if prev.Source != d.Source {
 				// Ids derive from the source, so only a caller bypassing
 				// ragd.DocumentID gets here; the old position must go all the same.
-				p.ZRem(ctx, r.key("order", ns), orderMember(*prev))
+				p.ZRem(ctx, r.keys.Order(ns), orderMember(*prev))
 			}
 		}
-		p.HSet(ctx, r.key("docs", ns), d.ID, body)
-		p.ZAdd(ctx, r.key("order", ns), redis.Z{Member: orderMember(d)})
-		p.HSet(ctx, r.key("current", ns), d.ID, d.ContentHash)
-		p.Incr(ctx, r.EpochKey(ns))
-		p.HSet(ctx, r.key("content", ns), d.ContentHash, d.ID)
+		p.HSet(ctx, r.keys.Documents(ns), d.ID, body)
+		p.ZAdd(ctx, r.keys.Order(ns), redis.Z{Member: orderMember(d)})
+		p.HSet(ctx, r.keys.Current(ns), d.ID, d.ContentHash)
+		p.Incr(ctx, r.keys.Epoch(ns))
+		p.HSet(ctx, r.keys.ContentHashes(ns), d.ContentHash, d.ID)
 		if d.RawHash != "" {
-			p.HSet(ctx, r.key("raw", ns), d.RawHash, d.ID)
+			p.HSet(ctx, r.keys.RawHashes(ns), d.RawHash, d.ID)
 		}
-		p.SAdd(ctx, r.namespacesKey(), ns)
 		return nil
 	})
+	if err == nil {
+		err = r.rdb.SAdd(ctx, r.keys.Namespaces(), ns).Err()
+	}
 	if err != nil {
 		return fmt.Errorf("registry: record document %s: %w", d.ID, err)
 	}
@@ -158,10 +175,10 @@ func (r *Registry) put(ctx context.Context, d ragd.Document, transact func(func(
 func (r *Registry) unindex(ctx context.Context, p redis.Pipeliner, prev *ragd.Document) {
 	ns := prev.Namespace
 	if owner, _ := r.ByContentHash(ctx, ns, prev.ContentHash); owner == prev.ID {
-		p.HDel(ctx, r.key("content", ns), prev.ContentHash)
+		p.HDel(ctx, r.keys.ContentHashes(ns), prev.ContentHash)
 	}
 	if owner, _ := r.ByRawHash(ctx, ns, prev.RawHash); owner == prev.ID && prev.RawHash != "" {
-		p.HDel(ctx, r.key("raw", ns), prev.RawHash)
+		p.HDel(ctx, r.keys.RawHashes(ns), prev.RawHash)
 	}
 }
 
@@ -176,27 +193,29 @@ func (r *Registry) Delete(ctx context.Context, namespace, id string) error {
 	}
 	_, err = r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		r.unindex(ctx, p, prev)
-		p.HDel(ctx, r.key("docs", namespace), id)
-		p.ZRem(ctx, r.key("order", namespace), orderMember(*prev))
-		p.HDel(ctx, r.key("current", namespace), id)
-		p.Incr(ctx, r.EpochKey(namespace))
+		p.HDel(ctx, r.keys.Documents(namespace), id)
+		p.ZRem(ctx, r.keys.Order(namespace), orderMember(*prev))
+		p.HDel(ctx, r.keys.Current(namespace), id)
+		p.Incr(ctx, r.keys.Epoch(namespace))
 		return nil
 	})
 	return err
 }
 
-// ClearNamespace forgets every document of a namespace.
+// ClearNamespace forgets every document of a namespace. The namespace
+// leaves the set of namespaces first (see put for why in that order).
 func (r *Registry) ClearNamespace(ctx context.Context, namespace string) error {
+	if err := r.rdb.SRem(ctx, r.keys.Namespaces(), namespace).Err(); err != nil {
+		return err
+	}
 	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		// The namespace's vocabulary is package vocab's to clear
 		// (versions.Keeper.Clear does).
-		for _, kind := range []string{"docs", "order", "current", "content", "raw"} {
-			p.Del(ctx, r.key(kind, namespace))
-		}
-		p.SRem(ctx, r.namespacesKey(), namespace)
+		p.Del(ctx, r.keys.Documents(namespace), r.keys.Order(namespace), r.keys.Current(namespace),
+			r.keys.ContentHashes(namespace), r.keys.RawHashes(namespace))
 		// The epoch moves on rather than restarting, so versions read
 		// before the clear never pass for the namespace refilled.
-		p.Incr(ctx, r.EpochKey(namespace))
+		p.Incr(ctx, r.keys.Epoch(namespace))
 		return nil
 	})
 	return err
@@ -209,7 +228,7 @@ func (r *Registry) CurrentHashes(ctx context.Context, namespace string, ids []st
 	if len(ids) == 0 {
 		return out, nil
 	}
-	vals, err := r.rdb.HMGet(ctx, r.key("current", namespace), ids...).Result()
+	vals, err := r.rdb.HMGet(ctx, r.keys.Current(namespace), ids...).Result()
 	if err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
 	}
@@ -271,12 +290,12 @@ func (r *Registry) Page(ctx context.Context, namespace string, offset, limit int
 // hold every document: the namespace was written before it existed (Put and
 // Delete keep the two in step once it does).
 func (r *Registry) orderRange(ctx context.Context, namespace string, offset, limit int) (total int, members []string, ok bool, err error) {
-	order := r.key("order", namespace)
+	order := r.keys.Order(namespace)
 	var card, hlen *redis.IntCmd
 	var rng *redis.StringSliceCmd
 	_, err = r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		card = p.ZCard(ctx, order)
-		hlen = p.HLen(ctx, r.key("docs", namespace))
+		hlen = p.HLen(ctx, r.keys.Documents(namespace))
 		if limit > 0 {
 			// Saturate: offset+limit may overflow, and a negative stop
 			// would count from the end.
@@ -306,7 +325,7 @@ func (r *Registry) load(ctx context.Context, namespace string, ids []string) ([]
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	vals, err := r.rdb.HMGet(ctx, r.key("docs", namespace), ids...).Result()
+	vals, err := r.rdb.HMGet(ctx, r.keys.Documents(namespace), ids...).Result()
 	if err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
 	}
@@ -329,7 +348,7 @@ func (r *Registry) load(ctx context.Context, namespace string, ids []string) ([]
 // a write changes them meanwhile (redis.TxFailedErr). It returns the
 // documents it read (id → JSON).
 func (r *Registry) rebuildOrder(ctx context.Context, namespace string) (map[string]string, error) {
-	docsKey, order := r.key("docs", namespace), r.key("order", namespace)
+	docsKey, order := r.keys.Documents(namespace), r.keys.Order(namespace)
 	var all map[string]string
 	err := r.rdb.Watch(ctx, func(tx *redis.Tx) error {
 		var err error
@@ -375,7 +394,7 @@ func pageAll(all map[string]string, offset, limit int) ([]ragd.Document, int, er
 
 // Count returns how many documents a namespace holds, without reading them.
 func (r *Registry) Count(ctx context.Context, namespace string) (int, error) {
-	n, err := r.rdb.HLen(ctx, r.key("docs", namespace)).Result()
+	n, err := r.rdb.HLen(ctx, r.keys.Documents(namespace)).Result()
 	if err != nil {
 		return 0, fmt.Errorf("registry: %w", err)
 	}
@@ -384,7 +403,7 @@ func (r *Registry) Count(ctx context.Context, namespace string) (int, error) {
 
 // Namespaces lists the namespaces that have held documents.
 func (r *Registry) Namespaces(ctx context.Context) ([]string, error) {
-	ns, err := r.rdb.SMembers(ctx, r.namespacesKey()).Result()
+	ns, err := r.rdb.SMembers(ctx, r.keys.Namespaces()).Result()
 	sort.Strings(ns)
 	return ns, err
 }

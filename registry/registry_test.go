@@ -13,6 +13,7 @@ import (
 
 	"ragd"
 	"ragd/internal/testenv"
+	"ragd/keyspace"
 	"ragd/registry"
 )
 
@@ -21,6 +22,7 @@ type fixture struct {
 	*registry.Registry
 	rdb    *redis.Client
 	prefix string
+	keys   keyspace.Keys
 }
 
 func newFixture(t testing.TB, hooks ...redis.Hook) fixture {
@@ -41,12 +43,13 @@ func newFixture(t testing.TB, hooks ...redis.Hook) fixture {
 		}
 		_ = rdb.Close()
 	})
-	return fixture{registry.New(rdb, prefix), rdb, prefix}
+	keys := keyspace.New(prefix)
+	return fixture{registry.New(rdb, keys), rdb, prefix, keys}
 }
 
 func newRegistry(t testing.TB) *registry.Registry { return newFixture(t).Registry }
 
-func (f fixture) orderKey(ns string) string { return f.prefix + ":order:" + ns }
+func (f fixture) orderKey(ns string) string { return f.keys.Order(ns) }
 
 // members returns the namespace's order set, as source/id.
 func (f fixture) members(t testing.TB, ns string) []string {
@@ -336,7 +339,7 @@ func TestPageConcurrentWrites(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	raw, err := f.rdb.HGetAll(ctx, f.prefix+":docs:ns").Result()
+	raw, err := f.rdb.HGetAll(ctx, f.keys.Documents("ns")).Result()
 	if err != nil {
 		t.Fatal(err)
 	}

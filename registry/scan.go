@@ -14,7 +14,7 @@ import (
 // once, however the namespace changes meanwhile, and holds one batch at a
 // time. A document may come twice.
 func (r *Registry) Scan(ctx context.Context, namespace string, cursor uint64, count int64) ([]ragd.Document, uint64, error) {
-	kv, next, err := r.rdb.HScan(ctx, r.key("docs", namespace), cursor, "", count).Result()
+	kv, next, err := r.rdb.HScan(ctx, r.keys.Documents(namespace), cursor, "", count).Result()
 	if err != nil {
 		return nil, 0, fmt.Errorf("registry: %w", err)
 	}

@@ -35,7 +35,7 @@ func (r *Registry) BySourcePrefix(ctx context.Context, namespace, prefix string)
 	}
 	// Members are "source\x00id": every member of a source with the prefix
 	// sorts between "[prefix" and "[prefix\xff".
-	members, err := r.rdb.ZRangeByLex(ctx, r.key("order", namespace), &redis.ZRangeBy{
+	members, err := r.rdb.ZRangeByLex(ctx, r.keys.Order(namespace), &redis.ZRangeBy{
 		Min: "[" + prefix, Max: "[" + prefix + "\xff"}).Result()
 	if err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
@@ -71,7 +71,7 @@ func (r *Registry) RecordFileStat(ctx context.Context, d ragd.Document) error {
 	if err != nil {
 		return err
 	}
-	if err := r.rdb.HSet(ctx, r.key("docs", d.Namespace), d.ID, body).Err(); err != nil {
+	if err := r.rdb.HSet(ctx, r.keys.Documents(d.Namespace), d.ID, body).Err(); err != nil {
 		return fmt.Errorf("registry: record file of %s: %w", d.ID, err)
 	}
 	return nil

@@ -44,7 +44,7 @@ func (f *noteFixture) writeVersion(t *testing.T, id, text string) string {
 	hash := ragd.ContentHash([]byte(text))
 	chunk := ragd.Chunk{ID: ragd.ChunkID(id, hash, 0), DocumentID: id, Namespace: f.kb, Source: f.path,
 		SourceType: ragd.SourceMarkdown, ContentHash: hash, Text: text}
-	if err := f.s.Search.Store.Upsert(t.Context(), f.kb, []ragd.Chunk{chunk}); err != nil {
+	if err := f.s.Chunks.Upsert(t.Context(), f.kb, []ragd.Chunk{chunk}); err != nil {
 		t.Fatal(err)
 	}
 	return hash

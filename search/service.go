@@ -18,7 +18,7 @@ import (
 // and retrieves the passages answers are written from.
 type Service struct {
 	// Store and Embedder come guarded (breaker, timeout, retries).
-	Store    ragd.ChunkStore
+	Store    ragd.ChunkReader
 	Embedder ragd.Embedder
 	// Registry tells each document's current version.
 	Registry *registry.Registry

@@ -31,7 +31,7 @@ const DefaultLockWait = 20 * time.Second
 // Keeper makes versions current and removes them.
 type Keeper struct {
 	// Store comes guarded (breaker, timeout, retries).
-	Store       ragd.ChunkStore
+	Store       ragd.ChunkWriter
 	Registry    *registry.Registry
 	Generations *cache.Generations
 	// Vocab records each current version's words for query expansion; nil

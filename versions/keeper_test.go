@@ -26,7 +26,7 @@ func version(t *testing.T, s *stack.Stack, ns, id, hash string, n int) ragd.Docu
 			SourceType: ragd.SourceText, ContentHash: hash, Index: i, Text: fmt.Sprintf("chunk %d of %s", i, hash),
 			Timestamp: time.Now().UTC(), Vector: v}
 	}
-	if err := s.Library.Store.Upsert(context.Background(), ns, chunks); err != nil {
+	if err := s.Chunks.Upsert(context.Background(), ns, chunks); err != nil {
 		t.Fatal(err)
 	}
 	now := time.Now().UTC()
@@ -93,7 +93,7 @@ func TestCommitSwitchesUnderTheLock(t *testing.T) {
 
 func countVersion(t *testing.T, s *stack.Stack, ns, id, hash string) int {
 	t.Helper()
-	n, err := s.Library.Store.CountVersion(context.Background(), ns, id, hash)
+	n, err := s.Chunks.CountVersion(context.Background(), ns, id, hash)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/redis/go-redis/v9"
+
+	"ragd/keyspace"
 )
 
 // Store keeps per-namespace term statistics in Redis: one entry per
@@ -18,22 +20,23 @@ import (
 // however many documents the namespace holds; summing the entries instead
 // took seconds for 10,000 documents, on every search after an ingest.
 type Store struct {
-	rdb    redis.UniversalClient
-	prefix string
+	rdb  redis.UniversalClient
+	keys keyspace.Keys
 }
 
-// New returns a store whose keys start with prefix (the registry's).
-func New(rdb redis.UniversalClient, prefix string) *Store {
-	return &Store{rdb: rdb, prefix: prefix}
+// New returns a store keeping each namespace's entries and totals where
+// keys names them (one hash slot per namespace, as the scripts need).
+func New(rdb redis.UniversalClient, keys keyspace.Keys) *Store {
+	return &Store{rdb: rdb, keys: keys}
 }
 
-// key is the namespace's entries: one field per document. The registry's
-// ClearNamespace deletes it, and totalsKey.
-func (s *Store) key(namespace string) string { return s.prefix + ":vocab:" + namespace }
+// key is the namespace's entries: one field per document. Clear deletes
+// it, and totalsKey.
+func (s *Store) key(namespace string) string { return s.keys.Vocabulary(namespace) }
 
 // totalsKey is the namespace's totals: word → chunks holding it, plus the
 // fields below, which no word can equal (Terms yields letters and digits).
-func (s *Store) totalsKey(namespace string) string { return s.prefix + ":vocabdf:" + namespace }
+func (s *Store) totalsKey(namespace string) string { return s.keys.VocabularyTotals(namespace) }
 
 const (
 	chunksField = " chunks" // chunks counted

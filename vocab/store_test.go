@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"ragd/internal/testenv"
+	"ragd/keyspace"
 )
 
 func testStore(t *testing.T) (*Store, redis.UniversalClient) {
@@ -22,7 +23,7 @@ func testStore(t *testing.T) (*Store, redis.UniversalClient) {
 	}
 	rdb := redis.NewClient(opts)
 	t.Cleanup(func() { rdb.Close() })
-	s := New(rdb, "test:"+testenv.Unique(t, "V"))
+	s := New(rdb, keyspace.New("test:"+testenv.Unique(t, "V")))
 	t.Cleanup(func() { _ = s.Clear(context.Background(), "ns") })
 	return s, rdb
 }
@@ -195,7 +196,7 @@ func BenchmarkLoad(b *testing.B) {
 	}
 	rdb := redis.NewClient(opts)
 	defer rdb.Close()
-	s := New(rdb, "bench:"+testenv.Unique(b, "V"))
+	s := New(rdb, keyspace.New("bench:"+testenv.Unique(b, "V")))
 	defer s.Clear(ctx, "ns")
 	r := rand.New(rand.NewPCG(1, 1))
 	for d := range 10000 {

@@ -8,8 +8,6 @@ package watch
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"io/fs"
 	"log/slog"
@@ -22,6 +20,7 @@ import (
 
 	"ragd"
 	"ragd/ingest"
+	"ragd/keyspace"
 	"ragd/lease"
 	"ragd/library"
 )
@@ -72,12 +71,12 @@ type Watcher struct {
 	log    *slog.Logger
 }
 
-// New returns a watcher of e, leased through rdb under prefix. e.Path
-// must be a directory inside the ingest roots (the sync jobs check again).
-func New(e Entry, lib Syncer, rdb redis.UniversalClient, prefix string, t Timing, log *slog.Logger) *Watcher {
+// New returns a watcher of e, leased through rdb under the key keys
+// names for it. e.Path must be a directory inside the ingest roots (the
+// sync jobs check again).
+func New(e Entry, lib Syncer, rdb redis.UniversalClient, keys keyspace.Keys, t Timing, log *slog.Logger) *Watcher {
 	t = t.withDefaults()
-	sum := sha256.Sum256([]byte(e.KBName + "\x00" + e.Path))
-	key := prefix + ":watch:" + hex.EncodeToString(sum[:16])
+	key := keys.WatchLease(e.KBName, e.Path)
 	return &Watcher{entry: e, lib: lib, lease: lease.New(rdb, key, t.LeaseTTL), timing: t,
 		log: log.With("watch", e.Path, "kb_name", e.KBName)}
 }

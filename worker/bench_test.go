@@ -59,10 +59,10 @@ func BenchmarkWritePath(b *testing.B) {
 		}
 	}
 	ragdWrite := func(tenant string) {
-		if err := s.Library.Store.Upsert(ctx, tenant, chunks); err != nil {
+		if err := s.Chunks.Upsert(ctx, tenant, chunks); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := s.Library.Store.DeleteStale(ctx, tenant, "spec", "h"); err != nil {
+		if _, err := s.Chunks.DeleteStale(ctx, tenant, "spec", "h"); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -40,7 +40,7 @@ func TestDiscardUncommittedKeepsCurrentVersion(t *testing.T) {
 	_, res := indexText(t, s, "keep", "Lighthouse keepers trimmed the wicks.")
 	orphan := ragd.Chunk{ID: ragd.ChunkID("doc", "other", 0), DocumentID: "doc", Namespace: "keep",
 		Source: "text://doc", ContentHash: "other", Text: "a version that never became current"}
-	if err := s.Library.Store.Upsert(ctx, "keep", []ragd.Chunk{orphan}); err != nil {
+	if err := s.Chunks.Upsert(ctx, "keep", []ragd.Chunk{orphan}); err != nil {
 		t.Fatal(err)
 	}
 	n, err := s.Pipeline.DiscardUncommitted(ctx, "keep", "doc")

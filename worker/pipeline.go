@@ -18,7 +18,7 @@ import (
 // Pipeline is the ingest work itself, independent of Asynq.
 type Pipeline struct {
 	// Store and Embedder come guarded (breaker, timeout, retries).
-	Store    ragd.ChunkStore
+	Store    ragd.ChunkWriter
 	Embedder ragd.Embedder
 	Registry *registry.Registry
 	// Versions makes each written version current, removes what a sync

@@ -61,7 +61,7 @@ func TestPipelineStoresRelatedWordsOnlyWithThesaurus(t *testing.T) {
 			t.Errorf("%s: stored related = %q, want %q", tc.ns, got, tc.related)
 		}
 
-		hits, err := s.Library.Store.Search(ctx, tc.ns, ragd.ChunkQuery{Text: "precedence", Mode: ragd.ModeKeyword, Related: true, Limit: 5})
+		hits, err := s.Chunks.Search(ctx, tc.ns, ragd.ChunkQuery{Text: "precedence", Mode: ragd.ModeKeyword, Related: true, Limit: 5})
 		if err != nil {
 			t.Fatalf("%s: related search: %v", tc.ns, err)
 		}

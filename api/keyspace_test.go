@@ -3,19 +3,25 @@ package api_test
 import (
 	"context"
 	"net/http"
-	"ragd/internal/stack"
 	"strings"
 	"testing"
+
+	"ragd/internal/stack"
+	"ragd/internal/testenv"
 )
 
 // Every key ragd writes lives under redis.key_prefix: an ingest, a search
 // (cached), a job listing, a cancel and a stats call with a non-default
 // prefix leave no key of this stack outside it. Asynq's own keys are named
-// by the queue (asynq:{queue}:…) and are Asynq's.
+// by the queue (asynq:{queue}:…) and are Asynq's. And every script,
+// transaction and WATCH on the way keeps to one hash slot, as a Redis
+// Cluster requires.
 func TestKeysStayUnderThePrefix(t *testing.T) {
 	t.Parallel()
 	cfg := stack.Config(t)
 	s := stack.Start(t, cfg, false)
+	slots := testenv.NewSlotCheck(t)
+	s.Redis.AddHook(slots)
 	queued := s.Do(t, http.MethodPost, "/tools/rag_index", map[string]any{"text": "Puffins nest in burrows.", "kb_name": "birds"})
 	if r := s.Do(t, http.MethodPost, "/jobs/"+str(queued.JSON, "job_id")+"/cancel", nil); r.Status != 200 {
 		t.Fatalf("cancel: %d %s", r.Status, r.Body)
@@ -55,4 +61,8 @@ func TestKeysStayUnderThePrefix(t *testing.T) {
 	if len(outside) > 0 {
 		t.Fatalf("keys outside %s: %v", cfg.Redis.KeyPrefix, outside)
 	}
+	if r := s.Do(t, http.MethodDelete, "/documents/"+str(r.JSON, "document_id")+"?kb_name=birds", nil); r.Status != 200 {
+		t.Fatalf("delete: %d %s", r.Status, r.Body)
+	}
+	slots.Check(t, "script", "transaction", "watch")
 }

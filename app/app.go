@@ -82,6 +82,21 @@ func NewLogger(cfg config.Log) *slog.Logger {
 // New connects to Redis and Weaviate, loads the embedder and assembles ragd.
 // Every failure names the setting or service at fault.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
+	return NewWith(ctx, cfg, log, Deps{})
+}
+
+// Deps are dependencies NewWith takes as given instead of building them
+// from the config: tests run the services on an in-memory store and a
+// stand-in embedder. Each given one is guarded like the one it replaces.
+type Deps struct {
+	// Store replaces the Weaviate collection (weaviate.*).
+	Store ragd.ChunkStore
+	// Embedder replaces the configured embedder (embed.*).
+	Embedder ragd.Embedder
+}
+
+// NewWith is New with the dependencies deps gives.
+func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps) (*App, error) {
 	redis.SetLogger(redisLog{log})
 	rdb, err := NewRedis(cfg.Redis)
 	if err != nil {
@@ -92,14 +107,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	if err := rdb.Ping(pingCtx).Err(); err != nil {
 		return nil, fmt.Errorf("redis (%s) does not answer: %w", describeRedis(cfg.Redis), err)
 	}
-	embedder, err := newEmbedder(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	st, err := store.Connect(ctx, store.Config{URL: cfg.Weaviate.URL, GRPCAddr: cfg.Weaviate.GRPCAddr, APIKey: cfg.Weaviate.APIKey,
-		Collection: cfg.Weaviate.Collection, BatchSize: cfg.Weaviate.BatchSize, Timeout: cfg.Weaviate.Timeout,
-		ReplicationFactor: cfg.Weaviate.ReplicationFactor, Consistency: cfg.Weaviate.Consistency},
-		embedder.Name(), embedder.Dimension())
+	embedder, st, err := connect(ctx, cfg, deps)
 	if err != nil {
 		return nil, err
 	}
@@ -154,6 +162,29 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	log.Info("ragd ready", "redis", describeRedis(cfg.Redis), "weaviate", cfg.Weaviate.URL, "collection", cfg.Weaviate.Collection,
 		"embedder", embedder.Name(), "dimension", embedder.Dimension(), "ingest_roots", roots.String())
 	return a, nil
+}
+
+// connect loads the embedder and connects to the collection its vectors
+// go in, unless deps gives them.
+func connect(ctx context.Context, cfg config.Config, deps Deps) (ragd.Embedder, ragd.ChunkStore, error) {
+	embedder := deps.Embedder
+	if embedder == nil {
+		var err error
+		if embedder, err = newEmbedder(ctx, cfg); err != nil {
+			return nil, nil, err
+		}
+	}
+	if deps.Store != nil {
+		return embedder, deps.Store, nil
+	}
+	st, err := store.Connect(ctx, store.Config{URL: cfg.Weaviate.URL, GRPCAddr: cfg.Weaviate.GRPCAddr, APIKey: cfg.Weaviate.APIKey,
+		Collection: cfg.Weaviate.Collection, BatchSize: cfg.Weaviate.BatchSize, Timeout: cfg.Weaviate.Timeout,
+		ReplicationFactor: cfg.Weaviate.ReplicationFactor, Consistency: cfg.Weaviate.Consistency},
+		embedder.Name(), embedder.Dimension())
+	if err != nil {
+		return nil, nil, err
+	}
+	return embedder, st, nil
 }
 
 // thesaurus is WordNet, read on first use, when synonym expansion or

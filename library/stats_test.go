@@ -15,7 +15,6 @@ import (
 
 	"ragd"
 	"ragd/internal/stack"
-	"ragd/internal/testenv"
 	"ragd/keyspace"
 	"ragd/library"
 	"ragd/registry"
@@ -25,7 +24,7 @@ import (
 // a failure is the first failing namespace's, as when counted in turn.
 func TestStatsCountsNamespacesConcurrently(t *testing.T) {
 	t.Parallel()
-	s := stack.Start(t, stack.Config(t), true)
+	s := stack.StartService(t, stack.ServiceConfig(t), true)
 	want := map[string]library.NamespaceStats{}
 	total := 0
 	var jobs []string
@@ -58,7 +57,7 @@ func TestStatsCountsNamespacesConcurrently(t *testing.T) {
 
 	for _, failing := range [][]string{{"ns03", "ns09"}, {"ns09"}, {"ns11", "ns00"}} {
 		svc := *s.Library
-		svc.Registry = registry.New(failingCounts(t, failing...), keyspace.New(s.Config.Redis.KeyPrefix))
+		svc.Registry = registry.New(failingCounts(t, s.Config.Redis.URL, failing...), keyspace.New(s.Config.Redis.KeyPrefix))
 		first := slices.Min(failing)
 		for range 10 { // the choice must not depend on which goroutine fails first
 			_, err := svc.Stats(context.Background())
@@ -69,11 +68,11 @@ func TestStatsCountsNamespacesConcurrently(t *testing.T) {
 	}
 }
 
-// failingCounts returns a Redis client whose HLEN of the listed namespaces'
-// documents fails.
-func failingCounts(t *testing.T, namespaces ...string) redis.UniversalClient {
+// failingCounts returns a client of the Redis at url whose HLEN of the
+// listed namespaces' documents fails.
+func failingCounts(t *testing.T, url string, namespaces ...string) redis.UniversalClient {
 	t.Helper()
-	opts, err := redis.ParseURL(testenv.RedisURL(t))
+	opts, err := redis.ParseURL(url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +91,7 @@ func (h failHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 		if cmd.Name() == "hlen" {
 			key := fmt.Sprint(cmd.Args()[1])
 			for _, ns := range h {
-				if strings.HasSuffix(key, ":docs:"+ns) {
+				if strings.HasSuffix(key, "{"+ns+"}:docs") {
 					err := errors.New(ns + " down")
 					cmd.SetErr(err)
 					return err

@@ -89,7 +89,7 @@ func TestDirectorySyncAgreesOnIgnoredFiles(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "proj")
 	kept, skipped := ignoredTree(t, dir)
-	s := stack.Start(t, stack.Config(t, root), true)
+	s := stack.StartService(t, stack.ServiceConfig(t, root), true)
 
 	resp := s.Do(t, http.MethodPost, "/tools/rag_index_directory", map[string]any{"directory_path": dir, "kb_name": "ignored"})
 	if resp.Status != http.StatusAccepted {

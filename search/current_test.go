@@ -19,9 +19,9 @@ type noteFixture struct {
 
 func newNoteFixture(t *testing.T, kb string, cache bool) *noteFixture {
 	root := t.TempDir()
-	cfg := stack.Config(t, root)
+	cfg := stack.ServiceConfig(t, root)
 	cfg.Cache.Enabled = cache
-	return &noteFixture{s: stack.Start(t, cfg, true), path: filepath.Join(root, "note.md"), kb: kb}
+	return &noteFixture{s: stack.StartService(t, cfg, true), path: filepath.Join(root, "note.md"), kb: kb}
 }
 
 // index writes text to note.md, indexes it and returns its document id.

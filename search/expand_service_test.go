@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ragd/internal/stack"
+	"ragd/keyspace"
 	"ragd/search"
 )
 
@@ -32,10 +33,10 @@ func find(t *testing.T, s *stack.Stack, kb, query, mode string) []search.Result 
 // A word's variants are found through the vocabulary learned at ingest,
 // right after the ingest, and only while stem expansion is on.
 func TestStemExpansionFindsVariantsAfterIngest(t *testing.T) {
-	cfg := stack.Config(t)
+	cfg := stack.ServiceConfig(t)
 	cfg.Cache.Enabled = false
 	cfg.Search.StemExpansion = true // off by default (docs/RETRIEVAL.md)
-	checkExpansionBridges(t, stack.Start(t, cfg, true), "The serialization format stays stable across releases.", "serializer",
+	checkExpansionBridges(t, stack.StartService(t, cfg, true), "The serialization format stays stable across releases.", "serializer",
 		func(r *search.Retrieval) { r.StemExpansion = false })
 }
 
@@ -60,10 +61,10 @@ func checkExpansionBridges(t *testing.T, s *stack.Stack, passage, query string, 
 // searches that namespace again: another namespace full of the feedback
 // words never leaks in.
 func TestPRFNeverLeavesTheNamespace(t *testing.T) {
-	cfg := stack.Config(t)
+	cfg := stack.ServiceConfig(t)
 	cfg.Cache.Enabled = false
 	cfg.Search.PRF = true
-	s := stack.Start(t, cfg, true)
+	s := stack.StartService(t, cfg, true)
 	index(t, s, "alpha", "A binary heap keeps the smallest element at the root; it implements a priority queue.")
 	index(t, s, "alpha", "Gardens need water in dry summers.")
 	index(t, s, "beta", "Priority queue heap root element smallest binary: heap heap priority queue element root.")
@@ -85,11 +86,11 @@ func TestPRFNeverLeavesTheNamespace(t *testing.T) {
 // The vocabulary goes with the namespace: after a clear, the next search
 // drops the statistics of documents the registry no longer holds.
 func TestVocabularyClearedWithNamespace(t *testing.T) {
-	cfg := stack.Config(t)
+	cfg := stack.ServiceConfig(t)
 	cfg.Cache.Enabled = false
-	s := stack.Start(t, cfg, true)
+	s := stack.StartService(t, cfg, true)
 	index(t, s, "gone", "Readers read the serialization format.")
-	key := cfg.Redis.KeyPrefix + ":vocab:gone"
+	key := keyspace.New(cfg.Redis.KeyPrefix).Vocabulary("gone")
 	ctx := context.Background()
 	if n, _ := s.Redis.HLen(ctx, key).Result(); n != 1 {
 		t.Fatalf("vocabulary entries after ingest = %d, want 1", n)

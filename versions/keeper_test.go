@@ -39,7 +39,7 @@ func version(t *testing.T, s *stack.Stack, ns, id, hash string, n int) ragd.Docu
 // writer that has lost the lock switches nothing and deletes nothing.
 func TestCommitSwitchesUnderTheLock(t *testing.T) {
 	t.Parallel()
-	s := stack.Start(t, stack.Config(t), false)
+	s := stack.StartService(t, stack.ServiceConfig(t), false)
 	k, ctx := s.Library.Versions, context.Background()
 	const ns, id = "shelf", "doc-1"
 
@@ -104,7 +104,7 @@ func countVersion(t *testing.T, s *stack.Stack, ns, id, hash string) int {
 // otherwise go on adding the cleared documents' words to queries.
 func TestClearForgetsTheVocabulary(t *testing.T) {
 	t.Parallel()
-	s := stack.Start(t, stack.Config(t), false)
+	s := stack.StartService(t, stack.ServiceConfig(t), false)
 	k, ctx := s.Library.Versions, context.Background()
 	lease, err := k.Lock(ctx, "atlas", "doc-1")
 	if err != nil {
@@ -123,5 +123,51 @@ func TestClearForgetsTheVocabulary(t *testing.T) {
 	}
 	if learned, err := k.Vocab.Learned(ctx, "atlas", "doc-1"); err != nil || learned != "" {
 		t.Fatalf("after the clear the namespace's words remain: learned %q, %v", learned, err)
+	}
+}
+
+// Remove takes the document's chunks, its registry entry and its words,
+// and invalidates the namespace's cached results; the other documents of
+// the namespace stay. A document that never became current is cleared by
+// Discard whole; one whose version is current keeps it.
+func TestRemoveAndDiscard(t *testing.T) {
+	t.Parallel()
+	s := stack.StartService(t, stack.ServiceConfig(t), false)
+	k, ctx := s.Library.Versions, context.Background()
+	const ns = "dock"
+	for _, id := range []string{"gone", "kept"} {
+		lease, err := k.Lock(ctx, ns, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = k.Commit(ctx, lease, version(t, s, ns, id, "v1", 2), versions.Words{Texts: []string{"harbour cranes " + id}})
+		lease.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	gen, _ := k.Generations.Get(ctx, ns)
+	if n, err := k.Remove(ctx, ns, "gone"); err != nil || n != 2 {
+		t.Fatalf("remove: %d chunks, %v; want 2", n, err)
+	}
+	if _, err := k.Registry.Get(ctx, ns, "gone"); ragd.KindOf(err) != ragd.KindNotFound {
+		t.Fatalf("the removed document is still registered: %v", err)
+	}
+	if learned, _ := k.Vocab.Learned(ctx, ns, "gone"); learned != "" || s.ChunkCount(t, ns, "gone") != 0 {
+		t.Fatalf("removed document: words of %q, %d chunks", learned, s.ChunkCount(t, ns, "gone"))
+	}
+	if now, _ := k.Generations.Get(ctx, ns); now <= gen {
+		t.Fatalf("cache generation %d → %d: not invalidated", gen, now)
+	}
+	if d, err := k.Registry.Get(ctx, ns, "kept"); err != nil || d.ContentHash != "v1" || s.ChunkCount(t, ns, "kept") != 2 {
+		t.Fatalf("the other document: %+v %v, %d chunks", d, err, s.ChunkCount(t, ns, "kept"))
+	}
+
+	version(t, s, ns, "never", "v1", 3) // written, never committed
+	if n, err := k.Discard(ctx, ns, "never", ""); err != nil || n != 3 || s.ChunkCount(t, ns, "never") != 0 {
+		t.Fatalf("discard of a never-committed document: %d, %v", n, err)
+	}
+	if n, err := k.Discard(ctx, ns, "kept", "v1"); err != nil || n != 0 || s.ChunkCount(t, ns, "kept") != 2 {
+		t.Fatalf("discard after its own version became current: %d, %v", n, err)
 	}
 }

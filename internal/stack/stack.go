@@ -71,6 +71,13 @@ func StartWithLogger(t testing.TB, cfg config.Config, withWorker bool, log *slog
 		t.Fatalf("start ragd: %v", err)
 	}
 	t.Cleanup(func() { dropCollection(t, cfg); a.Close() })
+	return serve(t, a, withWorker)
+}
+
+// serve starts a's worker when withWorker is set and serves its handler
+// until the test ends.
+func serve(t testing.TB, a *app.App, withWorker bool) *Stack {
+	t.Helper()
 	if withWorker {
 		w := a.NewWorker()
 		if err := w.Start(); err != nil {

@@ -54,3 +54,8 @@ func Unique(t testing.TB, prefix string) string {
 	}
 	return prefix + name + strings.ToUpper(hex.EncodeToString(b[:]))
 }
+
+// InMemory reports whether this run has no test services and is -short:
+// then the tests that can run their services in memory (RedisOrMemory,
+// stack.StartService) do, and the rest skip.
+func InMemory() bool { return testing.Short() && os.Getenv("RAGD_TEST_REDIS_URL") == "" }

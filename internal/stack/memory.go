@@ -1,0 +1,53 @@
+package stack
+
+import (
+	"context"
+	"testing"
+
+	"ragd/app"
+	"ragd/config"
+	"ragd/internal/memstore"
+	"ragd/internal/testenv"
+	"ragd/internal/wordvec"
+)
+
+// ServiceConfig is Config for a test of the services that also runs under
+// `go test -short` with no services (testenv.InMemory): then Redis is an
+// in-process one, and StartService puts the chunks in memory and embeds
+// with a stand-in, so no Weaviate, model file or WordNet is needed.
+func ServiceConfig(t testing.TB, roots ...string) config.Config {
+	t.Helper()
+	if !testenv.InMemory() {
+		return Config(t, roots...)
+	}
+	cfg := config.Default()
+	cfg.Redis.URL = testenv.RedisOrMemory(t)
+	name := testenv.Unique(t, "T")
+	cfg.Weaviate.Collection = name
+	cfg.Redis.KeyPrefix = "test:" + name
+	cfg.Worker.Queue = "test-" + name
+	cfg.Worker.Concurrency = 2
+	cfg.Search.WordNetDir = "" // no thesaurus: synonyms and related words stay off
+	cfg.Search.SynonymExpansion, cfg.Search.KeywordSynonymExpansion, cfg.Ingest.RelatedWords = false, false, false
+	if len(roots) == 0 {
+		roots = []string{t.TempDir()}
+	}
+	cfg.Ingest.Roots = roots
+	cfg.Data.Dir = t.TempDir()
+	return cfg
+}
+
+// StartService is Start on the real services, or under testenv.InMemory
+// on an in-memory store and a stand-in embedder (cfg from ServiceConfig).
+func StartService(t testing.TB, cfg config.Config, withWorker bool) *Stack {
+	t.Helper()
+	if !testenv.InMemory() {
+		return Start(t, cfg, withWorker)
+	}
+	a, err := app.NewWith(context.Background(), cfg, Logger(t), app.Deps{Store: memstore.New(), Embedder: wordvec.New(64)})
+	if err != nil {
+		t.Fatalf("start ragd in memory: %v", err)
+	}
+	t.Cleanup(a.Close)
+	return serve(t, a, withWorker)
+}

@@ -55,8 +55,8 @@ func TestCacheHitAndInvalidation(t *testing.T) {
 	if len(first) != 1 || len(second) != 1 || str(first[0], "id") != str(second[0], "id") {
 		t.Fatalf("cached result differs: %v vs %v", first, second)
 	}
-	keys, err := s.Redis.Keys(t.Context(), s.Config.Redis.KeyPrefix+":cache:a:*:rag_search:*").Result()
-	if err != nil || len(keys) != 1 || !regexp.MustCompile(`:cache:a:\d+:rag_search:[0-9a-f]{64}$`).MatchString(keys[0]) {
+	keys, err := s.Redis.Keys(t.Context(), s.Config.Redis.KeyPrefix+":{a}:cache:*:rag_search:*").Result()
+	if err != nil || len(keys) != 1 || !regexp.MustCompile(`:\{a\}:cache:\d+:rag_search:[0-9a-f]{64}$`).MatchString(keys[0]) {
 		t.Fatalf("cache key: %v, %v", keys, err)
 	}
 	if ttl := s.Redis.TTL(t.Context(), keys[0]).Val(); ttl <= 0 || ttl > s.Config.Cache.TTL {

@@ -127,8 +127,27 @@ type Image struct {
 	Vector []float32 `json:"-"`
 }
 
+// EmbeddingText is what a picture's vector is computed from: its caption
+// and the text near it.
+func (im Image) EmbeddingText() string { return im.Caption + "\n" + im.Nearby }
+
 // ImageHit is a picture found by a query.
 type ImageHit struct {
 	Image
 	Score float64
+}
+
+type vectorSpaceKey struct{}
+
+// WithVectorSpace marks ctx as working in the named vector space (the live
+// collection a request was pinned to): caches of vectors and results keep
+// apart what was computed in different spaces.
+func WithVectorSpace(ctx context.Context, space string) context.Context {
+	return context.WithValue(ctx, vectorSpaceKey{}, space)
+}
+
+// VectorSpace is the space WithVectorSpace marked ctx with, "" for none.
+func VectorSpace(ctx context.Context) string {
+	s, _ := ctx.Value(vectorSpaceKey{}).(string)
+	return s
 }

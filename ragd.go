@@ -99,6 +99,16 @@ type Chunk struct {
 	Related string `json:"-"`
 }
 
+// EmbeddingText is what a chunk's vector is computed from: the heading
+// trail in front of the body, so a chunk is found by its section as well
+// as its words.
+func (c Chunk) EmbeddingText() string {
+	if c.Path == "" {
+		return c.Text
+	}
+	return c.Path + "\n" + c.Text
+}
+
 // DocumentID derives a document's stable id from its namespace and canonical
 // source URI: the same source in the same namespace is always the same document.
 func DocumentID(namespace, canonicalSource string) string {

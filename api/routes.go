@@ -57,7 +57,7 @@ var kbParam = openapi.Param{Name: "kb_name", Description: "namespace (default: d
 
 // routes is every endpoint, in the order the OpenAPI document lists them.
 func routes() []route {
-	return slices.Concat(serverRoutes(), toolRoutes(), jobRoutes(), documentRoutes(), specRoutes())
+	return slices.Concat(serverRoutes(), toolRoutes(), jobRoutes(), embedderRoutes(), documentRoutes(), specRoutes())
 }
 
 // serverRoutes are the server's own endpoints and web search.

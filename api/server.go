@@ -4,6 +4,7 @@
 package api
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -39,7 +40,11 @@ type Options struct {
 	// WebSearch, when set, serves the web-search JSON-RPC endpoint at
 	// POST / and its SSE stream at GET /stream.
 	WebSearch *searchrpc.Server
-	Log       *slog.Logger
+	// Pin, when set, fixes each request's context to the embedder and
+	// collection live when it arrives (live.Holder.Pin), so a query is
+	// embedded and searched in one vector space across a switch.
+	Pin func(context.Context) (context.Context, func())
+	Log *slog.Logger
 }
 
 // New returns the Echo server with every route registered.
@@ -57,6 +62,9 @@ func New(svc Services, opts Options) *echo.Echo {
 		e.GET(auth.MetadataPath+"/*", meta)
 	}
 	e.Use(bodyLimit(opts.MaxBodyBytes, ownBodyLimit(map[string]int64{"POST " + uploadPath: opts.MaxUploadBytes})))
+	if opts.Pin != nil {
+		e.Use(pinRequests(opts.Pin))
+	}
 	for _, r := range routes() {
 		handle := r.handler
 		e.Add(r.op.Method, r.op.Path, func(c echo.Context) error { return handle(h, c) })
@@ -113,4 +121,22 @@ func (h *handlers) serveMetrics(c echo.Context) error {
 	}
 	h.metrics.Handler().ServeHTTP(c.Response(), c.Request())
 	return nil
+}
+
+// pinRequests pins every request but an MCP client's event stream (GET
+// /mcp), which lasts as long as the client stays and embeds nothing: a
+// pin it held would keep an embedder switch waiting.
+func pinRequests(pin func(context.Context) (context.Context, func())) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			r := c.Request()
+			if r.Method == http.MethodGet && r.URL.Path == "/mcp" {
+				return next(c)
+			}
+			ctx, release := pin(r.Context())
+			defer release()
+			c.SetRequest(r.WithContext(ctx))
+			return next(c)
+		}
+	}
 }

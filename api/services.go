@@ -20,6 +20,15 @@ type Services struct {
 	Health  HealthChecker
 	// Archive exports and imports namespaces; nil serves neither.
 	Archive Archivist
+	// Embedders reports and switches the live embedder; nil serves
+	// neither.
+	Embedders EmbedderSwitcher
+}
+
+// EmbedderSwitcher answers GET /embedder and POST /embedder/switch.
+type EmbedderSwitcher interface {
+	Status(ctx context.Context) (library.EmbedderStatus, error)
+	StartSwitch(ctx context.Context, req library.SwitchRequest) (library.SwitchAccepted, error)
 }
 
 // Searcher answers rag_search.

@@ -17,6 +17,26 @@ type Principal struct {
 	Namespaces []string
 	// Scopes the token carried (jwt only).
 	Scopes []string
+	// Key is set for a static API key (and a console session of one); a
+	// JWT's principal is not a key.
+	Key bool
+}
+
+// RequireOperator refuses, as Forbidden, all but operators: a static key
+// limited to no namespace (or no auth at all). What it guards changes
+// every namespace at once (the embedder), which neither a
+// namespace-limited key nor a JWT from an identity provider may.
+func RequireOperator(ctx context.Context, what string) error {
+	p := FromContext(ctx)
+	switch {
+	case p == nil:
+		return nil
+	case !p.Key:
+		return ragd.Forbidden("%s needs an operator API key (auth.keys, or auth.api_key), not a JWT", what)
+	case len(p.Namespaces) > 0:
+		return ragd.Forbidden("key %q is limited to namespaces; %s needs an operator key limited to none", p.Name, what)
+	}
+	return nil
 }
 
 // Allows reports whether p may use namespace. A nil principal (auth

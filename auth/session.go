@@ -137,6 +137,7 @@ func (a *Authenticator) sessionPrincipal(r *http.Request) (p *Principal, ti *sdk
 			return nil, nil, true, errNoSession
 		}
 		p.Namespaces = slices.Clone(k.namespaces)
+		p.Key = true
 	}
 	return p, &sdkauth.TokenInfo{UserID: ses.UserID, Expiration: ses.Expires}, true, nil
 }

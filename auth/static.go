@@ -67,7 +67,7 @@ func (v *staticVerifier) verify(_ context.Context, token string) (*Principal, *s
 	if match == nil {
 		return nil, nil, sdkauth.ErrInvalidToken
 	}
-	p := &Principal{Name: match.name, Namespaces: slices.Clone(match.namespaces)}
+	p := &Principal{Name: match.name, Namespaces: slices.Clone(match.namespaces), Key: true}
 	// Static keys do not expire; the MCP SDK uses UserID to pin sessions.
 	return p, &sdkauth.TokenInfo{UserID: "key:" + match.name}, nil
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	fastjson "github.com/segmentio/encoding/json"
+
+	"ragd"
 )
 
 // Lookup returns the cache key of tool called with args over namespaces
@@ -36,6 +38,11 @@ func (c *Results) Lookup(ctx context.Context, namespaces []string, tool string, 
 	canonical, err := json.Marshal(args)
 	if err != nil {
 		return "", false
+	}
+	// Results of two vector spaces (before and after an embedder switch)
+	// are kept apart: a replica not yet switched must not serve the other's.
+	if space := ragd.VectorSpace(ctx); space != "" {
+		canonical = append([]byte(space+"\x00"), canonical...)
 	}
 	sum := sha256.Sum256(canonical)
 	digest := hex.EncodeToString(sum[:])

@@ -1,5 +1,5 @@
 // Package cli is ragd's command-line client: ingest, search, ask, jobs,
-// cancel, docs, rm, export and import, talking to a ragd server over its
+// cancel, docs, rm, export, import and embedder, talking to a ragd server over its
 // REST API through package client (never to the services directly). Each
 // command prints for people, or with --json one JSON document for
 // scripts, and ends with an exit status a script can test.
@@ -44,19 +44,20 @@ type command struct {
 var commands map[string]command
 
 // order is the order Usage lists the commands in.
-var order = []string{"ingest", "search", "ask", "jobs", "cancel", "docs", "rm", "export", "import"}
+var order = []string{"ingest", "search", "ask", "jobs", "cancel", "docs", "rm", "export", "import", "embedder"}
 
 func init() {
 	commands = map[string]command{
-		"ingest": {"PATH... [--kb NAME] [--sync] [--tags a,b] [--force]", "index files and directories, with progress", runIngest},
-		"search": {"QUERY [--kb NAME] [--top-k N] [--mode hybrid|vector|keyword]", "the passages that best match", runSearch},
-		"ask":    {"QUERY [--kb NAME] [--top-k N] [--mode M]", "an answer with numbered sources", runAsk},
-		"jobs":   {"[--kb NAME] [--status S] [--watch]", "ingest jobs, newest first", runJobs},
-		"cancel": {"JOB", "cancel a job that has not ended", runCancel},
-		"docs":   {"[--kb NAME]", "the documents of a namespace", runDocs},
-		"rm":     {"DOC [--kb NAME]", "delete a document and its chunks", runRemove},
-		"export": {"KB FILE", "save a namespace as an archive", runExport},
-		"import": {"KB FILE", "load an archive into a namespace", runImport},
+		"ingest":   {"PATH... [--kb NAME] [--sync] [--tags a,b] [--force]", "index files and directories, with progress", runIngest},
+		"search":   {"QUERY [--kb NAME] [--top-k N] [--mode hybrid|vector|keyword]", "the passages that best match", runSearch},
+		"ask":      {"QUERY [--kb NAME] [--top-k N] [--mode M]", "an answer with numbered sources", runAsk},
+		"jobs":     {"[--kb NAME] [--status S] [--watch]", "ingest jobs, newest first", runJobs},
+		"cancel":   {"JOB", "cancel a job that has not ended", runCancel},
+		"docs":     {"[--kb NAME]", "the documents of a namespace", runDocs},
+		"rm":       {"DOC [--kb NAME]", "delete a document and its chunks", runRemove},
+		"export":   {"KB FILE", "save a namespace as an archive", runExport},
+		"import":   {"KB FILE", "load an archive into a namespace", runImport},
+		"embedder": {"[switch NAME]", "the live embedder; switch re-embeds every namespace with NAME and cuts over, with progress", runEmbedder},
 	}
 }
 

@@ -9,23 +9,26 @@ import (
 // Config is every ragd setting. The yaml tags are the config.yaml keys and,
 // upper-cased and prefixed with RAGD_, the environment variable names.
 type Config struct {
-	HTTP       HTTP       `yaml:"http"`
-	Redis      Redis      `yaml:"redis"`
-	Weaviate   Weaviate   `yaml:"weaviate"`
-	Data       Data       `yaml:"data"`
-	Embed      Embed      `yaml:"embed"`
-	Ingest     Ingest     `yaml:"ingest"`
-	Worker     Worker     `yaml:"worker"`
-	Search     Search     `yaml:"search"`
-	LLM        LLM        `yaml:"llm"`
-	Rerank     Rerank     `yaml:"rerank"`
-	WebSearch  WebSearch  `yaml:"websearch"`
-	Answer     Answer     `yaml:"answer"`
-	Cache      Cache      `yaml:"cache"`
-	Resilience Resilience `yaml:"resilience"`
-	MCP        MCP        `yaml:"mcp"`
-	Plugins    Plugins    `yaml:"plugins"`
-	Auth       Auth       `yaml:"auth"`
+	HTTP     HTTP     `yaml:"http"`
+	Redis    Redis    `yaml:"redis"`
+	Weaviate Weaviate `yaml:"weaviate"`
+	Data     Data     `yaml:"data"`
+	Embed    Embed    `yaml:"embed"`
+	// Embedders are named embedders besides embed (which is named
+	// "default"), for POST /embedder/switch.
+	Embedders  map[string]Embed `yaml:"embedders"`
+	Ingest     Ingest           `yaml:"ingest"`
+	Worker     Worker           `yaml:"worker"`
+	Search     Search           `yaml:"search"`
+	LLM        LLM              `yaml:"llm"`
+	Rerank     Rerank           `yaml:"rerank"`
+	WebSearch  WebSearch        `yaml:"websearch"`
+	Answer     Answer           `yaml:"answer"`
+	Cache      Cache            `yaml:"cache"`
+	Resilience Resilience       `yaml:"resilience"`
+	MCP        MCP              `yaml:"mcp"`
+	Plugins    Plugins          `yaml:"plugins"`
+	Auth       Auth             `yaml:"auth"`
 	// Watch lists directories kept in sync continuously.
 	Watch  []WatchEntry `yaml:"watch"`
 	Log    Log          `yaml:"log"`
@@ -332,11 +335,12 @@ type Log struct {
 // Default returns the built-in defaults; config.yaml documents each of them.
 func Default() Config {
 	return Config{
-		HTTP:     HTTP{Addr: "127.0.0.1:8000", MaxBodyBytes: 10 << 20, WaitTimeout: 50 * time.Second, MaxBatchCalls: 50, BodyTimeout: time.Minute, BodyIdleTimeout: time.Minute},
-		Redis:    Redis{URL: "redis://127.0.0.1:6379/0", KeyPrefix: "ragd", Sentinel: Sentinel{Addrs: []string{}, WaitReplicas: 1, WaitTimeout: time.Second, FailoverWait: 15 * time.Second}},
-		Weaviate: Weaviate{URL: "http://127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", Collection: "RagdChunk", BatchSize: 200, Timeout: 30 * time.Second, ReplicationFactor: 1, Consistency: "QUORUM"},
-		Data:     Data{Dir: "./data"},
-		Embed:    Embed{Provider: "glove", BatchSize: 64, Timeout: 30 * time.Second},
+		HTTP:      HTTP{Addr: "127.0.0.1:8000", MaxBodyBytes: 10 << 20, WaitTimeout: 50 * time.Second, MaxBatchCalls: 50, BodyTimeout: time.Minute, BodyIdleTimeout: time.Minute},
+		Redis:     Redis{URL: "redis://127.0.0.1:6379/0", KeyPrefix: "ragd", Sentinel: Sentinel{Addrs: []string{}, WaitReplicas: 1, WaitTimeout: time.Second, FailoverWait: 15 * time.Second}},
+		Weaviate:  Weaviate{URL: "http://127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", Collection: "RagdChunk", BatchSize: 200, Timeout: 30 * time.Second, ReplicationFactor: 1, Consistency: "QUORUM"},
+		Data:      Data{Dir: "./data"},
+		Embed:     Embed{Provider: "glove", BatchSize: 64, Timeout: 30 * time.Second},
+		Embedders: map[string]Embed{},
 		Ingest: Ingest{Roots: []string{"."}, MaxFileBytes: 50 << 20, URLTimeout: 30 * time.Second,
 			ChunkTokens: 384, ChunkOverlap: 32, MaxDirectoryFiles: 10000,
 			MaxPages: 5000, ParseTimeout: 2 * time.Minute, ParseMemoryBytes: 1 << 30, MaxUploadFiles: 10, OCR: "auto", OCRLanguages: "eng"},

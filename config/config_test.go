@@ -34,8 +34,8 @@ func TestShippedConfigNamesEverySetting(t *testing.T) {
 			t.Errorf("section %s missing from config.yaml", section.Tag.Get("yaml"))
 		}
 		fields := section.Type
-		if fields.Kind() == reflect.Slice {
-			fields = fields.Elem() // a list's entries (watch:) are documented in its example
+		if fields.Kind() == reflect.Slice || fields.Kind() == reflect.Map {
+			fields = fields.Elem() // a list's or a map's entries (watch:, embedders:) are documented in its example
 		}
 		for j := 0; j < fields.NumField(); j++ {
 			key := fields.Field(j).Tag.Get("yaml")

@@ -37,6 +37,7 @@ func (c Config) Validate() error {
 		check(c.Embed.BaseURL != "" && c.Embed.Model != "", "embed.provider openai needs embed.base_url and embed.model")
 	}
 	check(c.Embed.BatchSize > 0, "embed.batch_size must be positive")
+	errs = append(errs, c.validateEmbedders()...)
 	check(len(c.Ingest.Roots) > 0, "ingest.roots is empty: name at least one directory files may be ingested from")
 	check(c.Ingest.ChunkTokens >= 16, "ingest.chunk_tokens must be at least 16")
 	check(c.Ingest.ChunkOverlap >= 0 && c.Ingest.ChunkOverlap < c.Ingest.ChunkTokens, "ingest.chunk_overlap must be between 0 and chunk_tokens")

@@ -162,7 +162,7 @@ func (o *OpenAI) request(ctx context.Context, batch []string) ([][]float32, erro
 		return nil, &transportError{fmt.Errorf("embedding API: reading answer: %w", err)}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, &APIError{StatusCode: resp.StatusCode, Message: apiErrorMessage(raw)}
+		return nil, &APIError{StatusCode: resp.StatusCode, Message: apiErrorMessage(raw), RetryAfter: retryAfter(resp.Header)}
 	}
 	if len(raw) > maxResponseBytes {
 		return nil, fmt.Errorf("embedding API: answer larger than %d bytes", maxResponseBytes)

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // APIError is an HTTP error status from an embedding API, with the message
@@ -15,6 +17,32 @@ import (
 type APIError struct {
 	StatusCode int
 	Message    string
+	// RetryAfter is how long the provider asked to wait (Retry-After, on
+	// a 429 or 503); 0 when it did not say.
+	RetryAfter time.Duration
+}
+
+// retryAfter reads a Retry-After header: seconds or an HTTP date.
+func retryAfter(h http.Header) time.Duration {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.Atoi(v); err == nil && secs >= 0 {
+		return time.Duration(min(secs, 3600)) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return min(max(time.Until(t), 0), time.Hour)
+	}
+	return 0
+}
+
+// RetryAfterOf is how long err (an *APIError) asked to wait, else 0.
+func RetryAfterOf(err error) time.Duration {
+	if e, ok := errors.AsType[*APIError](err); ok {
+		return e.RetryAfter
+	}
+	return 0
 }
 
 // Error reports the status and the provider's message.

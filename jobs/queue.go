@@ -71,7 +71,8 @@ func (q *Queue) EnqueueDirectory(ctx context.Context, jobID string, p DirectoryP
 // enqueue is idempotent per job id: a parent retried after fanning out some
 // children re-enqueues the same ids, and Asynq refuses the duplicates. A job
 // a caller asked for is indexed for listing first (index.go).
-func (q *Queue) enqueue(ctx context.Context, typ, jobID string, payload any) error {
+// extra options override the queue's own.
+func (q *Queue) enqueue(ctx context.Context, typ, jobID string, payload any, extra ...asynq.Option) error {
 	body, err := json.Marshal(payload)
 	if err != nil {
 		return err
@@ -80,8 +81,9 @@ func (q *Queue) enqueue(ctx context.Context, typ, jobID string, payload any) err
 		return err
 	}
 	task := asynq.NewTask(typ, body)
-	_, err = q.client.EnqueueContext(ctx, task, asynq.TaskID(jobID), asynq.Queue(q.opts.Queue),
-		asynq.MaxRetry(q.opts.MaxRetries), asynq.Timeout(q.opts.Timeout), asynq.Retention(q.opts.Retention))
+	opts := append([]asynq.Option{asynq.TaskID(jobID), asynq.Queue(q.opts.Queue),
+		asynq.MaxRetry(q.opts.MaxRetries), asynq.Timeout(q.opts.Timeout), asynq.Retention(q.opts.Retention)}, extra...)
+	_, err = q.client.EnqueueContext(ctx, task, opts...)
 	if errors.Is(err, asynq.ErrTaskIDConflict) {
 		return nil
 	}

@@ -120,6 +120,20 @@ func (k Keys) WatchLease(namespace, path string) string {
 // so Redis never holds the cookie itself.
 func (k Keys) Session(digest string) string { return k.Prefix() + ":session:" + digest }
 
+// Embedder is <p>:{embedder}:state, the live embedder and collection and
+// the switch under way, as JSON (live.State). Its keys share one tag, so
+// a transaction may watch the state and write the others.
+func (k Keys) Embedder() string { return k.Prefix() + ":{embedder}:state" }
+
+// EmbedderReplicas is <p>:{embedder}:replicas, a hash of each running
+// ragd process's acknowledgement: replica id → the state generation it
+// follows and when it said so.
+func (k Keys) EmbedderReplicas() string { return k.Prefix() + ":{embedder}:replicas" }
+
+// EmbedderDirty is <p>:{embedder}:dirty, the set of namespaces something
+// was deleted from while a switch copied them.
+func (k Keys) EmbedderDirty() string { return k.Prefix() + ":{embedder}:dirty" }
+
 // Layout is <p>:keyspace, the version of the key layout the keys under the
 // prefix follow (see Migrate).
 func (k Keys) Layout() string { return k.Prefix() + ":keyspace" }

@@ -29,10 +29,12 @@ func (s *Service) queryVector(ctx context.Context, p Plan) ([]float32, error) {
 	return s.EmbedQuery(ctx, p.Query)
 }
 
-// EmbedQuery embeds a query, from memory when it was embedded before.
+// EmbedQuery embeds a query, from memory when it was embedded before in
+// the same vector space (an embedder switch changes it).
 func (s *Service) EmbedQuery(ctx context.Context, query string) ([]float32, error) {
+	key := ragd.VectorSpace(ctx) + "\x00" + query
 	if s.QueryVectors != nil {
-		if v, ok := s.QueryVectors.Get(query); ok {
+		if v, ok := s.QueryVectors.Get(key); ok {
 			return v, nil
 		}
 	}
@@ -41,7 +43,7 @@ func (s *Service) EmbedQuery(ctx context.Context, query string) ([]float32, erro
 		return nil, err
 	}
 	if s.QueryVectors != nil {
-		s.QueryVectors.Add(query, vectors[0])
+		s.QueryVectors.Add(key, vectors[0])
 	}
 	return vectors[0], nil
 }

@@ -22,14 +22,13 @@ func (p *Pipeline) indexImages(ctx context.Context, pl jobs.DocumentPayload, loa
 	var images []ragd.Image
 	var texts []string
 	for _, im := range extracted {
-		text := im.Caption + "\n" + im.Nearby
 		if im.Caption == "" && im.Nearby == "" {
 			continue // nothing to find it by
 		}
 		images = append(images, ragd.Image{ID: ragd.ChunkID(pl.DocumentID, hash+"/image", im.Index), Namespace: pl.Namespace,
 			DocumentID: pl.DocumentID, ContentHash: hash, Source: pl.Source, Index: im.Index, Page: im.Page, Position: im.Position,
 			Caption: im.Caption, Nearby: im.Nearby, Format: im.Format, Width: im.Width, Height: im.Height})
-		texts = append(texts, text)
+		texts = append(texts, images[len(images)-1].EmbeddingText())
 	}
 	if len(images) == 0 {
 		return 0, nil

@@ -189,7 +189,7 @@ func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Ch
 		batch := chunks[start:min(start+step, len(chunks))]
 		texts := make([]string, len(batch))
 		for i, c := range batch {
-			texts[i] = embeddingText(c)
+			texts[i] = c.EmbeddingText()
 		}
 		vectors, err := p.Embedder.Embed(ctx, texts)
 		if err != nil {
@@ -217,18 +217,9 @@ func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Ch
 func vocabularyTexts(chunks []ragd.Chunk) []string {
 	texts := make([]string, len(chunks))
 	for i, c := range chunks {
-		texts[i] = embeddingText(c)
+		texts[i] = c.EmbeddingText()
 	}
 	return texts
-}
-
-// embeddingText puts the heading trail in front of the body: a chunk's
-// headings say what it is about, often in words its body never repeats.
-func embeddingText(c ragd.Chunk) string {
-	if c.Path == "" {
-		return c.Text
-	}
-	return c.Path + "\n" + c.Text
 }
 
 func firstNonEmpty(s ...string) string {

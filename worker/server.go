@@ -30,6 +30,12 @@ type ServerOptions struct {
 	Log         *slog.Logger
 	// Importer, when set, runs import jobs.
 	Importer Importer
+	// Switcher, when set, runs embedder switches.
+	Switcher Switcher
+	// Pin, when set, fixes each job's context to the embedder and
+	// collection live when it starts (live.Holder.Pin), so a job embeds
+	// and writes in one vector space throughout.
+	Pin func(context.Context) (context.Context, func())
 }
 
 // NewServer returns a server processing the queue with the pipeline.
@@ -92,6 +98,12 @@ func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Serv
 	})
 	if opts.Importer != nil {
 		mux.HandleFunc(jobs.TypeImport, p.handleImport(opts.Importer, opts.Log))
+	}
+	if opts.Switcher != nil {
+		mux.HandleFunc(jobs.TypeEmbedderSwitch, p.handleSwitch(opts.Switcher, opts.Log))
+	}
+	if opts.Pin != nil {
+		mux.Use(pinning(opts.Pin))
 	}
 	return &Server{srv: srv, mux: mux}
 }

@@ -1,0 +1,210 @@
+package live
+
+import (
+	"context"
+	"log/slog"
+
+	"ragd"
+)
+
+// Store is the chunk store of whatever snapshot a call's context is
+// pinned to (else the current one). While a switch copies, it writes to
+// both collections: what it writes to the old one as given, re-embedded
+// with the new embedder to the new one. A write to the new collection
+// that fails does not fail the call: the namespace is marked, and the
+// switch copies its documents again before the cutover.
+type Store struct {
+	h   *Holder
+	log *slog.Logger
+}
+
+// NewStore returns the store h follows.
+func NewStore(h *Holder, log *slog.Logger) *Store { return &Store{h: h, log: log} }
+
+func (s *Store) live(ctx context.Context) ragd.ChunkStore { return s.h.snapshot(ctx).Live.Store }
+
+// Search implements ragd.ChunkReader.
+func (s *Store) Search(ctx context.Context, ns string, q ragd.ChunkQuery) ([]ragd.Hit, error) {
+	return s.live(ctx).Search(ctx, ns, q)
+}
+
+// SearchImages implements ragd.ChunkReader.
+func (s *Store) SearchImages(ctx context.Context, ns string, q ragd.ChunkQuery) ([]ragd.ImageHit, error) {
+	return s.live(ctx).SearchImages(ctx, ns, q)
+}
+
+// Count implements ragd.ChunkReader.
+func (s *Store) Count(ctx context.Context, ns, documentID string) (int, error) {
+	return s.live(ctx).Count(ctx, ns, documentID)
+}
+
+// CountVersion implements ragd.ChunkReader.
+func (s *Store) CountVersion(ctx context.Context, ns, documentID, hash string) (int, error) {
+	return s.live(ctx).CountVersion(ctx, ns, documentID, hash)
+}
+
+// DocumentChunks implements ragd.ChunkReader.
+func (s *Store) DocumentChunks(ctx context.Context, ns, documentID, hash string, from, limit int) ([]ragd.Chunk, error) {
+	return s.live(ctx).DocumentChunks(ctx, ns, documentID, hash, from, limit)
+}
+
+// Chunk implements ragd.ChunkReader.
+func (s *Store) Chunk(ctx context.Context, ns, id string) (*ragd.Chunk, error) {
+	return s.live(ctx).Chunk(ctx, ns, id)
+}
+
+// Namespaces implements ragd.ChunkReader.
+func (s *Store) Namespaces(ctx context.Context) ([]string, error) { return s.live(ctx).Namespaces(ctx) }
+
+// Collection is the current live collection.
+func (s *Store) Collection() string { return s.h.Current().Live.Store.Collection() }
+
+// Ping checks the current live collection's Weaviate.
+func (s *Store) Ping(ctx context.Context) error { return s.h.Current().Live.Store.Ping(ctx) }
+
+// ScanChunks implements ragd.ChunkScanner.
+func (s *Store) ScanChunks(ctx context.Context, ns, after string, limit int) ([]ragd.Chunk, error) {
+	return s.live(ctx).ScanChunks(ctx, ns, after, limit)
+}
+
+// ScanImages implements ragd.ChunkScanner.
+func (s *Store) ScanImages(ctx context.Context, ns, after string, limit int) ([]ragd.Image, error) {
+	return s.live(ctx).ScanImages(ctx, ns, after, limit)
+}
+
+// Upsert implements ragd.ChunkWriter.
+func (s *Store) Upsert(ctx context.Context, ns string, chunks []ragd.Chunk) error {
+	snap := s.h.snapshot(ctx)
+	if err := snap.Live.Store.Upsert(ctx, ns, chunks); err != nil || snap.To == nil {
+		return err
+	}
+	s.alsoTo(ctx, snap, ns, func() error { return UpsertChunks(ctx, snap.To, ns, chunks) })
+	return nil
+}
+
+// UpsertImages implements ragd.ChunkWriter.
+func (s *Store) UpsertImages(ctx context.Context, ns string, images []ragd.Image) error {
+	snap := s.h.snapshot(ctx)
+	if err := snap.Live.Store.UpsertImages(ctx, ns, images); err != nil || snap.To == nil {
+		return err
+	}
+	s.alsoTo(ctx, snap, ns, func() error { return UpsertImages(ctx, snap.To, ns, images) })
+	return nil
+}
+
+// DeleteStale implements ragd.ChunkWriter.
+func (s *Store) DeleteStale(ctx context.Context, ns, documentID, keepHash string) (int, error) {
+	snap := s.h.snapshot(ctx)
+	n, err := snap.Live.Store.DeleteStale(ctx, ns, documentID, keepHash)
+	if err == nil && snap.To != nil {
+		s.deleted(ctx, snap, ns, func() error {
+			_, err := snap.To.Store.DeleteStale(ctx, ns, documentID, keepHash)
+			return err
+		})
+	}
+	return n, err
+}
+
+// DeleteDocument implements ragd.ChunkWriter.
+func (s *Store) DeleteDocument(ctx context.Context, ns, documentID string) (int, error) {
+	snap := s.h.snapshot(ctx)
+	n, err := snap.Live.Store.DeleteDocument(ctx, ns, documentID)
+	if err == nil && snap.To != nil {
+		s.deleted(ctx, snap, ns, func() error {
+			_, err := snap.To.Store.DeleteDocument(ctx, ns, documentID)
+			return err
+		})
+	}
+	return n, err
+}
+
+// ClearNamespace implements ragd.ChunkWriter.
+func (s *Store) ClearNamespace(ctx context.Context, ns string) error {
+	snap := s.h.snapshot(ctx)
+	err := snap.Live.Store.ClearNamespace(ctx, ns)
+	if err == nil && snap.To != nil {
+		s.deleted(ctx, snap, ns, func() error { return snap.To.Store.ClearNamespace(ctx, ns) })
+	}
+	return err
+}
+
+// deleted runs a delete on the new collection and marks the namespace: the
+// copy may have read what it deletes before and write it after, so the
+// switch checks the namespace's documents against the registry again.
+func (s *Store) deleted(ctx context.Context, snap *Snapshot, ns string, del func() error) {
+	s.mark(ctx, snap, ns)
+	if err := del(); err != nil {
+		s.log.Warn("delete on the collection being switched to failed; the switch reconciles the namespace",
+			"kb_name", ns, "collection", snap.To.Target.Collection, "error", err)
+	}
+}
+
+// alsoTo runs a write to the new collection; a failure marks the namespace.
+func (s *Store) alsoTo(ctx context.Context, snap *Snapshot, ns string, write func() error) {
+	if err := write(); err != nil {
+		s.log.Warn("write to the collection being switched to failed; the switch copies the namespace's documents again",
+			"kb_name", ns, "collection", snap.To.Target.Collection, "error", err)
+		s.mark(ctx, snap, ns)
+	}
+}
+
+func (s *Store) mark(ctx context.Context, snap *Snapshot, ns string) {
+	if err := s.h.records.MarkDirty(context.WithoutCancel(ctx), ns); err != nil {
+		s.log.Warn("namespace not marked for the switch's reconciliation", "kb_name", ns, "error", err)
+	}
+}
+
+// UpsertChunks writes chunks to side, embedded with side's embedder from
+// the text ingest embedded them from.
+func UpsertChunks(ctx context.Context, side *Side, ns string, chunks []ragd.Chunk) error {
+	texts := make([]string, len(chunks))
+	for i, c := range chunks {
+		texts[i] = c.EmbeddingText()
+	}
+	vectors, err := side.Embedder.Embed(ctx, texts)
+	if err != nil {
+		return err
+	}
+	out := make([]ragd.Chunk, len(chunks))
+	for i, c := range chunks {
+		c.Vector = vectors[i]
+		out[i] = c
+	}
+	return side.Store.Upsert(ctx, ns, out)
+}
+
+// UpsertImages writes pictures to side as UpsertChunks writes chunks.
+func UpsertImages(ctx context.Context, side *Side, ns string, images []ragd.Image) error {
+	texts := make([]string, len(images))
+	for i, im := range images {
+		texts[i] = im.EmbeddingText()
+	}
+	vectors, err := side.Embedder.Embed(ctx, texts)
+	if err != nil {
+		return err
+	}
+	out := make([]ragd.Image, len(images))
+	for i, im := range images {
+		im.Vector = vectors[i]
+		out[i] = im
+	}
+	return side.Store.UpsertImages(ctx, ns, out)
+}
+
+// Embedder is the embedder of whatever snapshot a call's context is
+// pinned to, else the current one.
+type Embedder struct{ h *Holder }
+
+// NewEmbedder returns the embedder h follows.
+func NewEmbedder(h *Holder) *Embedder { return &Embedder{h: h} }
+
+// Name is the current live embedder's.
+func (e *Embedder) Name() string { return e.h.Current().Live.Embedder.Name() }
+
+// Dimension is the current live embedder's.
+func (e *Embedder) Dimension() int { return e.h.Current().Live.Embedder.Dimension() }
+
+// Embed embeds with the pinned (else current) live embedder.
+func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	return e.h.snapshot(ctx).Live.Embedder.Embed(ctx, texts)
+}

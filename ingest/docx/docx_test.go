@@ -3,48 +3,11 @@ package docx
 import (
 	"archive/zip"
 	"bytes"
-	"strconv"
 	"strings"
 	"testing"
 
-	"ragd"
+	"ragd/ingest/document"
 )
-
-func itoa(i int) string { return strconv.Itoa(i) }
-
-func TestDOCXStoryFixture(t *testing.T) {
-	l := mustParseFile(t, moduleFile(t, pdfModule, "testdata/story.docx"), ragd.SourceDOCX)
-	if l.Title != "Test File" {
-		t.Errorf("title from core.xml = %q", l.Title)
-	}
-	var headings []string
-	for _, b := range l.Blocks {
-		if b.Kind == BlockHeading {
-			headings = append(headings, b.Text+"/"+itoa(b.Level))
-		}
-		if strings.HasSuffix(b.Text, "cabba2") || b.Text == "Table of Contents" {
-			t.Errorf("table of contents entry kept: %q", b.Text)
-		}
-	}
-	want := "Test File/1 Abba babba cabba/1 Bla bla bla/1 Dadda Edda Fadda/1"
-	if got := strings.Join(headings, " "); got != want {
-		t.Errorf("headings = %q, want %q", got, want)
-	}
-	text := l.NormalizedText()
-	if !strings.Contains(text, storySentence) || !strings.Contains(text, "TEST SUBTITLE") {
-		t.Error("story text missing")
-	}
-	if strings.Count(text, "TEST SUBTITLE") != 1 {
-		t.Error("mc:Fallback content duplicated the cover page")
-	}
-	paths := map[string]int{}
-	for _, p := range Chunk(l, ChunkOptions{Tokens: 100}) {
-		paths[p.Path]++
-	}
-	if paths["Test File > Bla bla bla"] == 0 || paths["Test File > Dadda Edda Fadda"] == 0 {
-		t.Errorf("paths = %v", paths)
-	}
-}
 
 const wordNS = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"`
 
@@ -91,20 +54,20 @@ func TestDOCXStructures(t *testing.T) {
 <w:p><w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><w:txbxContent><w:p><w:r><w:t>In a text box</w:t></w:r></w:p></w:txbxContent></w:drawing></mc:Choice><mc:Fallback><w:pict><w:txbxContent><w:p><w:r><w:t>In a text box</w:t></w:r></w:p></w:txbxContent></w:pict></mc:Fallback></mc:AlternateContent></w:r></w:p>
 </w:body></w:document>`
 	data := buildDOCX(t, map[string]string{"word/document.xml": doc, "word/styles.xml": styles})
-	l, err := Parse(data, ragd.SourceDOCX, "report.docx")
+	l, err := Parse(data, "report.docx", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Block{
-		{Kind: BlockHeading, Level: 1, Text: "Doc Title"},
-		{Kind: BlockHeading, Level: 2, Text: "Section A"},
-		{Kind: BlockParagraph, Text: "Name: value\nnext line"},
-		{Kind: BlockListItem, Text: "- bullet one"},
-		{Kind: BlockTable, Text: "K | V more"},
-		{Kind: BlockTable, Text: "a | 1"},
-		{Kind: BlockHeading, Level: 2, Text: "Inherited"},
-		{Kind: BlockHeading, Level: 3, Text: "Deep"},
-		{Kind: BlockParagraph, Text: "In a text box"},
+	want := []document.Block{
+		{Kind: document.BlockHeading, Level: 1, Text: "Doc Title"},
+		{Kind: document.BlockHeading, Level: 2, Text: "Section A"},
+		{Kind: document.BlockParagraph, Text: "Name: value\nnext line"},
+		{Kind: document.BlockListItem, Text: "- bullet one"},
+		{Kind: document.BlockTable, Text: "K | V more"},
+		{Kind: document.BlockTable, Text: "a | 1"},
+		{Kind: document.BlockHeading, Level: 2, Text: "Inherited"},
+		{Kind: document.BlockHeading, Level: 3, Text: "Deep"},
+		{Kind: document.BlockParagraph, Text: "In a text box"},
 	}
 	assertBlocks(t, l.Blocks, want)
 	if l.Title != "Doc Title" {
@@ -133,14 +96,14 @@ func TestDOCXBrokenInputs(t *testing.T) {
 	}
 	for name, data := range inputs {
 		t.Run(name, func(t *testing.T) {
-			_, err := Parse(data, ragd.SourceDOCX, name)
+			_, err := Parse(data, name, false)
 			pe := assertParseError(t, err)
 			if !strings.HasPrefix(pe.Error(), `cannot read DOCX "`+name+`"`) {
 				t.Errorf("message = %q", pe.Error())
 			}
 		})
 	}
-	if l, err := Parse(good, ragd.SourceDOCX, "good.docx"); err != nil || l.NormalizedText() != "hi" {
+	if l, err := Parse(good, "good.docx", false); err != nil || l.NormalizedText() != "hi" {
 		t.Errorf("minimal docx: %v %v", l, err)
 	}
 }

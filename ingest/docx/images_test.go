@@ -11,10 +11,10 @@ import (
 	"image/png"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 
 	"ragd"
+	"ragd/ingest/document"
 )
 
 // imgZipEntry returns a zip entry of a real DOCX.
@@ -39,7 +39,7 @@ func imgZipEntry(t *testing.T, data []byte, name string) []byte {
 // imgBlockAt returns the text of the block at Position, as Parse numbers them.
 func imgBlockAt(t *testing.T, data []byte, pos int) string {
 	t.Helper()
-	l, err := Parse(data, ragd.SourceDOCX, "doc.docx")
+	l, err := Parse(data, "doc.docx", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func imgBlockAt(t *testing.T, data []byte, pos int) string {
 // paragraph.
 func TestExtractImagesDOCXFitzSample(t *testing.T) {
 	data := readFixture(t, moduleFile(t, imgFitzModule, "testdata/test.docx"))
-	imgs, err := ExtractImages(data, ragd.SourceDOCX)
+	imgs, err := ExtractImages(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestExtractImagesDOCXFitzSample(t *testing.T) {
 		if !strings.HasPrefix(img.Caption, w.caption) || img.Alt != img.Caption {
 			t.Errorf("image %d: caption %q, alt %q; want the alt text %q…", i, img.Caption, img.Alt, w.caption)
 		}
-		if !strings.Contains(img.Nearby, w.nearby) || len(img.Nearby) > NearbyChars+10 {
+		if !strings.Contains(img.Nearby, w.nearby) || len(img.Nearby) > document.NearbyChars+10 {
 			t.Errorf("image %d: nearby %q (%d bytes) lacks %q", i, img.Nearby, len(img.Nearby), w.nearby)
 		}
 		if got := imgBlockAt(t, data, img.Position); !strings.HasPrefix(got, w.block) {
@@ -99,7 +99,7 @@ func TestExtractImagesDOCXFitzSample(t *testing.T) {
 // one PNG (238x97) anchored in its second paragraph, without alt text.
 func TestExtractImagesDOCXLibreOffice(t *testing.T) {
 	data := readFixture(t, moduleFile(t, "github.com/nguyenthenguyen/docx@v0.0.0-20230621112118-9c8e795a11db", "TestDocument.docx"))
-	imgs, err := ExtractImages(data, ragd.SourceDOCX)
+	imgs, err := ExtractImages(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestExtractImagesDOCXWithoutImages(t *testing.T) {
 		pdfModule:                    "testdata/story.docx",
 		"github.com/lu4p/cat@v0.1.5": "test/test.docx",
 	} {
-		imgs, err := ExtractImages(readFixture(t, moduleFile(t, mod, file)), ragd.SourceDOCX)
+		imgs, err := ExtractImages(readFixture(t, moduleFile(t, mod, file)))
 		if err != nil || len(imgs) != 0 {
 			t.Errorf("%s: %d images, %v; want none", file, len(imgs), err)
 		}
@@ -143,7 +143,7 @@ func TestExtractImagesDOCXCorrupt(t *testing.T) {
 		"malformed XML": badXML,
 		"bad rels":      badRels,
 	} {
-		imgs, err := ExtractImages(data, ragd.SourceDOCX)
+		imgs, err := ExtractImages(data)
 		imgWantParseError(t, name, imgs, err, ragd.SourceDOCX)
 	}
 }
@@ -183,7 +183,7 @@ func TestExtractImagesDOCXCaptions(t *testing.T) {
 <Relationship Id="rExternal" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="https://example.com/x.png" TargetMode="External"/>
 </Relationships>`
 	data := imgDOCX(t, body, media, rels)
-	imgs, err := ExtractImages(data, ragd.SourceDOCX)
+	imgs, err := ExtractImages(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,16 +237,16 @@ func TestExtractImagesDOCXCaptions(t *testing.T) {
 func TestExtractImagesDOCXLimits(t *testing.T) {
 	t.Run("count", func(t *testing.T) {
 		var body strings.Builder
-		for i := range MaxDocumentImages + 5 {
+		for i := range document.MaxImages + 5 {
 			fmt.Fprintf(&body, "<w:p><w:r><w:t>Paragraph %d</w:t></w:r><w:r>%s</w:r></w:p>", i, imgDrawing("", "rPic"))
 		}
 		data := imgDOCX(t, body.String(), map[string][]byte{"media/pic.png": imgPNG(t, 40, 40)},
 			`<Relationships><Relationship Id="rPic" Target="media/pic.png"/></Relationships>`)
-		imgs, err := ExtractImages(data, ragd.SourceDOCX)
-		if err != nil || len(imgs) != MaxDocumentImages {
-			t.Fatalf("%d images, %v; want %d", len(imgs), err, MaxDocumentImages)
+		imgs, err := ExtractImages(data)
+		if err != nil || len(imgs) != document.MaxImages {
+			t.Fatalf("%d images, %v; want %d", len(imgs), err, document.MaxImages)
 		}
-		if last := imgs[len(imgs)-1]; last.Index != MaxDocumentImages-1 || last.Position != MaxDocumentImages-1 {
+		if last := imgs[len(imgs)-1]; last.Index != document.MaxImages-1 || last.Position != document.MaxImages-1 {
 			t.Errorf("last image: index %d position %d", last.Index, last.Position)
 		}
 	})
@@ -264,7 +264,7 @@ func TestExtractImagesDOCXLimits(t *testing.T) {
 			fmt.Fprintf(&body, "<w:p><w:r>%s</w:r></w:p>", imgDrawing("", fmt.Sprintf("r%d", i)))
 		}
 		rels.WriteString("</Relationships>")
-		imgs, err := ExtractImages(imgDOCX(t, body.String(), media, rels.String()), ragd.SourceDOCX)
+		imgs, err := ExtractImages(imgDOCX(t, body.String(), media, rels.String()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -272,8 +272,8 @@ func TestExtractImagesDOCXLimits(t *testing.T) {
 		for _, img := range imgs {
 			total += len(img.Data)
 		}
-		if len(imgs) != 4 || total > MaxDocumentImageBytes {
-			t.Errorf("%d images of %d bytes, want 4 within %d", len(imgs), total, MaxDocumentImageBytes)
+		if len(imgs) != 4 || total > document.MaxImageBytes {
+			t.Errorf("%d images of %d bytes, want 4 within %d", len(imgs), total, document.MaxImageBytes)
 		}
 	})
 }

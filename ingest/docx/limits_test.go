@@ -17,12 +17,12 @@ import (
 	"time"
 	"unsafe"
 
-	"ragd"
+	"ragd/ingest/document"
 )
 
 // The regression tests of the DOCX limits build hostile files in memory
 // and read each as text (Parse) and for its pictures (ExtractImages): both
-// must refuse it with a *ParseError naming the limit, within a memory
+// must refuse it with a *document.ParseError naming the limit, within a memory
 // budget. They use only Parse and ExtractImages, so they also run against
 // the reader that came before.
 
@@ -152,14 +152,14 @@ func memoryUse(f func()) (total, peak uint64) {
 // The costs the DOCX reader counts for a block and a picture paragraph
 // must cover what one holds: at the slice's growth its old and new arrays
 // (9/4 of the element) and the smallest allocation of its text. Counting
-// a Block as 40 bytes when it is 48 let a document of tiny paragraphs hold
+// a document.Block as 40 bytes when it is 48 let a document of tiny paragraphs hold
 // 41 MiB live under the 32 MiB limit.
 func TestDOCXCostsCoverWhatIsHeld(t *testing.T) {
 	for _, c := range []struct {
 		name       string
 		cost, size uintptr
 	}{
-		{"docxBlockCost", docxBlockCost, unsafe.Sizeof(Block{})},
+		{"docxBlockCost", docxBlockCost, unsafe.Sizeof(document.Block{})},
 		{"docxParCost", docxParCost, unsafe.Sizeof(docxImgPar{})},
 	} {
 		if need := c.size*9/4 + 8; c.cost < need {
@@ -169,7 +169,7 @@ func TestDOCXCostsCoverWhatIsHeld(t *testing.T) {
 }
 
 // assertDOCXRefused reads data as text and for its pictures and requires
-// both to fail with a *ParseError saying want, within the memory budget:
+// both to fail with a *document.ParseError saying want, within the memory budget:
 // in all, or at once only when peakOnly (every token of a long part is
 // garbage: encoding/xml allocates ~250 bytes an element).
 func assertDOCXRefused(t *testing.T, data []byte, want string, peakOnly bool) {
@@ -178,15 +178,15 @@ func assertDOCXRefused(t *testing.T, data []byte, want string, peakOnly bool) {
 		name string
 		f    func() error
 	}{
-		{"text", func() error { _, err := Parse(data, ragd.SourceDOCX, "hostile.docx"); return err }},
-		{"pictures", func() error { _, err := ExtractImages(data, ragd.SourceDOCX); return err }},
+		{"text", func() error { _, err := Parse(data, "hostile.docx", false); return err }},
+		{"pictures", func() error { _, err := ExtractImages(data); return err }},
 	} {
 		var err error
 		total, peak := memoryUse(func() { err = read.f() })
 		t.Logf("%s: allocated %d MiB in all, peak live heap %d MiB: %v", read.name, total>>20, peak>>20, err)
-		var pe *ParseError
+		var pe *document.ParseError
 		if !errors.As(err, &pe) || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: error %v, want a *ParseError saying %q", read.name, err, want)
+			t.Errorf("%s: error %v, want a *document.ParseError saying %q", read.name, err, want)
 		}
 		if peak > docxMemoryBudget || (!peakOnly && total > docxMemoryBudget) {
 			t.Errorf("%s: allocated %d MiB in all, peak live heap %d MiB; budget %d MiB", read.name, total>>20, peak>>20, docxMemoryBudget>>20)
@@ -307,7 +307,7 @@ func TestDOCXRatioAllowance(t *testing.T) {
 	data := hostileDOCX(t, map[string]func(io.Writer){
 		"word/document.xml": docxBody("", "<w:p/>", 3<<20, ""),
 	})
-	l, err := Parse(data, ragd.SourceDOCX, "empty-paragraphs.docx")
+	l, err := Parse(data, "empty-paragraphs.docx", false)
 	if err != nil || l.NormalizedText() != "Some real text." {
 		t.Fatalf("%v, %v", l, err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"ragd"
+	"ragd/ingest/document"
 )
 
 // parseDOCX with images reads the pictures in the same pass, exactly as
@@ -60,7 +60,7 @@ func TestDOCXOnePassBadRelationships(t *testing.T) {
 	if len(l.Blocks) != 1 || l.Blocks[0].Text != "The text." {
 		t.Errorf("blocks %+v", l.Blocks)
 	}
-	var pe *ParseError
+	var pe *document.ParseError
 	if l.Images != nil || !errors.As(l.ImagesErr, &pe) || pe.Source != "bad.docx" ||
 		!strings.Contains(l.ImagesErr.Error(), "corrupt relationships of word/document.xml") {
 		t.Errorf("images %v, error %v", l.Images, l.ImagesErr)
@@ -88,7 +88,7 @@ func TestDOCXStrayCell(t *testing.T) {
 func TestDOCXDeepLegalNesting(t *testing.T) {
 	body := "<w:p><w:r><w:t>Start</w:t></w:r></w:p>" + strings.Repeat("<w:tbl><w:tr><w:tc>", 20) +
 		"<w:p><w:r><w:t>deep</w:t></w:r></w:p>" + strings.Repeat("</w:tc></w:tr></w:tbl>", 20)
-	l, err := Parse(imgDOCX(t, body, nil, "<Relationships/>"), ragd.SourceDOCX, "deep.docx")
+	l, err := Parse(imgDOCX(t, body, nil, "<Relationships/>"), "deep.docx", false)
 	if err != nil || len(l.Blocks) != 2 || l.Blocks[1].Text != "deep" {
 		t.Fatalf("%+v, %v", l, err)
 	}

@@ -2,28 +2,27 @@ package pdf
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"ragd"
+	"ragd/ingest/document"
 	"ragd/internal/testenv"
 )
 
 // Hostile PDFs: each must end in a clear error within
 // bounds, never spin or balloon. parseWithin fails the test instead of
 // hanging the suite when a parse does not return.
-func parseWithin(t *testing.T, p Parser, data []byte, name string) (*Loaded, error) {
+func parseWithin(t *testing.T, p Parser, data []byte, name string) (*document.Loaded, error) {
 	t.Helper()
 	type result struct {
-		l   *Loaded
+		l   *document.Loaded
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		l, err := p.Parse(context.Background(), data, ragd.SourcePDF, name)
+		l, err := p.Parse(context.Background(), data, name)
 		done <- result{l, err}
 	}()
 	select {
@@ -43,7 +42,7 @@ func TestPDFPageTreeCycleIsRefused(t *testing.T) {
 		t.Errorf("message = %q", pe.Error())
 	}
 	// the pictures' reader (pdfcpu) must come back too, error or not
-	_, _ = ExtractImages(data, ragd.SourcePDF)
+	_, _ = ExtractImages(data)
 }
 
 func TestPDFDeclaredPagesOverLimit(t *testing.T) {
@@ -84,19 +83,12 @@ func TestPDFParseTimeIsBounded(t *testing.T) {
 		t.Errorf("message = %q", pe.Error())
 	}
 
-	// the caller's own cancellation is not the file's fault: not permanent
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() { time.Sleep(200 * time.Millisecond); cancel() }()
-	_, err = Parser{}.Parse(ctx, data, ragd.SourcePDF, "slow.pdf")
-	if !errors.Is(err, context.Canceled) || IsPermanent(err) {
-		t.Errorf("cancelled parse: %v", err)
-	}
 }
 
 func TestPDFParseKeepsImagesApart(t *testing.T) {
 	// text and pictures come from one child; a document without pictures
 	// has none and no error
-	l, err := Parser{Images: true}.Parse(context.Background(), testenv.MinimalPDF("BT /F1 12 Tf 72 720 Td (Hello) Tj ET"), ragd.SourcePDF, "tiny.pdf")
+	l, err := Parser{Images: true}.Parse(context.Background(), testenv.MinimalPDF("BT /F1 12 Tf 72 720 Td (Hello) Tj ET"), "tiny.pdf")
 	if err != nil || l.ImagesErr != nil || len(l.Images) != 0 || l.NormalizedText() != "Hello" {
 		t.Fatalf("%v %v %+v", err, l.ImagesErr, l)
 	}

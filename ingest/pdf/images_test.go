@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"ragd"
+	"ragd/ingest/document"
 )
 
 const pdfcpuModule = "github.com/pdfcpu/pdfcpu@v0.15.0"
 
 // checkDecodes verifies the image data is a file of its format and size.
-func checkDecodes(t *testing.T, i int, img Image) {
+func checkDecodes(t *testing.T, i int, img document.Image) {
 	t.Helper()
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(img.Data))
 	if err != nil {
@@ -32,7 +33,7 @@ func checkDecodes(t *testing.T, i int, img Image) {
 // "Figure 1.2" on page 39 and one above "Figure 1.3" on page 42.
 func TestExtractImagesPDFFigures(t *testing.T) {
 	data := readFixture(t, moduleFile(t, pdfcpuModule, "pkg/testdata/TheGoProgrammingLanguageCh1.pdf"))
-	imgs, err := ExtractImages(data, ragd.SourcePDF)
+	imgs, err := ExtractImages(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestExtractImagesPDFFigures(t *testing.T) {
 			t.Errorf("image %d: caption %q, want %q…", i, img.Caption, w.caption)
 		}
 		// the cover page has no text; the figures sit in running text
-		if (w.page == 1) != (img.Nearby == "") || len(img.Nearby) > NearbyChars+10 {
+		if (w.page == 1) != (img.Nearby == "") || len(img.Nearby) > document.NearbyChars+10 {
 			t.Errorf("image %d: nearby %q", i, img.Nearby)
 		}
 		if img.Nearby != "" && strings.Contains(img.Nearby, img.Caption) {
@@ -81,7 +82,7 @@ func TestExtractImagesPDFOthers(t *testing.T) {
 	// The Little Go Book: an 84-page PDF whose only image is the grey
 	// cover picture on page 1, re-encoded from a Flate stream as PNG.
 	t.Run("cover", func(t *testing.T) {
-		imgs, err := ExtractImages(readFixture(t, moduleFile(t, imgFitzModule, "testdata/test.pdf")), ragd.SourcePDF)
+		imgs, err := ExtractImages(readFixture(t, moduleFile(t, imgFitzModule, "testdata/test.pdf")))
 		if err != nil || len(imgs) != 1 {
 			t.Fatalf("%d images, %v; want 1", len(imgs), err)
 		}
@@ -93,7 +94,7 @@ func TestExtractImagesPDFOthers(t *testing.T) {
 	// A TCPDF table of contents repeating one JPEG logo in the header of
 	// all 16 pages: one image, on page 1, next to the page's text.
 	t.Run("header logo", func(t *testing.T) {
-		imgs, err := ExtractImages(readFixture(t, moduleFile(t, pdfModule, "testdata/tableOfContentWithHeader_tcpdf-org__pdf17_trailer.pdf")), ragd.SourcePDF)
+		imgs, err := ExtractImages(readFixture(t, moduleFile(t, pdfModule, "testdata/tableOfContentWithHeader_tcpdf-org__pdf17_trailer.pdf")))
 		if err != nil || len(imgs) != 1 {
 			t.Fatalf("%d images, %v; want 1", len(imgs), err)
 		}
@@ -113,7 +114,7 @@ func TestExtractImagesPDFWithoutImages(t *testing.T) {
 		"testdata/story_Word2019-2312-1712620132_SaveAs-Standard-PDFA__pdf17_trailer.pdf",
 		"testdata/story_freeconvert-com__pdf17_2trailer.pdf",
 	} {
-		imgs, err := ExtractImages(readFixture(t, moduleFile(t, pdfModule, f)), ragd.SourcePDF)
+		imgs, err := ExtractImages(readFixture(t, moduleFile(t, pdfModule, f)))
 		if err != nil || len(imgs) != 0 {
 			t.Errorf("%s: %d images, %v; want none", f, len(imgs), err)
 		}
@@ -128,7 +129,7 @@ func TestExtractImagesPDFCorrupt(t *testing.T) {
 		"header":    []byte("%PDF-1.7\n1 0 obj << /Type /Catalog"),
 		"truncated": real[:len(real)/3],
 	} {
-		imgs, err := ExtractImages(data, ragd.SourcePDF)
+		imgs, err := ExtractImages(data)
 		imgWantParseError(t, name, imgs, err, ragd.SourcePDF)
 	}
 	// damage anywhere may lose images or the document, never panic
@@ -137,7 +138,7 @@ func TestExtractImagesPDFCorrupt(t *testing.T) {
 		for i := off; i < off+256 && i < len(b); i++ {
 			b[i] ^= 0xA5
 		}
-		if imgs, err := ExtractImages(b, ragd.SourcePDF); err != nil && imgs != nil {
+		if imgs, err := ExtractImages(b); err != nil && imgs != nil {
 			t.Errorf("damage at %d: images with an error", off)
 		}
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/pdfcpu/pdfcpu/pkg/filter"
 
-	"ragd"
 	"ragd/internal/testenv"
 )
 
@@ -70,7 +69,7 @@ func TestLZWContentStreamsAreRead(t *testing.T) {
 			if _, err := parsePDF(data, "lzw.pdf", 10, OCR{Off: true}, nil); err == nil || !strings.Contains(err.Error(), "unknown filter LZWDecode") {
 				t.Fatalf("the PDF library alone: want its LZW refusal, got %v", err)
 			}
-			l, err := Parser{OCR: OCR{Off: true}}.Parse(t.Context(), data, ragd.SourcePDF, "lzw.pdf")
+			l, err := Parser{OCR: OCR{Off: true}}.Parse(t.Context(), data, "lzw.pdf")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 
-	"ragd"
 	"ragd/internal/testenv"
 )
 
@@ -98,7 +97,7 @@ func realScanPage(b *testing.B, file string, nr, w, h int) ocrBenchPage {
 }
 
 func parsedText(b *testing.B, data []byte, o OCR) string {
-	l, err := Parser{OCR: o}.Parse(context.Background(), data, ragd.SourcePDF, "page.pdf")
+	l, err := Parser{OCR: o}.Parse(context.Background(), data, "page.pdf")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"ragd"
+	"ragd/ingest/document"
 	"ragd/internal/testenv"
 )
 
@@ -37,7 +37,7 @@ func TestScannedPagesAreReadByOCR(t *testing.T) {
 		testenv.ScanPage{Lines: invoiceLines}, testenv.ScanPage{Lines: minutesLines})
 	var progress [][2]int
 	p := Parser{Progress: func(done, total int) { progress = append(progress, [2]int{done, total}) }}
-	l, err := p.Parse(context.Background(), data, ragd.SourcePDF, "scan.pdf")
+	l, err := p.Parse(context.Background(), data, "scan.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,8 +70,8 @@ func TestScannedPagesAreReadByOCR(t *testing.T) {
 // With ingest.ocr off a scanned PDF fails as it always did, saying why.
 func TestScannedPDFWithOCROffFails(t *testing.T) {
 	data := testenv.ScannedPDF(t, testenv.ScanPage{Lines: invoiceLines})
-	_, err := Parser{OCR: OCR{Off: true}}.Parse(context.Background(), data, ragd.SourcePDF, "scan.pdf")
-	var pe *ParseError
+	_, err := Parser{OCR: OCR{Off: true}}.Parse(context.Background(), data, "scan.pdf")
+	var pe *document.ParseError
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "no extractable text (a scanned PDF needs OCR first; ingest.ocr is off)") {
 		t.Fatalf("want today's no-text error saying ingest.ocr is off, got %v", err)
 	}
@@ -82,14 +82,14 @@ func TestScannedPDFWithOCROffFails(t *testing.T) {
 func TestScannedPDFWithoutTesseractSaysWhatToInstall(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	data := testenv.ScannedPDF(t, testenv.ScanPage{Lines: invoiceLines})
-	_, err := Parse(data, ragd.SourcePDF, "scan.pdf")
-	var pe *ParseError
+	_, err := parse(data, "scan.pdf")
+	var pe *document.ParseError
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "no extractable text (a scanned PDF needs OCR first: install Debian's tesseract-ocr") ||
 		!strings.Contains(err.Error(), "poppler-utils") {
 		t.Fatalf("want the no-text error naming the packages, got %v", err)
 	}
 	mixed := testenv.ScannedPDF(t, testenv.ScanPage{Text: "Preface typed with a text layer"}, testenv.ScanPage{Lines: invoiceLines})
-	l, err := Parse(mixed, ragd.SourcePDF, "mixed.pdf")
+	l, err := parse(mixed, "mixed.pdf")
 	if err != nil || l.OCRPages != 0 || !strings.Contains(l.NormalizedText(), "Preface typed") {
 		t.Fatalf("mixed PDF without OCR: %v, %+v", err, l)
 	}
@@ -107,11 +107,11 @@ func TestScannedPDFWithoutTesseractSaysWhatToInstall(t *testing.T) {
 func TestMissingOCRLanguageIsNamed(t *testing.T) {
 	testenv.RequireOCR(t)
 	data := testenv.ScannedPDF(t, testenv.ScanPage{Lines: invoiceLines})
-	_, err := Parser{OCR: OCR{Languages: "zzz"}}.Parse(context.Background(), data, ragd.SourcePDF, "scan.pdf")
+	_, err := Parser{OCR: OCR{Languages: "zzz"}}.Parse(context.Background(), data, "scan.pdf")
 	if err == nil || !strings.Contains(err.Error(), `tesseract lacks ingest.ocr_languages "zzz"`) || !strings.Contains(err.Error(), "OCR of page 1") {
 		t.Fatalf("want an error naming the languages, got %v", err)
 	}
-	l, err := Parser{OCR: OCR{Languages: "eng+zzz"}}.Parse(context.Background(), data, ragd.SourcePDF, "scan.pdf")
+	l, err := Parser{OCR: OCR{Languages: "eng+zzz"}}.Parse(context.Background(), data, "scan.pdf")
 	if err != nil || !strings.Contains(l.NormalizedText(), "Zephyr") {
 		t.Fatalf("eng+zzz: %v", err)
 	}
@@ -146,7 +146,7 @@ func TestHungOCRIsKilledAtParseDeadline(t *testing.T) {
 	pidFile := fakeTesseract(t, "exec sleep 600")
 	data := testenv.ScannedPDF(t, testenv.ScanPage{Lines: invoiceLines}, testenv.ScanPage{Lines: minutesLines})
 	start := time.Now()
-	_, err := Parser{Limits: Limits{Timeout: 3 * time.Second}}.Parse(context.Background(), data, ragd.SourcePDF, "scan.pdf")
+	_, err := Parser{Limits: Limits{Timeout: 3 * time.Second}}.Parse(context.Background(), data, "scan.pdf")
 	if err == nil || !strings.Contains(err.Error(), "ingest.parse_timeout (3s) (OCR had read 0 of 2 scanned pages") {
 		t.Fatalf("want the timeout with OCR's progress, got %v", err)
 	}
@@ -163,7 +163,7 @@ func TestCancelKillsOCR(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := Parser{}.Parse(ctx, data, ragd.SourcePDF, "scan.pdf")
+		_, err := Parser{}.Parse(ctx, data, "scan.pdf")
 		done <- err
 	}()
 	waitFile(t, pidFile)
@@ -184,7 +184,7 @@ func TestCancelKillsOCR(t *testing.T) {
 func TestOCROutputIsBounded(t *testing.T) {
 	fakeTesseract(t, "exec yes 'an endless page of text'")
 	data := testenv.ScannedPDF(t, testenv.ScanPage{Lines: invoiceLines})
-	_, err := Parser{Limits: Limits{Timeout: time.Minute}}.Parse(context.Background(), data, ragd.SourcePDF, "scan.pdf")
+	_, err := Parser{Limits: Limits{Timeout: time.Minute}}.Parse(context.Background(), data, "scan.pdf")
 	if err == nil || !strings.Contains(err.Error(), "tesseract wrote more than 1048576 bytes") {
 		t.Fatalf("want the output bound, got %v", err)
 	}
@@ -261,9 +261,9 @@ func TestOCRResolutionIsBounded(t *testing.T) {
 // lines are joined, a hyphen at a line's end joins without a space.
 func TestOCRBlocks(t *testing.T) {
 	got := ocrBlocks("First line of the\nparagraph goes on\nwith inter-\nnational trade.\n\nSecond paragraph.\n\f", 4)
-	want := []Block{
-		{Kind: BlockParagraph, Text: "First line of the paragraph goes on with inter-national trade.", Page: 4, OCR: true},
-		{Kind: BlockParagraph, Text: "Second paragraph.", Page: 4, OCR: true},
+	want := []document.Block{
+		{Kind: document.BlockParagraph, Text: "First line of the paragraph goes on with inter-national trade.", Page: 4, OCR: true},
+		{Kind: document.BlockParagraph, Text: "Second paragraph.", Page: 4, OCR: true},
 	}
 	assertBlocks(t, got, want)
 	if len(ocrBlocks("\f", 1)) != 0 || len(ocrBlocks("", 1)) != 0 {
@@ -273,7 +273,7 @@ func TestOCRBlocks(t *testing.T) {
 
 func TestHasText(t *testing.T) {
 	for text, want := range map[string]bool{"": false, " . - _ ": false, "7": true, "é": true, "- page -": true} {
-		if got := hasText([]Block{{Text: text}}); got != want {
+		if got := hasText([]document.Block{{Text: text}}); got != want {
 			t.Errorf("hasText(%q) = %v", text, got)
 		}
 	}

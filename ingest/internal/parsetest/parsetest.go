@@ -5,12 +5,14 @@ package parsetest
 
 import (
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"ragd"
 	"ragd/ingest/document"
+	"ragd/internal/testenv"
 )
 
 // FitzModule ships one-pixel sample images in every format, and DOCX and
@@ -98,4 +100,16 @@ func CheckLoaded(t *testing.T, typ ragd.SourceType, l *document.Loaded, err erro
 			t.Fatalf("PDF block %d without a page: %+v", i, b)
 		}
 	}
+}
+
+// StoryPDFs are the dslipak/pdf story fixtures: one story.docx printed to
+// PDF by five programs, five pages each.
+func StoryPDFs(t *testing.T) []string {
+	t.Helper()
+	dir := filepath.Dir(testenv.ModuleFile(t, testenv.PDFModule, "testdata/story.docx"))
+	pdfs, err := filepath.Glob(filepath.Join(dir, "story_*.pdf"))
+	if err != nil || len(pdfs) < 5 {
+		t.Fatalf("story PDFs: %v %v", pdfs, err)
+	}
+	return pdfs
 }

@@ -14,7 +14,7 @@ import (
 const fuzzSeedBytes = 128 << 10
 
 // FuzzDOCX fuzzes the DOCX reader, pictures included; its declared budget
-// (docx_limits.go) bounds the heap.
+// (limits.go) bounds the heap.
 func FuzzDOCX(f *testing.F) {
 	mc := testenv.ModCache(f)
 	for _, b := range testenv.SeedFiles(f, fuzzSeedBytes, 12,

@@ -28,7 +28,7 @@ type docxPic struct {
 
 // docxPictures is the picture side of the model. Pictures are accepted
 // (their media read, the image limits applied) as the walk finds them, so
-// at most MaxDocumentImages are kept; their caption and context come from
+// at most document.MaxImages are kept; their caption and context come from
 // the paragraphs once the walk is over.
 type docxPictures struct {
 	files map[string]*zip.File

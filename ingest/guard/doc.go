@@ -2,6 +2,7 @@
 // read: Roots confines file paths to the configured ingest roots (symlinks
 // included), OpenRegular refuses files that are not regular, and the
 // Fetcher fetches URLs without letting a connection reach a loopback,
-// private or otherwise non-public address. It imports no document parser:
-// its deps_test.go checks that none of them can reach into this code.
+// private or otherwise non-public address. It imports no document parser,
+// of ragd or of a library, so none of their code is linked into the
+// checks; deps_test.go keeps it that way.
 package guard

@@ -15,8 +15,9 @@ import (
 )
 
 // init turns a process started by sandboxPDF into the PDF parser: any
-// binary that links ingest (ragd, and every test binary) can serve as its
-// own sandbox without a separate executable or a hook in main.
+// binary that links this package (ragd, and the test binary of every
+// package that imports it, ingest's included) can serve as its own sandbox
+// without a separate executable or a hook in main.
 func init() {
 	if os.Getenv(sandboxEnv) == sandboxPDFMode {
 		os.Exit(serveSandbox(os.Stdin, os.Stdout))

@@ -35,7 +35,7 @@ func Parse(data []byte, typ ragd.SourceType, name string) (*document.Loaded, err
 
 // Parse loads data of type typ. ctx ending stops a PDF parse at once and
 // returns ctx's error (the job may retry); the parse outliving
-// Limits.Timeout is a permanent *ParseError.
+// Limits.Timeout is a permanent *document.ParseError.
 func (p Parser) Parse(ctx context.Context, data []byte, typ ragd.SourceType, name string) (*document.Loaded, error) {
 	var (
 		l   *document.Loaded

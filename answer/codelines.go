@@ -7,7 +7,7 @@ import (
 )
 
 // Chunk text shows code in one of two ways (ingest/markdown.go,
-// ingest/text.go, ingest/normalize.go):
+// ingest/text.go, ingest/document/normalize.go):
 //   - a Markdown or HTML code block is a block of its own, set off by blank
 //     lines, its fences dropped; its lines keep their indentation and inner
 //     spacing, which ingest collapses in every other block;

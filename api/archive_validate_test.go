@@ -17,7 +17,7 @@ import (
 
 	"ragd"
 	"ragd/archive"
-	"ragd/ingest"
+	"ragd/ingest/document"
 	"ragd/internal/stack"
 )
 
@@ -335,11 +335,11 @@ func TestImportChecksRecords(t *testing.T) {
 			return recs
 		}), "document", "vocabulary", []string{"document " + id}},
 		{"image beyond an ingest's", edit(func(d *archive.Document, _ []*archive.Chunk, recs []archive.Record) []archive.Record {
-			im := archive.ImageOf(ragd.Image{ID: ragd.ChunkID(id, hash+"/image", ingest.MaxDocumentImages), DocumentID: id, ContentHash: hash,
-				Source: d.Document.Source, Index: ingest.MaxDocumentImages, Caption: "fig", Vector: vector})
+			im := archive.ImageOf(ragd.Image{ID: ragd.ChunkID(id, hash+"/image", document.MaxImages), DocumentID: id, ContentHash: hash,
+				Source: d.Document.Source, Index: document.MaxImages, Caption: "fig", Vector: vector})
 			i := slices.IndexFunc(recs, func(r archive.Record) bool { return r.Document != nil })
 			return slices.Insert(recs, i, archive.Record{Type: archive.TypeImage, Image: im})
-		}), "image", "image_index", []string{"image " + fmt.Sprint(ingest.MaxDocumentImages) + " of document"}},
+		}), "image", "image_index", []string{"image " + fmt.Sprint(document.MaxImages) + " of document"}},
 		{"relative file path", source("file://docs/a.txt", ragd.SourceText), "document", "source", []string{"file://docs/a.txt"}},
 		{"file path with ..", source("file:///srv/docs/../../etc/passwd.txt", ragd.SourceText), "document", "source", []string{"passwd"}},
 		{"file of another type", source("file:///srv/docs/a.pdf", ragd.SourceText), "document", "source_type", []string{"pdf"}},

@@ -24,7 +24,8 @@ import (
 	"ragd/cache"
 	"ragd/config"
 	"ragd/embed"
-	"ragd/ingest"
+	"ragd/ingest/guard"
+	"ragd/ingest/pdf"
 	"ragd/jobs"
 	"ragd/keyspace"
 	"ragd/library"
@@ -111,11 +112,11 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 	if err != nil {
 		return nil, err
 	}
-	roots, err := ingest.NewRoots(cfg.Ingest.Roots)
+	roots, err := guard.NewRoots(cfg.Ingest.Roots)
 	if err != nil {
 		return nil, fmt.Errorf("ingest.roots: %w", err)
 	}
-	fetcher := &ingest.Fetcher{AllowPrivate: cfg.Ingest.AllowPrivateURLs, Timeout: cfg.Ingest.URLTimeout,
+	fetcher := &guard.Fetcher{AllowPrivate: cfg.Ingest.AllowPrivateURLs, Timeout: cfg.Ingest.URLTimeout,
 		MaxBytes: cfg.Ingest.MaxFileBytes, UserAgent: "ragd/" + ragd.Version}
 	keys := keyspace.New(cfg.Redis.KeyPrefix)
 	if err := migrateKeys(ctx, rdb, keys, log); err != nil {
@@ -316,7 +317,7 @@ func (a *App) Close() {
 
 // NewWorker returns an Asynq server running the app's pipeline.
 func (a *App) NewWorker() *worker.Server {
-	if err := ingest.CheckOCR(context.Background(), ocrOptions(a.Config.Ingest)); err != nil {
+	if err := pdf.CheckOCR(context.Background(), ocrOptions(a.Config.Ingest)); err != nil {
 		a.Log.Warn("scanned PDF pages will not be read (ingest.ocr)", "error", err)
 	}
 	return worker.NewServer(a.Redis, worker.ServerOptions{Queue: a.Config.Worker.Queue,

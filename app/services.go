@@ -8,6 +8,8 @@ import (
 	"ragd/cache"
 	"ragd/config"
 	"ragd/ingest"
+	"ragd/ingest/guard"
+	"ragd/ingest/pdf"
 	"ragd/keyspace"
 	"ragd/library"
 	"ragd/registry"
@@ -30,8 +32,8 @@ type services struct {
 	reranker    ragd.Reranker      // nil when reranking is off
 	registry    *registry.Registry
 	generations *cache.Generations
-	roots       *ingest.Roots
-	fetcher     *ingest.Fetcher
+	roots       *guard.Roots
+	fetcher     *guard.Fetcher
 }
 
 // assemble builds the search, answer and library services and the worker
@@ -63,7 +65,7 @@ func (a *App) assemble(d services) {
 		PageSize: cfg.Weaviate.BatchSize, Log: a.Log}
 	a.Pipeline = &worker.Pipeline{Store: d.store, Embedder: d.embedder, Registry: d.registry, Versions: keeper,
 		Queue: a.Queue, Reader: &ingest.Reader{Roots: d.roots, Fetcher: d.fetcher, MaxFileBytes: cfg.Ingest.MaxFileBytes,
-			Parser: ingest.Parser{Limits: ingest.Limits{MaxPages: cfg.Ingest.MaxPages, Timeout: cfg.Ingest.ParseTimeout,
+			Parser: ingest.Parser{Limits: pdf.Limits{MaxPages: cfg.Ingest.MaxPages, Timeout: cfg.Ingest.ParseTimeout,
 				MemoryBytes: cfg.Ingest.ParseMemoryBytes}, OCR: ocrOptions(cfg.Ingest)}, UploadsDir: uploadsDir(cfg)},
 		Chunking:          ingest.ChunkOptions{Tokens: cfg.Ingest.ChunkTokens, Overlap: cfg.Ingest.ChunkOverlap},
 		MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize, Log: a.Log}
@@ -78,8 +80,8 @@ func (a *App) assemble(d services) {
 func uploadsDir(cfg config.Config) string { return filepath.Join(cfg.Data.Dir, "uploads") }
 
 // ocrOptions maps ingest.ocr and ingest.ocr_languages onto the parser's.
-func ocrOptions(c config.Ingest) ingest.OCR {
-	return ingest.OCR{Off: c.OCR == "off", Languages: c.OCRLanguages}
+func ocrOptions(c config.Ingest) pdf.OCR {
+	return pdf.OCR{Off: c.OCR == "off", Languages: c.OCRLanguages}
 }
 
 // usedBreakers are the guards of the dependencies this ragd uses: the

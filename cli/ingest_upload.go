@@ -9,6 +9,7 @@ import (
 
 	"ragd/client"
 	"ragd/ingest"
+	"ragd/ingest/guard"
 	"ragd/library"
 )
 
@@ -72,7 +73,7 @@ type uploadFile struct{ path, name string }
 // keeps only a base name, and two files called README.md in different
 // subdirectories must stay two documents.
 func walkUpload(dir string) ([]uploadFile, error) {
-	roots, err := ingest.NewRoots([]string{dir})
+	roots, err := guard.NewRoots([]string{dir})
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,8 @@ package ingest
 import (
 	"strings"
 	"unicode/utf8"
+
+	"ragd/ingest/document"
 )
 
 // ChunkOptions sizes chunks. Zero values take the defaults.
@@ -37,7 +39,7 @@ type Piece struct {
 // introduces it when they fit, and a section that continues into another
 // chunk repeats its last sentences (up to opt.Overlap tokens) there. The
 // output is a pure function of doc and opt.
-func Chunk(doc *Loaded, opt ChunkOptions) []Piece {
+func Chunk(doc *document.Loaded, opt ChunkOptions) []Piece {
 	if opt.Tokens <= 0 {
 		opt.Tokens = DefaultChunkTokens
 	}
@@ -51,9 +53,9 @@ func Chunk(doc *Loaded, opt ChunkOptions) []Piece {
 	opt.Overlap = min(opt.Overlap, opt.Tokens/2)
 
 	c := &chunker{opt: opt, title: doc.Title}
-	var body []Block
+	var body []document.Block
 	for _, b := range doc.Blocks {
-		if b.Kind != BlockHeading {
+		if b.Kind != document.BlockHeading {
 			body = append(body, b)
 			continue
 		}
@@ -69,7 +71,7 @@ func Chunk(doc *Loaded, opt ChunkOptions) []Piece {
 // block, or the overlap carried over from the previous chunk.
 type segment struct {
 	text    string
-	kind    BlockKind
+	kind    document.BlockKind
 	page    int
 	ocr     bool // read by OCR
 	tokens  int
@@ -81,7 +83,7 @@ type segment struct {
 type chunker struct {
 	opt   ChunkOptions
 	title string
-	stack []Block // open headings, outermost first
+	stack []document.Block // open headings, outermost first
 	out   []Piece
 
 	cur       []segment
@@ -101,10 +103,10 @@ type carry struct {
 	tokens []int
 	pages  []int
 	ocr    []bool // whether the text from starts[i] on holds OCR'd text
-	kind   BlockKind
+	kind   document.BlockKind
 }
 
-func (c *chunker) push(h Block) {
+func (c *chunker) push(h document.Block) {
 	level := max(h.Level, 1)
 	for len(c.stack) > 0 && c.stack[len(c.stack)-1].Level >= level {
 		c.stack = c.stack[:len(c.stack)-1]
@@ -114,7 +116,7 @@ func (c *chunker) push(h Block) {
 }
 
 // section packs the body blocks of one section.
-func (c *chunker) section(blocks []Block) {
+func (c *chunker) section(blocks []document.Block) {
 	for _, g := range groupBlocks(blocks) {
 		c.addGroup(g)
 	}
@@ -124,14 +126,14 @@ func (c *chunker) section(blocks []Block) {
 
 // groupBlocks attaches list items, code blocks and table rows to the
 // paragraph before them: a rule stays with its examples.
-func groupBlocks(blocks []Block) [][]segment {
+func groupBlocks(blocks []document.Block) [][]segment {
 	var groups [][]segment
 	for _, b := range blocks {
 		s := segment{text: b.Text, kind: b.Kind, page: b.Page, ocr: b.OCR, tokens: CountTokens(b.Text)}
 		if s.tokens == 0 {
 			continue
 		}
-		follower := b.Kind == BlockListItem || b.Kind == BlockCode || b.Kind == BlockTable
+		follower := b.Kind == document.BlockListItem || b.Kind == document.BlockCode || b.Kind == document.BlockTable
 		if follower && len(groups) > 0 {
 			groups[len(groups)-1] = append(groups[len(groups)-1], s)
 			continue
@@ -257,7 +259,7 @@ func separator(prev, s segment) string {
 	switch {
 	case s.cont:
 		return s.sep
-	case prev.kind == s.kind && (s.kind == BlockListItem || s.kind == BlockTable):
+	case prev.kind == s.kind && (s.kind == document.BlockListItem || s.kind == document.BlockTable):
 		return "\n"
 	}
 	return "\n\n"

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"ragd"
+	"ragd/ingest/document"
 	"ragd/internal/testenv"
 )
 
@@ -45,11 +46,11 @@ func tokensOf(s string) []string {
 	return out
 }
 
-func checkPieces(t *testing.T, l *Loaded, opt ChunkOptions, pieces []Piece) {
+func checkPieces(t *testing.T, l *document.Loaded, opt ChunkOptions, pieces []Piece) {
 	t.Helper()
 	var body []string
 	for _, b := range l.Blocks {
-		if b.Kind != BlockHeading {
+		if b.Kind != document.BlockHeading {
 			body = append(body, tokensOf(b.Text)...)
 		}
 	}
@@ -100,7 +101,7 @@ func indexRun(hay, run []string, from int) int {
 }
 
 // checkChunkIDs asserts the ids the worker derives are stable and unique.
-func checkChunkIDs(t *testing.T, l *Loaded, pieces []Piece) {
+func checkChunkIDs(t *testing.T, l *document.Loaded, pieces []Piece) {
 	t.Helper()
 	doc := ragd.DocumentID("fuzz", "file:///fuzz.md")
 	hash := ragd.ContentHash([]byte(l.NormalizedText()))

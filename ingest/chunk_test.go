@@ -8,14 +8,19 @@ import (
 	"unicode/utf8"
 
 	"ragd"
+	"ragd/ingest/document"
 )
 
-func para(s string) Block        { return Block{Kind: BlockParagraph, Text: s} }
-func head(l int, s string) Block { return Block{Kind: BlockHeading, Level: l, Text: s} }
-func item(s string) Block        { return Block{Kind: BlockListItem, Text: "- " + s} }
-func code(s string) Block        { return Block{Kind: BlockCode, Text: s} }
-func doc(title string, b ...Block) *Loaded {
-	return &Loaded{Title: title, SourceType: ragd.SourceMarkdown, Blocks: b}
+func para(s string) document.Block { return document.Block{Kind: document.BlockParagraph, Text: s} }
+func head(l int, s string) document.Block {
+	return document.Block{Kind: document.BlockHeading, Level: l, Text: s}
+}
+func item(s string) document.Block {
+	return document.Block{Kind: document.BlockListItem, Text: "- " + s}
+}
+func code(s string) document.Block { return document.Block{Kind: document.BlockCode, Text: s} }
+func doc(title string, b ...document.Block) *document.Loaded {
+	return &document.Loaded{Title: title, SourceType: ragd.SourceMarkdown, Blocks: b}
 }
 
 // words returns a sentence of n distinct words (tag0 tag1 …) ending in a full
@@ -84,7 +89,7 @@ func TestChunkTitleEqualToFirstHeadingIsNotRepeated(t *testing.T) {
 }
 
 func TestChunkNeverSpansAHeading(t *testing.T) {
-	var blocks []Block
+	var blocks []document.Block
 	for s := 0; s < 6; s++ {
 		blocks = append(blocks, head(2, fmt.Sprintf("Section %d", s)))
 		for p := 0; p < s+1; p++ { // sections of growing length
@@ -109,7 +114,7 @@ func TestChunkNeverSpansAHeading(t *testing.T) {
 
 func TestChunkRespectsSizeLimit(t *testing.T) {
 	long := strings.Repeat("word ", 700) // one sentence far over any limit
-	docs := map[string]*Loaded{
+	docs := map[string]*document.Loaded{
 		"synthetic": doc("S",
 			head(1, "A"), para(words("a", 40)+" "+words("b", 40)+" "+words("c", 40)),
 			para(long), item(words("d", 8)), code("x := 1\ny := 2"),
@@ -304,10 +309,10 @@ func TestChunkEmptyAndHeadingOnly(t *testing.T) {
 }
 
 func TestChunkPageIsFirstBlockPage(t *testing.T) {
-	d := &Loaded{Title: "P", Blocks: []Block{
-		{Kind: BlockParagraph, Text: words("p1a", 20), Page: 1},
-		{Kind: BlockParagraph, Text: words("p2a", 20), Page: 2},
-		{Kind: BlockParagraph, Text: words("p3a", 20), Page: 3},
+	d := &document.Loaded{Title: "P", Blocks: []document.Block{
+		{Kind: document.BlockParagraph, Text: words("p1a", 20), Page: 1},
+		{Kind: document.BlockParagraph, Text: words("p2a", 20), Page: 2},
+		{Kind: document.BlockParagraph, Text: words("p3a", 20), Page: 3},
 	}}
 	pieces := Chunk(d, ChunkOptions{Tokens: 25, Overlap: -1})
 	for i, p := range pieces {
@@ -320,18 +325,18 @@ func TestChunkPageIsFirstBlockPage(t *testing.T) {
 // A chunk is marked OCR when any of its text, overlap included, was read
 // by OCR: pages 1 and 3 are typed, page 2 scanned.
 func TestChunkOCRMark(t *testing.T) {
-	var blocks []Block
+	var blocks []document.Block
 	ocrText := map[string]bool{}
 	for page := 1; page <= 3; page++ {
 		for i := 0; i < 3; i++ {
 			text := words(fmt.Sprintf("p%ds%d", page, i), 8) + " " + words(fmt.Sprintf("p%dt%d", page, i), 8)
-			blocks = append(blocks, Block{Kind: BlockParagraph, Text: text, Page: page, OCR: page == 2})
+			blocks = append(blocks, document.Block{Kind: document.BlockParagraph, Text: text, Page: page, OCR: page == 2})
 			if page == 2 {
 				ocrText[words(fmt.Sprintf("p%ds%d", page, i), 8)], ocrText[words(fmt.Sprintf("p%dt%d", page, i), 8)] = true, true
 			}
 		}
 	}
-	pieces := Chunk(&Loaded{Title: "Scan", Blocks: blocks}, ChunkOptions{Tokens: 30, Overlap: 10})
+	pieces := Chunk(&document.Loaded{Title: "Scan", Blocks: blocks}, ChunkOptions{Tokens: 30, Overlap: 10})
 	var marked, overlapOnly int
 	for i, p := range pieces {
 		want := false
@@ -360,7 +365,7 @@ func TestSummaryIsBounded(t *testing.T) {
 	}
 }
 
-func mustParseFile(t *testing.T, path string, typ ragd.SourceType) *Loaded {
+func mustParseFile(t *testing.T, path string, typ ragd.SourceType) *document.Loaded {
 	t.Helper()
 	l, err := Parse(readFixture(t, path), typ, path)
 	if err != nil {

@@ -1,5 +1,6 @@
-// Package ingest turns sources into retrievable pieces: it loads files and
-// URLs (PDF, DOCX, HTML, Markdown, plain text) into structured blocks, chunks
-// them along their headings, confines file paths to the configured roots and
-// fetches URLs without letting a request reach a private address.
+// Package ingest turns sources into retrievable pieces: it reads files
+// inside the roots, URLs, inline text and uploads (through the checks of
+// package guard), hands each to its format's reader (plain text, Markdown
+// and HTML here; DOCX and PDF in packages docx and pdf) for structured
+// blocks, and chunks them along their headings.
 package ingest

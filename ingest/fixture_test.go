@@ -1,9 +1,10 @@
 package ingest
 
 import (
-	"os"
 	"testing"
 
+	"ragd/ingest/document"
+	"ragd/ingest/internal/parsetest"
 	"ragd/internal/testenv"
 )
 
@@ -15,24 +16,10 @@ func gorootFile(t *testing.T, rel string) string { return testenv.GorootFile(t, 
 
 const pdfModule = testenv.PDFModule
 
-func readFixture(t *testing.T, p string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+func readFixture(t *testing.T, p string) []byte { return testenv.ReadFile(t, p) }
 
 // assertBlocks compares a loader's blocks with the expected ones, block by block.
-func assertBlocks(t *testing.T, got, want []Block) {
+func assertBlocks(t *testing.T, got, want []document.Block) {
 	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("blocks:\n got %+v\nwant %+v", got, want)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("block %d = %+v, want %+v", i, got[i], want[i])
-		}
-	}
+	parsetest.AssertBlocks(t, got, want)
 }

@@ -12,11 +12,12 @@ import (
 	"golang.org/x/net/html/charset"
 
 	"ragd"
+	"ragd/ingest/document"
 )
 
 // parseHTML extracts the readable text of a page. Pages that are not UTF-8
 // are decoded by the charset their <meta> declares (or a sniffed one).
-func parseHTML(data []byte, name string) (*Loaded, error) {
+func parseHTML(data []byte, name string) (*document.Loaded, error) {
 	var r io.Reader = bytes.NewReader(data)
 	if !utf8.Valid(data) {
 		enc, _, _ := charset.DetermineEncoding(data, "text/html")
@@ -24,17 +25,17 @@ func parseHTML(data []byte, name string) (*Loaded, error) {
 	}
 	doc, err := html.Parse(r)
 	if err != nil {
-		return nil, &ParseError{Source: name, Type: ragd.SourceHTML, Err: err}
+		return nil, &document.ParseError{Source: name, Type: ragd.SourceHTML, Err: err}
 	}
 	w := &htmlWalker{}
 	w.walk(doc)
 	w.flush()
-	return &Loaded{Title: w.title, Blocks: w.blocks}, nil
+	return &document.Loaded{Title: w.title, Blocks: w.blocks}, nil
 }
 
 // htmlFragmentBlocks extracts blocks from an HTML snippet (raw HTML inside
 // Markdown).
-func htmlFragmentBlocks(s string) []Block {
+func htmlFragmentBlocks(s string) []document.Block {
 	doc, err := html.Parse(strings.NewReader(s))
 	if err != nil {
 		return nil
@@ -71,11 +72,11 @@ var headingLevel = map[atom.Atom]int{
 // htmlWalker accumulates inline text into the running block and emits it
 // when a block-level element starts or ends.
 type htmlWalker struct {
-	blocks []Block
+	blocks []document.Block
 	title  string
 	buf    strings.Builder
-	kind   BlockKind // kind of the running block
-	marker string    // list marker of the running list item
+	kind   document.BlockKind // kind of the running block
+	marker string             // list marker of the running list item
 }
 
 func (w *htmlWalker) flush() {
@@ -84,10 +85,10 @@ func (w *htmlWalker) flush() {
 	if strings.TrimSpace(text) == "" {
 		return
 	}
-	if w.kind == BlockListItem {
+	if w.kind == document.BlockListItem {
 		text = w.marker + strings.TrimSpace(text)
 	}
-	w.blocks = append(w.blocks, Block{Kind: w.kind, Text: text})
+	w.blocks = append(w.blocks, document.Block{Kind: w.kind, Text: text})
 }
 
 // text appends s with its whitespace collapsed, so the separation between
@@ -144,10 +145,10 @@ func (w *htmlWalker) walk(n *html.Node) {
 	case htmlSkip[a]:
 	case headingLevel[a] > 0:
 		w.flush()
-		w.blocks = append(w.blocks, Block{Kind: BlockHeading, Level: headingLevel[a], Text: strings.Join(strings.Fields(textContent(n)), " ")})
+		w.blocks = append(w.blocks, document.Block{Kind: document.BlockHeading, Level: headingLevel[a], Text: strings.Join(strings.Fields(textContent(n)), " ")})
 	case a == atom.Pre:
 		w.flush()
-		w.blocks = append(w.blocks, Block{Kind: BlockCode, Text: strings.TrimPrefix(textContent(n), "\n")})
+		w.blocks = append(w.blocks, document.Block{Kind: document.BlockCode, Text: strings.TrimPrefix(textContent(n), "\n")})
 	case a == atom.Table:
 		w.flush()
 		w.table(n)
@@ -160,7 +161,7 @@ func (w *htmlWalker) walk(n *html.Node) {
 		w.buf.WriteByte('\n')
 	case a == atom.Img:
 	case htmlBreak[a]:
-		if w.kind == BlockListItem && a != atom.Dl && a != atom.Blockquote {
+		if w.kind == document.BlockListItem && a != atom.Dl && a != atom.Blockquote {
 			// paragraphs inside a list item stay part of the item
 			w.space()
 			w.children(n)
@@ -205,13 +206,13 @@ func (w *htmlWalker) list(n *html.Node) {
 func (w *htmlWalker) item(n *html.Node, marker string) {
 	w.flush()
 	kind, mark := w.kind, w.marker
-	w.kind, w.marker = BlockListItem, marker
+	w.kind, w.marker = document.BlockListItem, marker
 	w.children(n)
 	w.flush()
 	w.kind, w.marker = kind, mark
 }
 
-// table emits one BlockTable per row of this table; nested tables become
+// table emits one document.BlockTable per row of this table; nested tables become
 // part of their cell's text.
 func (w *htmlWalker) table(t *html.Node) {
 	var rows func(n *html.Node)
@@ -229,11 +230,11 @@ func (w *htmlWalker) table(t *html.Node) {
 					}
 				}
 				if row := joinCells(cells); strings.Trim(row, " |") != "" {
-					w.blocks = append(w.blocks, Block{Kind: BlockTable, Text: row})
+					w.blocks = append(w.blocks, document.Block{Kind: document.BlockTable, Text: row})
 				}
 			case atom.Caption:
 				if s := strings.Join(strings.Fields(textContent(c)), " "); s != "" {
-					w.blocks = append(w.blocks, Block{Kind: BlockParagraph, Text: s})
+					w.blocks = append(w.blocks, document.Block{Kind: document.BlockParagraph, Text: s})
 				}
 			case atom.Thead, atom.Tbody, atom.Tfoot:
 				rows(c)

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"ragd"
+	"ragd/ingest/document"
 )
 
 func TestHTMLGoMemoryModel(t *testing.T) {
@@ -17,10 +18,10 @@ func TestHTMLGoMemoryModel(t *testing.T) {
 	if strings.Contains(text, "font-style") {
 		t.Error("<style> content leaked")
 	}
-	if !hasBlock(l, BlockListItem, "- its location in the program,") {
+	if !hasBlock(l, document.BlockListItem, "- its location in the program,") {
 		t.Error("list item missing")
 	}
-	if !hasBlock(l, BlockCode, "func hello() {\n    a = \"hello, world\"") {
+	if !hasBlock(l, document.BlockCode, "func hello() {\n    a = \"hello, world\"") {
 		t.Error("<pre> lost its layout")
 	}
 	paths := map[string]bool{}
@@ -60,23 +61,23 @@ Loose body text
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Block{
-		{Kind: BlockParagraph, Text: "Loose body text"},
-		{Kind: BlockParagraph, Text: "Div bolditalic text\nsecond line"},
-		{Kind: BlockHeading, Level: 1, Text: "Main"},
-		{Kind: BlockParagraph, Text: "First paragraph wrapped."},
-		{Kind: BlockListItem, Text: "- one"},
-		{Kind: BlockListItem, Text: "- two"},
-		{Kind: BlockListItem, Text: "- inner"},
-		{Kind: BlockListItem, Text: "3. three"},
-		{Kind: BlockCode, Text: "  keep   spacing\n    here"},
-		{Kind: BlockParagraph, Text: "Quoted words."},
-		{Kind: BlockTable, Text: "K | V"},
-		{Kind: BlockTable, Text: "a | 1"},
-		{Kind: BlockParagraph, Text: "Term"},
-		{Kind: BlockParagraph, Text: "Definition"},
-		{Kind: BlockHeading, Level: 2, Text: "Sub"},
-		{Kind: BlockParagraph, Text: "Section text"},
+	want := []document.Block{
+		{Kind: document.BlockParagraph, Text: "Loose body text"},
+		{Kind: document.BlockParagraph, Text: "Div bolditalic text\nsecond line"},
+		{Kind: document.BlockHeading, Level: 1, Text: "Main"},
+		{Kind: document.BlockParagraph, Text: "First paragraph wrapped."},
+		{Kind: document.BlockListItem, Text: "- one"},
+		{Kind: document.BlockListItem, Text: "- two"},
+		{Kind: document.BlockListItem, Text: "- inner"},
+		{Kind: document.BlockListItem, Text: "3. three"},
+		{Kind: document.BlockCode, Text: "  keep   spacing\n    here"},
+		{Kind: document.BlockParagraph, Text: "Quoted words."},
+		{Kind: document.BlockTable, Text: "K | V"},
+		{Kind: document.BlockTable, Text: "a | 1"},
+		{Kind: document.BlockParagraph, Text: "Term"},
+		{Kind: document.BlockParagraph, Text: "Definition"},
+		{Kind: document.BlockHeading, Level: 2, Text: "Sub"},
+		{Kind: document.BlockParagraph, Text: "Section text"},
 	}
 	assertBlocks(t, l.Blocks, want)
 	if l.Title != "The Page" {
@@ -112,7 +113,7 @@ func TestHTMLPreIsValidUTF8(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Blocks) != 1 || l.Blocks[0].Kind != BlockCode || !utf8.ValidString(l.Blocks[0].Text) {
+	if len(l.Blocks) != 1 || l.Blocks[0].Kind != document.BlockCode || !utf8.ValidString(l.Blocks[0].Text) {
 		t.Errorf("blocks %+v, want one code block of valid UTF-8", l.Blocks)
 	}
 }

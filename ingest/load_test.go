@@ -7,13 +7,16 @@ import (
 	"testing"
 
 	"ragd"
+	"ragd/ingest/document"
+	"ragd/ingest/guard"
+	"ragd/ingest/sourcetype"
 )
 
-func assertParseError(t *testing.T, err error) *ParseError {
+func assertParseError(t *testing.T, err error) *document.ParseError {
 	t.Helper()
-	var pe *ParseError
+	var pe *document.ParseError
 	if !errors.As(err, &pe) {
-		t.Fatalf("want *ParseError, got %T %v", err, err)
+		t.Fatalf("want *document.ParseError, got %T %v", err, err)
 	}
 	if !IsPermanent(err) {
 		t.Errorf("ParseError not permanent: %v", err)
@@ -21,30 +24,9 @@ func assertParseError(t *testing.T, err error) *ParseError {
 	return pe
 }
 
-func TestTypeForExtension(t *testing.T) {
-	for ext, want := range map[string]ragd.SourceType{
-		".txt": ragd.SourceText, ".MD": ragd.SourceMarkdown, ".markdown": ragd.SourceMarkdown,
-		".Html": ragd.SourceHTML, ".htm": ragd.SourceHTML, ".PDF": ragd.SourcePDF, ".docx": ragd.SourceDOCX,
-	} {
-		if got, ok := TypeForExtension(ext); !ok || got != want {
-			t.Errorf("TypeForExtension(%q) = %q, %v", ext, got, ok)
-		}
-	}
-	for _, ext := range []string{".doc", ".exe", "", "pdf", ".rtf"} {
-		if _, ok := TypeForExtension(ext); ok {
-			t.Errorf("%q should be unsupported", ext)
-		}
-	}
-	for _, ext := range SupportedExtensions() {
-		if _, ok := TypeForExtension(ext); !ok {
-			t.Errorf("listed extension %q not mapped", ext)
-		}
-	}
-}
-
 func TestParseUnsupportedType(t *testing.T) {
 	_, err := Parse([]byte("x"), ragd.SourceType("rtf"), "a.rtf")
-	if !errors.Is(err, ErrUnsupported) || !IsPermanent(err) {
+	if !errors.Is(err, sourcetype.ErrUnsupported) || !IsPermanent(err) {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -69,12 +51,12 @@ func TestIsPermanent(t *testing.T) {
 		want bool
 	}{
 		{nil, false},
-		{&ParseError{Source: "x", Err: errors.New("bad")}, true},
-		{fmt.Errorf("job: %w", &ParseError{Source: "x", Err: errors.New("bad")}), true},
-		{fmt.Errorf("%w: content type image/png", ErrUnsupported), true},
-		{&StatusError{StatusCode: 404, Status: "404 Not Found"}, true},
-		{&StatusError{StatusCode: 429, Status: "429 Too Many Requests"}, false},
-		{&StatusError{StatusCode: 503, Status: "503 Service Unavailable"}, false},
+		{&document.ParseError{Source: "x", Err: errors.New("bad")}, true},
+		{fmt.Errorf("job: %w", &document.ParseError{Source: "x", Err: errors.New("bad")}), true},
+		{fmt.Errorf("%w: content type image/png", sourcetype.ErrUnsupported), true},
+		{&guard.StatusError{StatusCode: 404, Status: "404 Not Found"}, true},
+		{&guard.StatusError{StatusCode: 429, Status: "429 Too Many Requests"}, false},
+		{&guard.StatusError{StatusCode: 503, Status: "503 Service Unavailable"}, false},
 		{ragd.Forbidden("no"), true},
 		{ragd.Unavailable("weaviate", errors.New("down")), false},
 		{errors.New("connection reset"), false},
@@ -82,27 +64,6 @@ func TestIsPermanent(t *testing.T) {
 	for _, c := range cases {
 		if got := IsPermanent(c.err); got != c.want {
 			t.Errorf("IsPermanent(%v) = %v, want %v", c.err, got, c.want)
-		}
-	}
-}
-
-func TestParseErrorMessage(t *testing.T) {
-	err := parseErr("x.pdf", ragd.SourcePDF, "no extractable text")
-	if got := err.Error(); got != `cannot read PDF "x.pdf": no extractable text` {
-		t.Errorf("message = %q", got)
-	}
-}
-
-func TestFallbackTitle(t *testing.T) {
-	for in, want := range map[string]string{
-		"/a/b/report.pdf":                   "report.pdf",
-		"notes.txt":                         "notes.txt",
-		"https://example.com/docs/My%20Doc": "My Doc",
-		"https://example.com/":              "example.com",
-		"https://example.com":               "example.com",
-	} {
-		if got := fallbackTitle(in); got != want {
-			t.Errorf("fallbackTitle(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

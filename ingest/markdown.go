@@ -12,6 +12,8 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"ragd/ingest/document"
 )
 
 // markdown parses CommonMark plus GFM tables; heading attributes ("{#id}")
@@ -23,31 +25,31 @@ var markdown = goldmark.New(
 
 // parseMarkdown walks the goldmark AST into blocks. The title comes from
 // YAML front matter, else the first level-1 heading (see Parse).
-func parseMarkdown(data []byte, name string) (*Loaded, error) {
-	src := []byte(normalizeNewlines(string(data)))
+func parseMarkdown(data []byte, name string) (*document.Loaded, error) {
+	src := []byte(document.NormalizeNewlines(string(data)))
 	title, body := splitFrontMatter(src)
 	m := &mdWalker{src: body}
 	m.block(markdown.Parser().Parse(text.NewReader(body)))
-	return &Loaded{Title: title, Blocks: m.blocks}, nil
+	return &document.Loaded{Title: title, Blocks: m.blocks}, nil
 }
 
 type mdWalker struct {
 	src    []byte
-	blocks []Block
+	blocks []document.Block
 }
 
-func (m *mdWalker) add(kind BlockKind, level int, s string) {
-	m.blocks = append(m.blocks, Block{Kind: kind, Level: level, Text: s})
+func (m *mdWalker) add(kind document.BlockKind, level int, s string) {
+	m.blocks = append(m.blocks, document.Block{Kind: kind, Level: level, Text: s})
 }
 
 func (m *mdWalker) block(n ast.Node) {
 	switch n := n.(type) {
 	case *ast.Heading:
-		m.add(BlockHeading, n.Level, m.inline(n))
+		m.add(document.BlockHeading, n.Level, m.inline(n))
 	case *ast.Paragraph, *ast.TextBlock:
-		m.add(BlockParagraph, 0, m.inline(n))
+		m.add(document.BlockParagraph, 0, m.inline(n))
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		m.add(BlockCode, 0, m.lines(n))
+		m.add(document.BlockCode, 0, m.lines(n))
 	case *ast.List:
 		i := n.Start
 		for item := n.FirstChild(); item != nil; item = item.NextSibling() {
@@ -71,7 +73,7 @@ func (m *mdWalker) block(n ast.Node) {
 			for c := row.FirstChild(); c != nil; c = c.NextSibling() {
 				cells = append(cells, strings.TrimSpace(m.inline(c)))
 			}
-			m.add(BlockTable, 0, joinCells(cells))
+			m.add(document.BlockTable, 0, joinCells(cells))
 		}
 	case *ast.ThematicBreak:
 	default: // document, block quotes and other containers
@@ -87,7 +89,7 @@ func (m *mdWalker) listItem(item ast.Node, marker string) {
 	var text []string
 	flush := func() {
 		if len(text) > 0 {
-			m.add(BlockListItem, 0, marker+strings.Join(text, " "))
+			m.add(document.BlockListItem, 0, marker+strings.Join(text, " "))
 			text = text[:0]
 		}
 	}

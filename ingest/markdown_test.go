@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"ragd"
+	"ragd/ingest/document"
 )
 
 func TestMarkdownGoDebugDoc(t *testing.T) {
@@ -18,7 +19,7 @@ func TestMarkdownGoDebugDoc(t *testing.T) {
 	}
 	headings := map[string]int{}
 	for _, b := range l.Blocks {
-		if b.Kind == BlockHeading {
+		if b.Kind == document.BlockHeading {
 			headings[b.Text] = b.Level
 			if strings.Contains(b.Text, "{#") {
 				t.Errorf("heading attribute left in text: %q", b.Text)
@@ -30,7 +31,7 @@ func TestMarkdownGoDebugDoc(t *testing.T) {
 			t.Errorf("heading %q level %d, want %d (have %v)", h, headings[h], lvl, headings)
 		}
 	}
-	if !hasBlock(l, BlockCode, "GODEBUG=http2client=0,http2server=0") {
+	if !hasBlock(l, document.BlockCode, "GODEBUG=http2client=0,http2server=0") {
 		t.Error("fenced/indented code block missing")
 	}
 	if strings.Contains(l.NormalizedText(), "layout: article") {
@@ -65,21 +66,21 @@ func TestMarkdownStructures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Block{
-		{Kind: BlockParagraph, Text: "Intro line one line two"},
-		{Kind: BlockHeading, Level: 1, Text: "Setext Title"},
-		{Kind: BlockHeading, Level: 2, Text: "Sub section"},
-		{Kind: BlockParagraph, Text: "Rules:"},
-		{Kind: BlockListItem, Text: "- first link item"},
-		{Kind: BlockListItem, Text: "- second code item"},
-		{Kind: BlockListItem, Text: "1. nested"},
-		{Kind: BlockCode, Text: "func main() {\n    println(1)\n}"},
-		{Kind: BlockCode, Text: "indented code"},
-		{Kind: BlockTable, Text: "Name | Value"},
-		{Kind: BlockTable, Text: "a | 1"},
-		{Kind: BlockParagraph, Text: "raw html para"},
-		{Kind: BlockHeading, Level: 3, Text: "Deep"},
-		{Kind: BlockParagraph, Text: "Last."},
+	want := []document.Block{
+		{Kind: document.BlockParagraph, Text: "Intro line one line two"},
+		{Kind: document.BlockHeading, Level: 1, Text: "Setext Title"},
+		{Kind: document.BlockHeading, Level: 2, Text: "Sub section"},
+		{Kind: document.BlockParagraph, Text: "Rules:"},
+		{Kind: document.BlockListItem, Text: "- first link item"},
+		{Kind: document.BlockListItem, Text: "- second code item"},
+		{Kind: document.BlockListItem, Text: "1. nested"},
+		{Kind: document.BlockCode, Text: "func main() {\n    println(1)\n}"},
+		{Kind: document.BlockCode, Text: "indented code"},
+		{Kind: document.BlockTable, Text: "Name | Value"},
+		{Kind: document.BlockTable, Text: "a | 1"},
+		{Kind: document.BlockParagraph, Text: "raw html para"},
+		{Kind: document.BlockHeading, Level: 3, Text: "Deep"},
+		{Kind: document.BlockParagraph, Text: "Last."},
 	}
 	assertBlocks(t, l.Blocks, want)
 	if l.Title != "Setext Title" {
@@ -91,7 +92,7 @@ func TestMarkdownStructures(t *testing.T) {
 	}
 }
 
-func hasBlock(l *Loaded, kind BlockKind, substr string) bool {
+func hasBlock(l *document.Loaded, kind document.BlockKind, substr string) bool {
 	for _, b := range l.Blocks {
 		if b.Kind == kind && strings.Contains(b.Text, substr) {
 			return true
@@ -110,7 +111,7 @@ func TestMarkdownResolvesEscapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "The handler uses SA_ONSTACK for a []byte & a * glob a\\_b."
-	if !hasBlock(l, BlockParagraph, want) {
+	if !hasBlock(l, document.BlockParagraph, want) {
 		t.Errorf("paragraph not unescaped: %+v", l.Blocks)
 	}
 }

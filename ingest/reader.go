@@ -8,14 +8,17 @@ import (
 	"time"
 
 	"ragd"
+	"ragd/ingest/document"
+	"ragd/ingest/guard"
+	"ragd/ingest/sourcetype"
 )
 
 // Reader reads an ingest job's source — a file inside the roots, a URL,
 // inline text or uploaded bytes — within the configured limits, and parses
 // it with its pictures.
 type Reader struct {
-	Roots        *Roots
-	Fetcher      *Fetcher
+	Roots        *guard.Roots
+	Fetcher      *guard.Fetcher
 	MaxFileBytes int64
 	Parser       Parser
 	// UploadsDir holds uploaded bytes by their sha256 (<data.dir>/uploads).
@@ -37,8 +40,8 @@ type Source struct {
 
 // Content is a source as read.
 type Content struct {
-	Raw []byte  // the bytes as loaded
-	Doc *Loaded // the parsed document, pictures included
+	Raw []byte           // the bytes as loaded
+	Doc *document.Loaded // the parsed document, pictures included
 	// Size and ModTime are a file's as it was opened (zero otherwise).
 	Size    int64
 	ModTime time.Time
@@ -72,15 +75,15 @@ func (r *Reader) Read(ctx context.Context, src Source) (Content, error) {
 func (r *Reader) readFile(ctx context.Context, parser Parser, path string) (Content, error) {
 	resolved, err := r.Roots.Resolve(path)
 	if err != nil {
-		return Content{}, &ParseError{Source: path, Err: err}
+		return Content{}, &document.ParseError{Source: path, Err: err}
 	}
-	typ, ok := TypeForExtension(filepath.Ext(resolved))
+	typ, ok := sourcetype.ForExtension(filepath.Ext(resolved))
 	if !ok {
-		return Content{}, fmt.Errorf("%s: %w", path, ErrUnsupported)
+		return Content{}, fmt.Errorf("%s: %w", path, sourcetype.ErrUnsupported)
 	}
-	f, fi, err := OpenRegular(resolved)
+	f, fi, err := guard.OpenRegular(resolved)
 	if err != nil {
-		return Content{}, &ParseError{Source: path, Err: err}
+		return Content{}, &document.ParseError{Source: path, Err: err}
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, r.MaxFileBytes+1))
@@ -88,7 +91,7 @@ func (r *Reader) readFile(ctx context.Context, parser Parser, path string) (Cont
 		return Content{}, fmt.Errorf("read %s: %w", path, err)
 	}
 	if int64(len(data)) > r.MaxFileBytes {
-		return Content{}, &ParseError{Source: path, Err: fmt.Errorf("file is larger than ingest.max_file_bytes (%d bytes)", r.MaxFileBytes)}
+		return Content{}, &document.ParseError{Source: path, Err: fmt.Errorf("file is larger than ingest.max_file_bytes (%d bytes)", r.MaxFileBytes)}
 	}
 	loaded, err := parser.Parse(ctx, data, typ, filepath.Base(resolved))
 	// The stat of the descriptor read, taken before the read: a file

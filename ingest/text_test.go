@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"ragd"
+	"ragd/ingest/document"
 )
 
 func TestTextParagraphs(t *testing.T) {
@@ -11,9 +12,9 @@ func TestTextParagraphs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Block{
-		{Kind: BlockParagraph, Text: "First line\nstill first"},
-		{Kind: BlockParagraph, Text: "Second paragraph"},
+	want := []document.Block{
+		{Kind: document.BlockParagraph, Text: "First line\nstill first"},
+		{Kind: document.BlockParagraph, Text: "Second paragraph"},
 	}
 	if len(l.Blocks) != 2 || l.Blocks[0] != want[0] || l.Blocks[1] != want[1] {
 		t.Errorf("blocks = %+v", l.Blocks)

@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 
 	"ragd"
+	"ragd/ingest/document"
+	"ragd/ingest/guard"
+	"ragd/ingest/sourcetype"
 )
 
 // UploadPath is where uploaded bytes with the given sha256 (lowercase hex)
@@ -41,24 +44,24 @@ func isSHA256Hex(s string) bool {
 func (r *Reader) readUpload(ctx context.Context, parser Parser, hash, filename string) (Content, error) {
 	name := "upload " + filename
 	if r.UploadsDir == "" {
-		return Content{}, &ParseError{Source: name, Err: errors.New("this worker has no uploads directory (data.dir)")}
+		return Content{}, &document.ParseError{Source: name, Err: errors.New("this worker has no uploads directory (data.dir)")}
 	}
-	typ, ok := TypeForExtension(filepath.Ext(filename))
+	typ, ok := sourcetype.ForExtension(filepath.Ext(filename))
 	if !ok {
-		return Content{}, fmt.Errorf("%s: %w", filename, ErrUnsupported)
+		return Content{}, fmt.Errorf("%s: %w", filename, sourcetype.ErrUnsupported)
 	}
 	path, err := UploadPath(r.UploadsDir, hash)
 	if err != nil {
-		return Content{}, &ParseError{Source: name, Err: err}
+		return Content{}, &document.ParseError{Source: name, Err: err}
 	}
 	if fi, err := os.Lstat(path); err != nil {
-		return Content{}, &ParseError{Source: name, Err: fmt.Errorf("stored bytes %s are gone: %w", hash, unwrapPathErr(err))}
+		return Content{}, &document.ParseError{Source: name, Err: fmt.Errorf("stored bytes %s are gone: %w", hash, guard.UnwrapPathErr(err))}
 	} else if !fi.Mode().IsRegular() {
-		return Content{}, &ParseError{Source: name, Err: fmt.Errorf("stored bytes %s are %s, not a regular file", hash, fileTypeName(fi.Mode()))}
+		return Content{}, &document.ParseError{Source: name, Err: fmt.Errorf("stored bytes %s are %s, not a regular file", hash, guard.FileTypeName(fi.Mode()))}
 	}
-	f, _, err := OpenRegular(path)
+	f, _, err := guard.OpenRegular(path)
 	if err != nil {
-		return Content{}, &ParseError{Source: name, Err: err}
+		return Content{}, &document.ParseError{Source: name, Err: err}
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, r.MaxFileBytes+1))
@@ -66,10 +69,10 @@ func (r *Reader) readUpload(ctx context.Context, parser Parser, hash, filename s
 		return Content{}, fmt.Errorf("read %s: %w", name, err)
 	}
 	if int64(len(data)) > r.MaxFileBytes {
-		return Content{}, &ParseError{Source: name, Err: fmt.Errorf("file is larger than ingest.max_file_bytes (%d bytes)", r.MaxFileBytes)}
+		return Content{}, &document.ParseError{Source: name, Err: fmt.Errorf("file is larger than ingest.max_file_bytes (%d bytes)", r.MaxFileBytes)}
 	}
 	if ragd.ContentHash(data) != hash {
-		return Content{}, &ParseError{Source: name, Err: fmt.Errorf("stored bytes %s do not match their hash", hash)}
+		return Content{}, &document.ParseError{Source: name, Err: fmt.Errorf("stored bytes %s do not match their hash", hash)}
 	}
 	loaded, err := parser.Parse(ctx, data, typ, filename)
 	return Content{Raw: data, Doc: loaded}, err

@@ -9,6 +9,8 @@ import (
 	"slices"
 
 	"ragd"
+	"ragd/ingest/guard"
+	"ragd/ingest/sourcetype"
 )
 
 // WalkOptions selects what WalkFilesWith lists.
@@ -25,7 +27,7 @@ type WalkOptions struct {
 }
 
 // WalkFiles is WalkFilesWith without IncludeIgnored.
-func WalkFiles(root string, recursive bool, roots *Roots, maxFiles int) ([]string, error) {
+func WalkFiles(root string, recursive bool, roots *guard.Roots, maxFiles int) ([]string, error) {
 	return WalkFilesWith(root, roots, WalkOptions{Recursive: recursive, MaxFiles: maxFiles})
 }
 
@@ -34,7 +36,7 @@ func WalkFiles(root string, recursive bool, roots *Roots, maxFiles int) ([]strin
 // (hidden entries, and unless o.IncludeIgnored node_modules and what
 // ignore files exclude), and so are symlinks that resolve outside roots or
 // to directories (following those could loop).
-func WalkFilesWith(root string, roots *Roots, o WalkOptions) ([]string, error) {
+func WalkFilesWith(root string, roots *guard.Roots, o WalkOptions) ([]string, error) {
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		root = real // so the files found compare equal to resolved roots
 	}
@@ -69,7 +71,7 @@ func WalkFilesWith(root string, roots *Roots, o WalkOptions) ([]string, error) {
 			}
 			return err
 		}
-		if _, ok := TypeForExtension(filepath.Ext(p)); !ok {
+		if _, ok := sourcetype.ForExtension(filepath.Ext(p)); !ok {
 			return nil // before matching: most files are of other types
 		}
 		if skip, err := skipper.Skip(p, false); err != nil || skip {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ragd"
+	"ragd/ingest/guard"
 )
 
 // ignoreTree builds a directory with everything a walk should leave out
@@ -78,7 +79,7 @@ func relAll(t *testing.T, root string, files []string) []string {
 // their subtree, negation, and .ragdignore over .gitignore.
 func TestWalkFilesSkipsIgnored(t *testing.T) {
 	root := ignoreTree(t)
-	roots, err := NewRoots([]string{root})
+	roots, err := guard.NewRoots([]string{root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func TestWalkFilesSkipsIgnored(t *testing.T) {
 // include_ignored lists everything but hidden entries.
 func TestWalkFilesIncludeIgnored(t *testing.T) {
 	root := ignoreTree(t)
-	roots, err := NewRoots([]string{root})
+	roots, err := guard.NewRoots([]string{root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func writeFile(t *testing.T, path string, b []byte) {
 // not followed and a FIFO does not hang the walk.
 func TestWalkFilesBoundsIgnoreFiles(t *testing.T) {
 	walk := func(root string) ([]string, error) {
-		roots, err := NewRoots([]string{root})
+		roots, err := guard.NewRoots([]string{root})
 		if err != nil {
 			t.Fatal(err)
 		}

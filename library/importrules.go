@@ -5,13 +5,13 @@ import (
 
 	"ragd"
 	"ragd/archive"
-	"ragd/ingest"
+	"ragd/ingest/document"
 )
 
 // importRules hold an archive's records to what an ingest holds a
 // document to, with the same definitions: titles (validTitle), tags
 // (validTags, on the document and on each chunk), pictures per document
-// (ingest.MaxDocumentImages) and sources of the kinds ragd indexes
+// (document.MaxImages) and sources of the kinds ragd indexes
 // (importsource.go). The format's own checks (ids, vectors, counts) are
 // package archive's. One value serves one validation: the header tells it
 // the namespace the archive's upload sources name.
@@ -45,11 +45,11 @@ func (r *importRules) document(d *archive.Document) error {
 func (r *importRules) chunk(c *archive.Chunk) error { return refusal("tags", validTags(c.Tags)) }
 
 // image checks a picture's index, which an ingest keeps below
-// ingest.MaxDocumentImages (and so as many pictures at most).
+// document.MaxImages (and so as many pictures at most).
 func (r *importRules) image(im *archive.Image) error {
-	if im.Index >= ingest.MaxDocumentImages {
+	if im.Index >= document.MaxImages {
 		return archive.Refuse("image_index", "image_index %d: an ingest keeps at most %d pictures of a document", im.Index,
-			ingest.MaxDocumentImages)
+			document.MaxImages)
 	}
 	return nil
 }

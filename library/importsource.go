@@ -9,6 +9,7 @@ import (
 	"ragd"
 	"ragd/archive"
 	"ragd/ingest"
+	"ragd/ingest/sourcetype"
 )
 
 // maxPathBytes is Linux's PATH_MAX: the kernel opens no longer path, so
@@ -87,9 +88,9 @@ func (r *importRules) uploadSource(rest string, typ ragd.SourceType) error {
 // extensionTyped checks a file's type is the one its extension gives, as
 // an ingest picks its parser.
 func extensionTyped(name string, typ ragd.SourceType, source string) error {
-	want, ok := ingest.TypeForExtension(filepath.Ext(name))
+	want, ok := sourcetype.ForExtension(filepath.Ext(name))
 	if !ok {
-		return archive.Refuse("source", "source %q is no file type ragd loads (%s)", archive.Clip(source), strings.Join(ingest.SupportedExtensions(), ", "))
+		return archive.Refuse("source", "source %q is no file type ragd loads (%s)", archive.Clip(source), strings.Join(sourcetype.Extensions(), ", "))
 	}
 	return typed(typ, want, source)
 }

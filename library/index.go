@@ -14,6 +14,8 @@ import (
 	"ragd"
 	"ragd/auth"
 	"ragd/ingest"
+	"ragd/ingest/guard"
+	"ragd/ingest/sourcetype"
 	"ragd/jobs"
 )
 
@@ -52,9 +54,9 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 		if err != nil {
 			return Enqueued{}, err
 		}
-		if _, ok := ingest.TypeForExtension(filepath.Ext(path)); !ok {
+		if _, ok := sourcetype.ForExtension(filepath.Ext(path)); !ok {
 			return Enqueued{}, ragd.Invalid("file_path", "value_error", "unsupported file type %q: supported are %s",
-				filepath.Ext(path), strings.Join(ingest.SupportedExtensions(), ", "))
+				filepath.Ext(path), strings.Join(sourcetype.Extensions(), ", "))
 		}
 		if rawHash, err = hashFile(path); err != nil {
 			return Enqueued{}, err
@@ -226,7 +228,7 @@ func validTags(tags []string) error {
 // hashFile hashes a regular file's bytes; anything else (a FIFO would
 // block the request for ever) is refused by type.
 func hashFile(path string) (string, error) {
-	f, _, err := ingest.OpenRegular(path)
+	f, _, err := guard.OpenRegular(path)
 	if err != nil {
 		return "", err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"ragd"
 	"ragd/ingest"
+	"ragd/ingest/document"
 )
 
 func sentences(tag string, n int) string {
@@ -18,7 +19,7 @@ func sentences(tag string, n int) string {
 }
 
 // chunked is what the worker stores for a loaded document.
-func chunked(d *ingest.Loaded, opt ingest.ChunkOptions) []ragd.Chunk {
+func chunked(d *document.Loaded, opt ingest.ChunkOptions) []ragd.Chunk {
 	var out []ragd.Chunk
 	for i, p := range ingest.Chunk(d, opt) {
 		out = append(out, ragd.Chunk{Index: i, Text: p.Text, Path: p.Path, Level: p.Level})
@@ -38,21 +39,21 @@ func markdownOf(title string, chunks []ragd.Chunk) string {
 // are: headings at their levels where the trail changes, paragraphs and
 // list items as written, and not one sentence of the chunks' overlap twice.
 func TestMarkdownRebuildsTheDocument(t *testing.T) {
-	blocks := []ingest.Block{
-		{Kind: ingest.BlockParagraph, Text: "Intro for everyone."},
-		{Kind: ingest.BlockHeading, Level: 1, Text: "Install"},
-		{Kind: ingest.BlockParagraph, Text: sentences("install", 12)},
-		{Kind: ingest.BlockParagraph, Text: sentences("second", 5)},
-		{Kind: ingest.BlockHeading, Level: 2, Text: "Linux"},
-		{Kind: ingest.BlockParagraph, Text: "Use apt."},
-		{Kind: ingest.BlockListItem, Text: "- one"},
-		{Kind: ingest.BlockListItem, Text: "- two"},
-		{Kind: ingest.BlockHeading, Level: 1, Text: "Usage"},
-		{Kind: ingest.BlockHeading, Level: 2, Text: "Flags"},
-		{Kind: ingest.BlockHeading, Level: 3, Text: "Verbose"},
-		{Kind: ingest.BlockParagraph, Text: sentences("verbose", 9)},
+	blocks := []document.Block{
+		{Kind: document.BlockParagraph, Text: "Intro for everyone."},
+		{Kind: document.BlockHeading, Level: 1, Text: "Install"},
+		{Kind: document.BlockParagraph, Text: sentences("install", 12)},
+		{Kind: document.BlockParagraph, Text: sentences("second", 5)},
+		{Kind: document.BlockHeading, Level: 2, Text: "Linux"},
+		{Kind: document.BlockParagraph, Text: "Use apt."},
+		{Kind: document.BlockListItem, Text: "- one"},
+		{Kind: document.BlockListItem, Text: "- two"},
+		{Kind: document.BlockHeading, Level: 1, Text: "Usage"},
+		{Kind: document.BlockHeading, Level: 2, Text: "Flags"},
+		{Kind: document.BlockHeading, Level: 3, Text: "Verbose"},
+		{Kind: document.BlockParagraph, Text: sentences("verbose", 9)},
 	}
-	d := &ingest.Loaded{Title: "Manual", SourceType: ragd.SourceMarkdown, Blocks: blocks}
+	d := &document.Loaded{Title: "Manual", SourceType: ragd.SourceMarkdown, Blocks: blocks}
 	want := "# Manual\n\nIntro for everyone.\n\n# Install\n\n" + sentences("install", 12) + "\n\n" + sentences("second", 5) +
 		"\n\n## Linux\n\nUse apt.\n\n- one\n- two\n\n# Usage\n\n## Flags\n\n### Verbose\n\n" + sentences("verbose", 9) + "\n"
 	for _, opt := range []ingest.ChunkOptions{{Tokens: 40, Overlap: 20}, {Tokens: 64, Overlap: 12}, {}} {
@@ -78,16 +79,16 @@ func TestMarkdownRebuildsTheDocument(t *testing.T) {
 // The title is not repeated when the document's top heading is the title,
 // and a document without headings or title is its text.
 func TestMarkdownTitleAndPlainText(t *testing.T) {
-	d := &ingest.Loaded{Title: "Guide", Blocks: []ingest.Block{
-		{Kind: ingest.BlockHeading, Level: 1, Text: "Guide"},
-		{Kind: ingest.BlockParagraph, Text: "Read me."},
-		{Kind: ingest.BlockHeading, Level: 2, Text: "Part"},
-		{Kind: ingest.BlockParagraph, Text: "More."},
+	d := &document.Loaded{Title: "Guide", Blocks: []document.Block{
+		{Kind: document.BlockHeading, Level: 1, Text: "Guide"},
+		{Kind: document.BlockParagraph, Text: "Read me."},
+		{Kind: document.BlockHeading, Level: 2, Text: "Part"},
+		{Kind: document.BlockParagraph, Text: "More."},
 	}}
 	if got, want := markdownOf("Guide", chunked(d, ingest.ChunkOptions{})), "# Guide\n\nRead me.\n\n## Part\n\nMore.\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	plain := &ingest.Loaded{Blocks: []ingest.Block{{Kind: ingest.BlockParagraph, Text: "Just text."}}}
+	plain := &document.Loaded{Blocks: []document.Block{{Kind: document.BlockParagraph, Text: "Just text."}}}
 	if got := markdownOf("", chunked(plain, ingest.ChunkOptions{})); got != "Just text.\n" {
 		t.Errorf("plain: %q", got)
 	}

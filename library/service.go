@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"ragd"
-	"ragd/ingest"
+	"ragd/ingest/guard"
 	"ragd/jobs"
 	"ragd/registry"
 	"ragd/versions"
@@ -26,8 +26,8 @@ type Service struct {
 	// Versions deletes documents and clears namespaces.
 	Versions *versions.Keeper
 	// Roots confine file paths; Fetcher checks URLs before a job is queued.
-	Roots   *ingest.Roots
-	Fetcher *ingest.Fetcher
+	Roots   *guard.Roots
+	Fetcher *guard.Fetcher
 	// MaxDirectoryFiles bounds a sync's plan, as it bounds a directory job.
 	MaxDirectoryFiles int
 	// Uploads keeps uploaded bytes; nil refuses uploads.

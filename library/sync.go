@@ -9,6 +9,7 @@ import (
 
 	"ragd"
 	"ragd/ingest"
+	"ragd/ingest/guard"
 	"ragd/registry"
 )
 
@@ -39,7 +40,7 @@ type SyncScope struct {
 // match its document's record is unchanged and never read; the others are
 // read and hashed by their jobs (a touched but unchanged file then only
 // has its time recorded).
-func PlanSync(ctx context.Context, reg *registry.Registry, roots *ingest.Roots, sc SyncScope) (SyncPlan, error) {
+func PlanSync(ctx context.Context, reg *registry.Registry, roots *guard.Roots, sc SyncScope) (SyncPlan, error) {
 	plan := SyncPlan{Added: []string{}, Changed: []string{}, Deleted: []registry.SourceRef{}}
 	files, err := ingest.WalkFilesWith(sc.Dir, roots, ingest.WalkOptions{Recursive: sc.Recursive,
 		IncludeIgnored: sc.IncludeIgnored, MaxFiles: sc.MaxFiles})

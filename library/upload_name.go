@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"ragd"
-	"ragd/ingest"
+	"ragd/ingest/sourcetype"
 )
 
 // maxFilenameBytes bounds an uploaded file's name, as most file systems do.
@@ -32,10 +32,10 @@ func uploadFilename(raw string) (string, ragd.SourceType, error) {
 	case len(name) > maxFilenameBytes:
 		return "", "", ragd.Invalid("file", "value_error", "file name is %d bytes long; at most %d are allowed", len(name), maxFilenameBytes)
 	}
-	typ, ok := ingest.TypeForExtension(filepath.Ext(name))
+	typ, ok := sourcetype.ForExtension(filepath.Ext(name))
 	if !ok {
 		return "", "", ragd.Invalid("file", "value_error", "unsupported file type %q of %s: supported are %s",
-			filepath.Ext(name), name, strings.Join(ingest.SupportedExtensions(), ", "))
+			filepath.Ext(name), name, strings.Join(sourcetype.Extensions(), ", "))
 	}
 	return name, typ, nil
 }

@@ -55,5 +55,5 @@ go test -race -count=1 -timeout 30m ${RAGD_TEST_FLAGS:-} ${RAGD_TEST_PKGS:-./...
 if [[ ${RAGD_TEST_FUZZTIME:-10s} != 0 ]]; then
 	log "fuzz each target for ${RAGD_TEST_FUZZTIME:-10s}"
 	FUZZTIME="${RAGD_TEST_FUZZTIME:-10s}" FUZZTIME_SANDBOX="${RAGD_TEST_FUZZTIME_SANDBOX:-10s}" \
-		FUZZ_EXCLUDE='^ingest FuzzParsePDF$' "$ROOT/scripts/fuzz.sh"
+		FUZZ_EXCLUDE='^ingest/pdf FuzzParsePDF$' "$ROOT/scripts/fuzz.sh"
 fi

@@ -9,6 +9,7 @@ import (
 
 	"ragd"
 	"ragd/ingest"
+	"ragd/ingest/document"
 	"ragd/jobs"
 	"ragd/library"
 )
@@ -22,10 +23,10 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 	res := ragd.DirectoryResult{DirectoryPath: pl.DirectoryPath}
 	dir, err := p.Reader.Roots.Resolve(pl.DirectoryPath)
 	if err != nil {
-		return res, &ingest.ParseError{Source: pl.DirectoryPath, Err: err}
+		return res, &document.ParseError{Source: pl.DirectoryPath, Err: err}
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return res, &ingest.ParseError{Source: pl.DirectoryPath, Err: fmt.Errorf("not a directory")}
+		return res, &document.ParseError{Source: pl.DirectoryPath, Err: fmt.Errorf("not a directory")}
 	}
 	var files []string
 	if pl.Sync {
@@ -36,7 +37,7 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 	}
 	if err != nil {
 		if ragd.KindOf(err) == ragd.KindInternal || ragd.KindOf(err) == ragd.KindTooLarge {
-			err = &ingest.ParseError{Source: pl.DirectoryPath, Err: err}
+			err = &document.ParseError{Source: pl.DirectoryPath, Err: err}
 		}
 		return res, err
 	}

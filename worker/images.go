@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"ragd"
-	"ragd/ingest"
+	"ragd/ingest/document"
 	"ragd/jobs"
 )
 
@@ -13,7 +13,7 @@ import (
 // the version's content hash, before the version becomes current, so they
 // switch over with its chunks. An unreadable image container only loses the
 // images: the text is the document.
-func (p *Pipeline) indexImages(ctx context.Context, pl jobs.DocumentPayload, loaded *ingest.Loaded, hash string) (int, error) {
+func (p *Pipeline) indexImages(ctx context.Context, pl jobs.DocumentPayload, loaded *document.Loaded, hash string) (int, error) {
 	if loaded.ImagesErr != nil {
 		p.Log.Warn("images not extracted", "document_id", pl.DocumentID, "source", pl.Source, "error", loaded.ImagesErr)
 		return 0, nil

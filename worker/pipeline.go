@@ -10,6 +10,7 @@ import (
 
 	"ragd"
 	"ragd/ingest"
+	"ragd/ingest/document"
 	"ragd/jobs"
 	"ragd/registry"
 	"ragd/versions"
@@ -147,7 +148,7 @@ func (p *Pipeline) settleDuplicate(ctx context.Context, pl jobs.DocumentPayload,
 }
 
 // chunk splits a loaded version into its chunks.
-func (p *Pipeline) chunk(pl jobs.DocumentPayload, loaded *ingest.Loaded, hash string, now time.Time) []ragd.Chunk {
+func (p *Pipeline) chunk(pl jobs.DocumentPayload, loaded *document.Loaded, hash string, now time.Time) []ragd.Chunk {
 	pieces := ingest.Chunk(loaded, p.Chunking)
 	chunks := make([]ragd.Chunk, len(pieces))
 	for i, pc := range pieces {

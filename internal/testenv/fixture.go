@@ -77,3 +77,13 @@ func CopyFile(t testing.TB, src, dst string) {
 		t.Fatal(err)
 	}
 }
+
+// ReadFile reads the fixture file at p or fails the test.
+func ReadFile(t testing.TB, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

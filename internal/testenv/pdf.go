@@ -28,6 +28,24 @@ func PDFOf(objs []string) []byte {
 	return []byte(b.String())
 }
 
+// MinimalPDF builds a one-page PDF whose page shows content (no content
+// stream when empty), with a correct cross-reference table.
+func MinimalPDF(content string) []byte {
+	var objs []string
+	objs = append(objs, "<< /Type /Catalog /Pages 2 0 R >>")
+	objs = append(objs, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>")
+	page := "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >>"
+	if content != "" {
+		page += " /Contents 5 0 R"
+	}
+	objs = append(objs, page+" >>")
+	objs = append(objs, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+	if content != "" {
+		objs = append(objs, "<< /Length "+strconv.Itoa(len(content))+" >>\nstream\n"+content+"\nendstream")
+	}
+	return PDFOf(objs)
+}
+
 // OnePagePDF is a one-page PDF (catalog, pages, page, Helvetica) whose
 // /Pages node is pages and whose page content is the stream object
 // content (object 5).

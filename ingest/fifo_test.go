@@ -1,5 +1,0 @@
-package ingest
-
-import "syscall"
-
-func syscallMkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }

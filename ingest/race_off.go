@@ -1,5 +1,0 @@
-//go:build !race
-
-package ingest
-
-const raceEnabled = false

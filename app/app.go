@@ -122,7 +122,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	var model ragd.ChatModel
 	if cfg.LLM.BaseURL != "" {
 		c, err := llm.New(llm.Config{BaseURL: cfg.LLM.BaseURL, Model: cfg.LLM.Model, APIKey: cfg.LLM.APIKey,
-			Timeout: cfg.LLM.Timeout, Temperature: cfg.LLM.Temperature, MaxTokens: cfg.LLM.MaxTokens})
+			IdleTimeout: cfg.LLM.Timeout, Temperature: cfg.LLM.Temperature, MaxTokens: cfg.LLM.MaxTokens})
 		if err != nil {
 			return nil, fmt.Errorf("llm: %w", err)
 		}

@@ -23,22 +23,22 @@ import (
 // mean 60 s before their guards carried the timeout, so it still does.
 const unsetTimeout = 60 * time.Second
 
-// Timeouts is the one timeout of each dependency's calls, each its own
+// depTimeouts is the one timeout of each dependency's calls, each its own
 // setting: the guard's per-attempt deadline (a retry gets a fresh one).
 // Adapters set none of their own, so a call is never bounded twice.
-type Timeouts struct {
+type depTimeouts struct {
 	Weaviate, Embedder, LLM, WebSearch, Reranker time.Duration
 }
 
 // timeouts reads each dependency's timeout from its own section.
-func timeouts(cfg config.Config) Timeouts {
+func timeouts(cfg config.Config) depTimeouts {
 	orUnset := func(d time.Duration) time.Duration {
 		if d <= 0 {
 			return unsetTimeout
 		}
 		return d
 	}
-	return Timeouts{Weaviate: orUnset(cfg.Weaviate.Timeout), Embedder: orUnset(cfg.Embed.Timeout), LLM: cfg.LLM.Timeout,
+	return depTimeouts{Weaviate: orUnset(cfg.Weaviate.Timeout), Embedder: orUnset(cfg.Embed.Timeout), LLM: cfg.LLM.Timeout,
 		WebSearch: cfg.WebSearch.Timeout, Reranker: cfg.Rerank.Timeout}
 }
 

@@ -190,11 +190,15 @@ func (s *Service) generated(ctx context.Context, resp *QueryResponse, query stri
 	if streamed || ctx.Err() != nil || errors.Is(err, ErrDeferred) {
 		return false, err
 	}
-	who := "chat model"
-	if !w.configured {
-		who = "the client's model (" + w.route + ")"
+	who, why := "chat model", ragd.PublicMessage(err)
+	if why == "" {
+		why = "the server logged the details" // the failure's text may name hosts of the server's network
 	}
-	resp.Fallback = who + " failed, answered extractively: " + err.Error()
+	if !w.configured {
+		// The client's own model failed: its words are the client's.
+		who, why = "the client's model ("+w.route+")", err.Error()
+	}
+	resp.Fallback = who + " failed, answered extractively: " + why
 	s.Log.Warn(who+" failed; extractive answer instead", "error", err)
 	return false, nil
 }

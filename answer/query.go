@@ -190,10 +190,7 @@ func (s *Service) generated(ctx context.Context, resp *QueryResponse, query stri
 	if streamed || ctx.Err() != nil || errors.Is(err, ErrDeferred) {
 		return false, err
 	}
-	who, why := "chat model", ragd.PublicMessage(err)
-	if why == "" {
-		why = "the server logged the details" // the failure's text may name hosts of the server's network
-	}
+	who, why := "chat model", publicText(err) // logged below
 	if !w.configured {
 		// The client's own model failed: its words are the client's.
 		who, why = "the client's model ("+w.route+")", err.Error()

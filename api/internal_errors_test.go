@@ -96,9 +96,11 @@ func searchSurfaces(t *testing.T, s *stack.Stack, cs *sdk.ClientSession, query s
 func answerSurfaces(t *testing.T, s *stack.Stack, cs *sdk.ClientSession) map[string]string {
 	t.Helper()
 	return map[string]string{
-		"REST /tools/rag_query":        string(s.Do(t, http.MethodPost, "/tools/rag_query", question).Body),
-		"REST /tools/rag_query stream": string(s.Do(t, http.MethodPost, "/tools/rag_query", map[string]any{"query": question["query"], "stream": true}).Body),
-		"MCP core_query":               callTool(cs, "core_query", question),
+		"REST /tools/rag_query":         string(s.Do(t, http.MethodPost, "/tools/rag_query", question).Body),
+		"REST /tools/rag_query stream":  string(s.Do(t, http.MethodPost, "/tools/rag_query", map[string]any{"query": question["query"], "stream": true}).Body),
+		"MCP core_query":                callTool(cs, "core_query", question),
+		"REST /tools/rag_query agentic": string(s.Do(t, http.MethodPost, "/tools/rag_query", map[string]any{"query": question["query"], "mode": "agentic"}).Body),
+		"MCP core_query agentic":        callTool(cs, "core_query", map[string]any{"query": question["query"], "mode": "agentic"}),
 	}
 }
 
@@ -152,9 +154,11 @@ func TestInternalErrorsAreHiddenOnEverySurface(t *testing.T) {
 		},
 	}
 	answerGeneric := map[string]string{
-		"REST /tools/rag_query":        "chat model failed, answered extractively",
-		"REST /tools/rag_query stream": "llm is unavailable",
-		"MCP core_query":               "chat model failed, answered extractively",
+		"REST /tools/rag_query":         "chat model failed, answered extractively",
+		"REST /tools/rag_query stream":  "llm is unavailable",
+		"MCP core_query":                "chat model failed, answered extractively",
+		"REST /tools/rag_query agentic": "tool calling failed",
+		"MCP core_query agentic":        "tool calling failed",
 	}
 	for _, status := range []int{http.StatusBadRequest, http.StatusInternalServerError} {
 		dep.failing.Store(int32(status))

@@ -80,6 +80,22 @@ func Unavailable(dependency string, err error) *Error {
 	return &Error{Kind: KindUnavailable, Message: dependency + " is unavailable", Err: err, RetryAfterSeconds: 5}
 }
 
+// PublicMessage is what of err a caller may read, over any transport: the
+// text of an Error of a kind the caller can act on — of an unavailable
+// dependency only its Message, which names the dependency but not the
+// failure it wraps — and "" for anything else, whose text (hosts,
+// addresses, a dependency's own answer) only the server's log shows.
+func PublicMessage(err error) string {
+	var e *Error
+	switch {
+	case !errors.As(err, &e) || e.Kind == KindInternal:
+		return ""
+	case e.Kind == KindUnavailable:
+		return e.Message
+	}
+	return e.Error()
+}
+
 // KindOf returns the kind of err, KindInternal for untyped errors.
 func KindOf(err error) ErrorKind {
 	var e *Error

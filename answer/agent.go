@@ -69,7 +69,7 @@ func (s *Service) agentic(ctx context.Context, p search.Plan) (QueryResponse, er
 			return QueryResponse{}, ctx.Err()
 		}
 		a = &agent{s: s, plan: p, steps: a.steps}
-		return a.ruleBased(ctx, "tool calling failed: "+err.Error())
+		return a.ruleBased(ctx, "tool calling failed: "+s.publicError("tool calling", err))
 	}
 	resp := a.response(answer)
 	return resp, nil
@@ -136,12 +136,12 @@ func (a *agent) run(ctx context.Context, call ragd.ToolCall) string {
 			n, out, err = a.searchWeb(ctx, args.Query, args.MaxResults)
 		}
 	default:
-		err = fmt.Errorf("unknown tool %q", call.Function.Name)
+		err = &ragd.Error{Kind: ragd.KindInvalid, Message: fmt.Sprintf("unknown tool %q", call.Function.Name)}
 	}
 	step.TookMS, step.ResultCount = time.Since(start).Milliseconds(), n
 	if err != nil {
-		step.Error = err.Error()
-		out = "error: " + err.Error()
+		step.Error = a.s.publicError("tool "+call.Function.Name, err)
+		out = "error: " + step.Error
 	}
 	a.steps = append(a.steps, step)
 	return out
@@ -257,7 +257,7 @@ func (a *agent) ruleBased(ctx context.Context, why string) (QueryResponse, error
 	}
 	step.TookMS, step.ResultCount = time.Since(start).Milliseconds(), n
 	if err != nil {
-		step.Error = err.Error()
+		step.Error = a.s.publicError(step.Tool, err)
 	}
 	a.steps = append(a.steps, step)
 	if err != nil {

@@ -190,11 +190,12 @@ func (s *Service) generated(ctx context.Context, resp *QueryResponse, query stri
 	if streamed || ctx.Err() != nil || errors.Is(err, ErrDeferred) {
 		return false, err
 	}
-	who := "chat model"
+	who, why := "chat model", publicText(err) // logged below
 	if !w.configured {
-		who = "the client's model (" + w.route + ")"
+		// The client's own model failed: its words are the client's.
+		who, why = "the client's model ("+w.route+")", err.Error()
 	}
-	resp.Fallback = who + " failed, answered extractively: " + err.Error()
+	resp.Fallback = who + " failed, answered extractively: " + why
 	s.Log.Warn(who+" failed; extractive answer instead", "error", err)
 	return false, nil
 }

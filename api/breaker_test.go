@@ -26,7 +26,7 @@ func TestWeaviateBreakerOpensAndCloses(t *testing.T) {
 	w := testenv.StartWeaviate(t)
 	cfg := stack.Config(t)
 	cfg.Weaviate.URL, cfg.Weaviate.GRPCAddr = w.URL, w.GRPCAddr
-	cfg.Resilience.ToolTimeout = 2 * time.Second
+	cfg.Weaviate.Timeout = 2 * time.Second
 	cfg.Resilience.MaxRetries = 1
 	cfg.Resilience.CircuitFailThreshold = 3
 	cfg.Resilience.CircuitOpenFor = 3 * time.Second

@@ -37,9 +37,10 @@ func (h *handlers) query(c echo.Context) error {
 			return err // nothing sent yet: an ordinary error response
 		}
 		h.log.Warn("stream ended by an error", "error", err)
-		detail := "the answer stream failed"
-		if ragd.KindOf(err) != ragd.KindInternal {
-			detail = err.Error()
+		// As handleError would: a dependency's name, never its failure's text.
+		detail := ragd.PublicMessage(err)
+		if detail == "" {
+			detail = "the answer stream failed"
 		}
 		return send("error", map[string]string{"detail": detail})
 	}

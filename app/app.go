@@ -15,7 +15,6 @@ import (
 
 	"github.com/hibiken/asynqmon"
 	"github.com/redis/go-redis/v9"
-	"github.com/sony/gobreaker/v2"
 
 	"ragd"
 	"ragd/answer"
@@ -34,7 +33,6 @@ import (
 	"ragd/metrics"
 	"ragd/registry"
 	"ragd/rerank"
-	"ragd/resilience"
 	"ragd/search"
 	"ragd/searchrpc"
 	"ragd/store"
@@ -128,21 +126,16 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 	a := &App{Config: cfg, Log: log, Redis: rdb, Queue: queue, Metrics: metrics.New(queue.Inspector())}
 	a.Metrics.CountCancelled(queue.CancelledCount)
 	guards := a.guards()
-	var model ragd.ChatModel
-	if cfg.LLM.BaseURL != "" {
-		c, err := llm.New(llm.Config{BaseURL: cfg.LLM.BaseURL, Model: cfg.LLM.Model, APIKey: cfg.LLM.APIKey,
-			Timeout: cfg.LLM.Timeout, Temperature: cfg.LLM.Temperature, MaxTokens: cfg.LLM.MaxTokens})
-		if err != nil {
-			return nil, fmt.Errorf("llm: %w", err)
-		}
-		model = c
-	}
-	web, err := websearch.New(cfg.WebSearch.SerpAPIKey, cfg.WebSearch.SearXNGURL, websearch.Options{Timeout: cfg.WebSearch.Timeout})
+	model, err := newChatModel(cfg.LLM)
 	if err != nil {
-		return nil, fmt.Errorf("websearch: %w", err)
+		return nil, err
 	}
-	// Each dependency is guarded once, here; nothing downstream mentions a
-	// breaker.
+	web, err := newWebSearch(cfg.WebSearch)
+	if err != nil {
+		return nil, err
+	}
+	// Each dependency is guarded once, here, its guard carrying its one
+	// timeout; nothing downstream mentions a breaker.
 	chunks := store.Guarded(st, guards.Weaviate)
 	vectors := embed.Guarded(embedder, guards.Embedder)
 	chat := llm.Guarded(model, guards.LLM)
@@ -179,7 +172,7 @@ func connect(ctx context.Context, cfg config.Config, deps Deps) (ragd.Embedder, 
 		return embedder, deps.Store, nil
 	}
 	st, err := store.Connect(ctx, store.Config{URL: cfg.Weaviate.URL, GRPCAddr: cfg.Weaviate.GRPCAddr, APIKey: cfg.Weaviate.APIKey,
-		Collection: cfg.Weaviate.Collection, BatchSize: cfg.Weaviate.BatchSize, Timeout: cfg.Weaviate.Timeout,
+		Collection: cfg.Weaviate.Collection, BatchSize: cfg.Weaviate.BatchSize, Timeout: timeouts(cfg).Weaviate,
 		ReplicationFactor: cfg.Weaviate.ReplicationFactor, Consistency: cfg.Weaviate.Consistency},
 		embedder.Name(), embedder.Dimension())
 	if err != nil {
@@ -240,38 +233,6 @@ func (a *App) mcpConfig() mcp.Config {
 	return c
 }
 
-// guards builds one guard per dependency, reporting to the metrics and log.
-func (a *App) guards() resilience.Guards {
-	r := a.Config.Resilience
-	policy := resilience.DefaultPolicy()
-	policy.Timeout, policy.MaxRetries = r.ToolTimeout, r.MaxRetries
-	policy.FailThreshold, policy.OpenFor = uint32(r.CircuitFailThreshold), r.CircuitOpenFor
-	hooks := resilience.Hooks{
-		StateChange: func(name string, from, to gobreaker.State) {
-			a.Metrics.ObserveBreaker(name, from, to)
-			a.Log.Warn("circuit breaker changed state", "dependency", name, "from", from.String(), "to", to.String())
-		},
-		Call: a.Metrics.ObserveCall,
-	}
-	llmPolicy := policy
-	llmPolicy.Timeout = a.Config.LLM.Timeout
-	// The reranker is not retried: a search falls back to its fused order
-	// sooner than it waits for a second try.
-	rerankPolicy := policy
-	rerankPolicy.Timeout, rerankPolicy.MaxRetries = a.Config.Rerank.Timeout, 0
-	g := resilience.Guards{
-		Weaviate:  resilience.New("weaviate", policy, store.IsTransient, hooks),
-		Embedder:  resilience.New("embedder", policy, embed.IsTransient, hooks),
-		LLM:       resilience.New("llm", llmPolicy, llm.IsTransient, hooks),
-		WebSearch: resilience.New("websearch", policy, websearch.IsTransient, hooks),
-		Reranker:  resilience.New("reranker", rerankPolicy, rerank.IsTransient, hooks),
-	}
-	for _, x := range g.All() {
-		a.Metrics.InitBreaker(x.Name())
-	}
-	return g
-}
-
 // newReranker is the configured reranking server's client, or nil when
 // reranking is off.
 func newReranker(c config.Rerank) (ragd.Reranker, error) {
@@ -289,13 +250,13 @@ func newEmbedder(ctx context.Context, cfg config.Config) (ragd.Embedder, error) 
 	switch cfg.Embed.Provider {
 	case "openai":
 		o, err := embed.NewOpenAI(embed.OpenAIConfig{BaseURL: cfg.Embed.BaseURL, Model: cfg.Embed.Model, APIKey: cfg.Embed.APIKey,
-			Dimension: cfg.Embed.Dimension, BatchSize: cfg.Embed.BatchSize, Timeout: cfg.Embed.Timeout})
+			Dimension: cfg.Embed.Dimension, BatchSize: cfg.Embed.BatchSize})
 		if err != nil {
 			return nil, err
 		}
 		if cfg.Embed.Dimension == 0 {
-			if err := o.Probe(ctx); err != nil {
-				return nil, fmt.Errorf("embedder at %s: %w", cfg.Embed.BaseURL, err)
+			if err := probeEmbedder(ctx, cfg, o); err != nil {
+				return nil, err
 			}
 		}
 		return o, nil

@@ -318,8 +318,13 @@ type Cache struct {
 	TTL     time.Duration `yaml:"ttl"`
 }
 
-// Resilience configures breakers, timeouts and retries of dependency calls.
+// Resilience configures the breakers and retries of dependency calls. Each
+// attempt's timeout is the dependency's own (weaviate.timeout,
+// embed.timeout, llm.timeout, websearch.timeout, rerank.timeout).
 type Resilience struct {
+	// ToolTimeout is no longer used: it stacked a second timeout on each
+	// dependency's own. It is still read, so configs that set it load, and
+	// a value above 0 is warned about at start-up.
 	ToolTimeout          time.Duration `yaml:"tool_timeout"`
 	MaxRetries           int           `yaml:"max_retries"`
 	CircuitFailThreshold int           `yaml:"circuit_fail_threshold"`
@@ -356,7 +361,7 @@ func Default() Config {
 		Plugins:    Plugins{Tools: []PluginTool{}},
 		Auth:       Auth{Mode: "disabled", Keys: []AuthKey{}, Scopes: []string{}, NamespaceClaim: "kb_names", AllowedOrigins: []string{}, SessionTTL: 12 * time.Hour},
 		Watch:      []WatchEntry{},
-		Resilience: Resilience{ToolTimeout: 30 * time.Second, MaxRetries: 3, CircuitFailThreshold: 5, CircuitOpenFor: 30 * time.Second},
+		Resilience: Resilience{MaxRetries: 3, CircuitFailThreshold: 5, CircuitOpenFor: 30 * time.Second},
 		Log:        Log{Level: "info", Format: "text"},
 		Import:     Import{MaxBytes: 4 << 30},
 	}

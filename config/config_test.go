@@ -194,3 +194,17 @@ func TestRerankFromEnvironment(t *testing.T) {
 		t.Fatalf("rerank from env: %+v", r)
 	}
 }
+
+// A config written when resilience.tool_timeout bounded calls still loads:
+// the setting is read (and warned about at start-up), though it bounds
+// nothing now.
+func TestOldToolTimeoutStillLoads(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.yaml")
+	if err := os.WriteFile(path, []byte("resilience:\n  tool_timeout: 30s\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(path, nil)
+	if err != nil || cfg.Resilience.ToolTimeout != 30*time.Second {
+		t.Fatalf("old config: %v (tool_timeout %s)", err, cfg.Resilience.ToolTimeout)
+	}
+}

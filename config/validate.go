@@ -60,7 +60,7 @@ func (c Config) Validate() error {
 	check(c.Answer.AgentMaxSteps > 0 && c.Answer.AgentMaxSteps <= 20, "answer.agent_max_steps must be between 1 and 20")
 	check(c.WebSearch.Timeout > 0, "websearch.timeout must be positive")
 	check(c.Cache.TTL > 0, "cache.ttl must be positive")
-	check(c.Resilience.ToolTimeout > 0, "resilience.tool_timeout must be positive")
+	check(c.Resilience.ToolTimeout >= 0, "resilience.tool_timeout must not be negative (it is no longer used: remove it)")
 	check(c.Resilience.MaxRetries >= 0, "resilience.max_retries must not be negative")
 	check(c.Resilience.CircuitFailThreshold > 0, "resilience.circuit_fail_threshold must be positive")
 	check(c.Resilience.CircuitOpenFor > 0, "resilience.circuit_open_for must be positive")

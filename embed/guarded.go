@@ -8,8 +8,9 @@ import (
 )
 
 // Guarded wraps e with g — a circuit breaker, a per-call timeout and
-// retries of transient failures. Build g with IsTransient. A nil g returns
-// e unwrapped.
+// retries of transient failures. Build g with IsTransient and embed.timeout
+// as its timeout: the embedder has none of its own. A nil g returns e
+// unwrapped.
 func Guarded(e ragd.Embedder, g *resilience.Guard) ragd.Embedder {
 	if g == nil {
 		return e

@@ -11,14 +11,11 @@ import (
 	"net/url"
 	"strings"
 	"sync/atomic"
-	"time"
 )
 
-// Defaults for OpenAIConfig fields left zero.
-const (
-	DefaultOpenAIBatchSize = 64
-	DefaultOpenAITimeout   = 60 * time.Second
-)
+// DefaultOpenAIBatchSize is the batch size when OpenAIConfig.BatchSize is
+// zero.
+const DefaultOpenAIBatchSize = 64
 
 // maxResponseBytes bounds one embeddings answer: 64 × 3072-d floats as JSON
 // is about 4 MB, so this only stops a runaway or hostile server.
@@ -38,9 +35,9 @@ type OpenAIConfig struct {
 	Dimension int
 	// BatchSize is the most texts per request (default 64).
 	BatchSize int
-	// Timeout bounds each request (default 60 s).
-	Timeout time.Duration
-	// HTTPClient is used for requests (default: a new http.Client).
+	// HTTPClient is used for requests (default: a new http.Client). The
+	// embedder sets no timeout of its own: the caller's context bounds each
+	// call, in ragd the guard's per-attempt embed.timeout.
 	HTTPClient *http.Client
 }
 
@@ -69,9 +66,6 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	}
 	if cfg.BatchSize <= 0 {
 		cfg.BatchSize = DefaultOpenAIBatchSize
-	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultOpenAITimeout
 	}
 	o := &OpenAI{cfg: cfg, endpoint: base + "/embeddings", client: cfg.HTTPClient}
 	if o.client == nil {
@@ -141,8 +135,6 @@ func (o *OpenAI) request(ctx context.Context, batch []string) ([][]float32, erro
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, o.cfg.Timeout)
-	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, o.endpoint, bytes.NewReader(body))
 	if err != nil {
 		return nil, err

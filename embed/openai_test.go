@@ -214,11 +214,14 @@ func TestOpenAITimeoutIsTransient(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(release) })
-	o, err := NewOpenAI(OpenAIConfig{BaseURL: srv.URL, Model: "m", Dimension: 4, Timeout: 50 * time.Millisecond})
+	o, err := NewOpenAI(OpenAIConfig{BaseURL: srv.URL, Model: "m", Dimension: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = o.Embed(context.Background(), []string{"slow"})
+	// The caller's deadline (in ragd the guard's embed.timeout) bounds it.
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err = o.Embed(ctx, []string{"slow"})
 	if err == nil || !IsTransient(err) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want a transient timeout", err)
 	}

@@ -14,9 +14,10 @@ import (
 	"time"
 )
 
-// DefaultTimeout bounds a call when Config.Timeout is zero; local models on
-// a CPU can take a while to answer.
-const DefaultTimeout = 120 * time.Second
+// DefaultIdleTimeout bounds each wait for more of a stream when
+// Config.IdleTimeout is zero; local models on a CPU can take a while to
+// answer.
+const DefaultIdleTimeout = 120 * time.Second
 
 // maxBody bounds a non-streamed response body.
 const maxBody = 16 << 20
@@ -30,10 +31,12 @@ type Config struct {
 	Model string
 	// APIKey, when set, is sent as a Bearer token.
 	APIKey string
-	// Timeout bounds a Complete call, and for Stream the wait for each
-	// chunk (so a long answer that keeps streaming is not cut off).
-	// Zero means DefaultTimeout, negative no limit.
-	Timeout time.Duration
+	// IdleTimeout bounds Stream's wait for each chunk (so a long answer
+	// that keeps streaming is not cut off). Complete sets no timeout of its
+	// own: the caller's context bounds it, in ragd the guard's per-attempt
+	// llm.timeout, so that it is bounded once. Zero means
+	// DefaultIdleTimeout, negative no limit.
+	IdleTimeout time.Duration
 	// Temperature is sent as is; a negative value leaves the server's
 	// default (some models accept no other).
 	Temperature float64
@@ -64,8 +67,8 @@ func New(cfg Config) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("llm: base URL %q is not an http(s) URL", cfg.BaseURL)
 	}
-	if cfg.Timeout == 0 {
-		cfg.Timeout = DefaultTimeout
+	if cfg.IdleTimeout == 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
@@ -77,13 +80,8 @@ func New(cfg Config) (*Client, error) {
 // Model returns the configured model name.
 func (c *Client) Model() string { return c.cfg.Model }
 
-// Complete runs one non-streamed completion.
+// Complete runs one non-streamed completion, bounded by ctx.
 func (c *Client) Complete(ctx context.Context, req ragd.ChatRequest) (ragd.ChatResponse, error) {
-	if c.cfg.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.cfg.Timeout)
-		defer cancel()
-	}
 	resp, err := c.post(ctx, req, false)
 	if err != nil {
 		return ragd.ChatResponse{}, err

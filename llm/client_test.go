@@ -154,7 +154,7 @@ func TestNewValidates(t *testing.T) {
 		}
 	}
 	c, err := New(Config{BaseURL: "https://api.openai.com/v1/", Model: "gpt-4o-mini"})
-	if err != nil || c.endpoint != "https://api.openai.com/v1/chat/completions" || c.cfg.Timeout != DefaultTimeout {
+	if err != nil || c.endpoint != "https://api.openai.com/v1/chat/completions" || c.cfg.IdleTimeout != DefaultIdleTimeout {
 		t.Fatalf("New: %v, %+v", err, c)
 	}
 }

@@ -19,8 +19,11 @@ func TestCompleteTimeoutIsTransient(t *testing.T) {
 		}
 		writeJSON(w, 200, completion(map[string]any{"role": "assistant", "content": "late"}, "stop"))
 	})
-	c := newClient(t, srv, func(cfg *Config) { cfg.Timeout = 100 * time.Millisecond })
-	_, err := c.Complete(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "hi"}}})
+	c := newClient(t, srv)
+	// The caller's deadline (in ragd the guard's llm.timeout) bounds it.
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err := c.Complete(ctx, ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "hi"}}})
 	if err == nil || !IsTransient(err) {
 		t.Fatalf("err %v, want transient", err)
 	}
@@ -33,7 +36,7 @@ func TestConnectionRefusedIsTransient(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close() // nothing listens there any more
-	c, err := New(Config{BaseURL: url + "/v1", Model: "m", Timeout: time.Second})
+	c, err := New(Config{BaseURL: url + "/v1", Model: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}

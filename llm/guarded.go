@@ -8,10 +8,12 @@ import (
 )
 
 // Guarded wraps m with g — a circuit breaker, a per-call timeout and
-// retries of transient failures. Build g with IsTransient. A streamed
-// completion is tried once: part of the answer may already be with the
-// client. A nil m (no model configured) stays nil; a nil g returns m
-// unwrapped.
+// retries of transient failures. Build g with IsTransient and llm.timeout
+// as its timeout. A streamed completion is tried once and without the
+// guard's deadline (resilience.DoStream): part of the answer may already be
+// with the client, and the client's idle timeout bounds each wait for more
+// instead of cutting a long answer off. A nil m (no model configured) stays
+// nil; a nil g returns m unwrapped.
 func Guarded(m ragd.ChatModel, g *resilience.Guard) ragd.ChatModel {
 	if m == nil || g == nil {
 		return m
@@ -31,5 +33,5 @@ func (x *guarded) Complete(ctx context.Context, req ragd.ChatRequest) (ragd.Chat
 }
 
 func (x *guarded) Stream(ctx context.Context, req ragd.ChatRequest, onDelta func(string) error) (ragd.ChatResponse, error) {
-	return resilience.DoOnce(ctx, x.g, func(ctx context.Context) (ragd.ChatResponse, error) { return x.m.Stream(ctx, req, onDelta) })
+	return resilience.DoStream(ctx, x.g, func(ctx context.Context) (ragd.ChatResponse, error) { return x.m.Stream(ctx, req, onDelta) })
 }

@@ -42,7 +42,7 @@ func newServer(t *testing.T, h func(w http.ResponseWriter, r *http.Request, body
 // newClient returns a client of srv's "/v1" API with a short timeout.
 func newClient(t *testing.T, srv *httptest.Server, mutate ...func(*Config)) *Client {
 	t.Helper()
-	cfg := Config{BaseURL: srv.URL + "/v1/", Model: "gpt-test", APIKey: "sk-test", Timeout: 2 * time.Second, Temperature: 0.2, MaxTokens: 256}
+	cfg := Config{BaseURL: srv.URL + "/v1/", Model: "gpt-test", APIKey: "sk-test", IdleTimeout: 2 * time.Second, Temperature: 0.2, MaxTokens: 256}
 	for _, m := range mutate {
 		m(&cfg)
 	}

@@ -17,20 +17,20 @@ const maxSSELine = 1 << 20
 // Stream runs a streamed completion, calling onDelta (if not nil) with each
 // piece of text as it arrives, and returns the assembled message. If onDelta
 // returns an error, the stream stops and Stream returns that error along
-// with what was assembled so far. Config.Timeout bounds the wait for each
-// chunk rather than the whole answer.
+// with what was assembled so far. Config.IdleTimeout bounds the wait for
+// each chunk rather than the whole answer.
 func (c *Client) Stream(ctx context.Context, req ragd.ChatRequest, onDelta func(text string) error) (ragd.ChatResponse, error) {
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	idle := startIdle(c.cfg.Timeout, cancel)
+	idle := startIdle(c.cfg.IdleTimeout, cancel)
 	defer idle.stop()
 
 	// explain turns the cancellation our own timer caused, or the caller's,
 	// into the error that says so.
 	explain := func(err error) error {
 		if idle.expired() {
-			return fmt.Errorf("llm: no data from the model for %s: %w", c.cfg.Timeout, context.DeadlineExceeded)
+			return fmt.Errorf("llm: no data from the model for %s: %w", c.cfg.IdleTimeout, context.DeadlineExceeded)
 		}
 		if perr := parent.Err(); perr != nil {
 			return fmt.Errorf("llm: %w", perr)

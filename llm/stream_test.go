@@ -129,7 +129,7 @@ func TestStreamIdleTimeoutIsTransient(t *testing.T) {
 		case <-time.After(5 * time.Second):
 		}
 	})
-	c := newClient(t, srv, func(cfg *Config) { cfg.Timeout = 150 * time.Millisecond })
+	c := newClient(t, srv, func(cfg *Config) { cfg.IdleTimeout = 150 * time.Millisecond })
 	resp, err := c.Stream(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "q"}}}, nil)
 	if !errors.Is(err, context.DeadlineExceeded) || !IsTransient(err) {
 		t.Fatalf("err %v, want a transient deadline error", err)
@@ -148,7 +148,7 @@ func TestStreamTimeoutIsPerChunk(t *testing.T) {
 		}
 		s.done()
 	})
-	c := newClient(t, srv, func(cfg *Config) { cfg.Timeout = 200 * time.Millisecond })
+	c := newClient(t, srv, func(cfg *Config) { cfg.IdleTimeout = 200 * time.Millisecond })
 	resp, err := c.Stream(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "q"}}}, nil)
 	if err != nil || resp.Message.Content != "xxxxxx" {
 		t.Fatalf("got %q, %v", resp.Message.Content, err)

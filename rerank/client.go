@@ -37,8 +37,9 @@ type Config struct {
 	Model string
 	// APIKey, when set, is sent as a Bearer token.
 	APIKey string
-	// HTTPClient defaults to a client of its own; the caller's context
-	// (the guard's timeout) bounds each call.
+	// HTTPClient defaults to a client of its own. The client sets no
+	// timeout: the caller's context bounds each call, in ragd the guard's
+	// rerank.timeout.
 	HTTPClient *http.Client
 }
 

@@ -8,6 +8,7 @@
 //     (base https://api.cohere.com/v2), Jina's (https://api.jina.ai/v1),
 //     vLLM's and llama.cpp server's (http://host:port/v1).
 //
-// Guarded wraps a client in its own breaker and timeout; searches fall back
-// to their fused order when it fails.
+// Guarded wraps a client in its own breaker and timeout (rerank.timeout, the
+// only one: the client sets none); searches fall back to their fused order
+// when it fails.
 package rerank

@@ -1,7 +1,10 @@
 // Package resilience guards calls to ragd's dependencies (Weaviate, the
-// embedder, the chat model, web search): each dependency gets a circuit
-// breaker (gobreaker), every call a timeout, and transient failures a few
-// retries with exponential backoff and jitter (backoff/v5).
+// embedder, the chat model, web search, the reranker): each dependency gets
+// a circuit breaker (gobreaker), every attempt the dependency's own timeout,
+// and transient failures a few retries with exponential backoff and jitter
+// (backoff/v5). The guard's per-attempt timeout is the only one a guarded
+// call has: the adapters set none of their own, so a slow answer ends at
+// the configured time and a retry still has time to run.
 package resilience
 
 import (
@@ -18,7 +21,10 @@ import (
 
 // Policy configures a Guard.
 type Policy struct {
-	// Timeout bounds each attempt.
+	// Timeout bounds each attempt: the dependency's own configured timeout
+	// (weaviate.timeout, embed.timeout, llm.timeout, websearch.timeout,
+	// rerank.timeout). Zero or less means DefaultPolicy's. DoStream calls
+	// are not bounded by it.
 	Timeout time.Duration
 	// MaxRetries is how many times a transient failure is retried.
 	MaxRetries int
@@ -78,6 +84,10 @@ func New(name string, p Policy, transient func(error) bool, hooks Hooks) *Guard 
 	if transient == nil {
 		transient = func(error) bool { return true }
 	}
+	if p.Timeout <= 0 {
+		// A zero deadline would fail every call at once.
+		p.Timeout = DefaultPolicy().Timeout
+	}
 	g := &Guard{name: name, policy: p, transient: transient, hooks: hooks}
 	g.breaker = gobreaker.NewCircuitBreaker[any](gobreaker.Settings{
 		Name:        name,
@@ -92,6 +102,9 @@ func New(name string, p Policy, transient func(error) bool, hooks Hooks) *Guard 
 	return g
 }
 
+// Timeout is the deadline of each attempt (not of DoStream calls).
+func (g *Guard) Timeout() time.Duration { return g.policy.Timeout }
+
 // Name is the dependency's name.
 func (g *Guard) Name() string { return g.name }
 
@@ -102,7 +115,7 @@ func (g *Guard) State() string { return g.breaker.State().String() }
 // an exhausted retry becomes a ragd Unavailable error naming the dependency;
 // a non-transient error is returned as it is, after one attempt.
 func Do[T any](ctx context.Context, g *Guard, fn func(context.Context) (T, error)) (T, error) {
-	return do(ctx, g, uint(g.policy.MaxRetries)+1, fn)
+	return do(ctx, g, uint(g.policy.MaxRetries)+1, g.policy.Timeout, fn)
 }
 
 // Run is Do for calls that return only an error.
@@ -111,27 +124,22 @@ func Run(ctx context.Context, g *Guard, fn func(context.Context) error) error {
 	return err
 }
 
-// DoOnce is Do without retries, for calls whose effects a retry would repeat
-// (a streamed answer part of which the client already has).
-func DoOnce[T any](ctx context.Context, g *Guard, fn func(context.Context) (T, error)) (T, error) {
-	return do(ctx, g, 1, fn)
+// DoStream runs a streamed call through the guard's breaker once, with no
+// retry (part of the answer may already be with the client) and without
+// the per-attempt deadline: a deadline on the whole call would cut off a
+// long answer that is still flowing, so fn bounds the stream itself (the
+// chat model's wait for each chunk).
+func DoStream[T any](ctx context.Context, g *Guard, fn func(context.Context) (T, error)) (T, error) {
+	return do(ctx, g, 1, 0, fn)
 }
 
-func do[T any](ctx context.Context, g *Guard, tries uint, fn func(context.Context) (T, error)) (T, error) {
+// do runs fn up to tries times, each attempt bounded by timeout (0: by
+// ctx alone).
+func do[T any](ctx context.Context, g *Guard, tries uint, timeout time.Duration, fn func(context.Context) (T, error)) (T, error) {
 	attempt := func() (T, error) {
 		var zero T
 		out, err := g.breaker.Execute(func() (any, error) {
-			callCtx, cancel := context.WithTimeout(ctx, g.policy.Timeout)
-			defer cancel()
-			start := time.Now()
-			v, err := fn(callCtx)
-			if g.hooks.Call != nil {
-				g.hooks.Call(g.name, time.Since(start), err)
-			}
-			if err != nil && callCtx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
-				err = &timeoutError{dependency: g.name, after: g.policy.Timeout, err: err}
-			}
-			return v, err
+			return g.attempt(ctx, timeout, func(ctx context.Context) (any, error) { return fn(ctx) })
 		})
 		switch {
 		case errors.Is(err, gobreaker.ErrOpenState), errors.Is(err, gobreaker.ErrTooManyRequests):
@@ -162,6 +170,25 @@ func do[T any](ctx context.Context, g *Guard, tries uint, fn func(context.Contex
 		return v, &ragd.Error{Kind: ragd.KindUnavailable, Message: te.Error(), RetryAfterSeconds: 1, Err: err}
 	}
 	return v, ragd.Unavailable(g.name, err)
+}
+
+// attempt is one call of fn, timed for the hooks, its own deadline's
+// expiry turned into a timeoutError naming the dependency.
+func (g *Guard) attempt(ctx context.Context, timeout time.Duration, fn func(context.Context) (any, error)) (any, error) {
+	callCtx, cancel := ctx, context.CancelFunc(func() {})
+	if timeout > 0 {
+		callCtx, cancel = context.WithTimeout(ctx, timeout)
+	}
+	defer cancel()
+	start := time.Now()
+	v, err := fn(callCtx)
+	if g.hooks.Call != nil {
+		g.hooks.Call(g.name, time.Since(start), err)
+	}
+	if err != nil && timeout > 0 && callCtx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+		err = &timeoutError{dependency: g.name, after: timeout, err: err}
+	}
+	return v, err
 }
 
 type timeoutError struct {

@@ -101,3 +101,36 @@ func TestCallerCancellationIsNotRetried(t *testing.T) {
 		t.Fatalf("cancelled: %v after %d calls, state %s", err, calls.Load(), g.State())
 	}
 }
+
+// A stream may outlive the per-attempt timeout: the guard sets no deadline
+// on it (the adapter bounds each wait for a chunk instead).
+func TestDoStreamHasNoDeadline(t *testing.T) {
+	g := New("llm", testPolicy(), nil, Hooks{}) // 50 ms per attempt
+	v, err := DoStream(context.Background(), g, func(ctx context.Context) (int, error) {
+		if _, ok := ctx.Deadline(); ok {
+			return 0, errors.New("the stream got a deadline")
+		}
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(200 * time.Millisecond): // four attempts' worth
+			return 1, nil
+		}
+	})
+	if err != nil || v != 1 {
+		t.Fatalf("stream: %d, %v", v, err)
+	}
+}
+
+// A zero timeout is the default one, not a deadline already passed.
+func TestZeroTimeoutIsTheDefault(t *testing.T) {
+	p := testPolicy()
+	p.Timeout = 0
+	g := New("embedder", p, nil, Hooks{})
+	if g.Timeout() != DefaultPolicy().Timeout {
+		t.Fatalf("timeout %s", g.Timeout())
+	}
+	if _, err := Do(context.Background(), g, func(context.Context) (int, error) { return 1, nil }); err != nil {
+		t.Fatal(err)
+	}
+}

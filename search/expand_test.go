@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"ragd"
 
@@ -181,7 +180,7 @@ func chatStandIn(t *testing.T, passage string, status int) (*llm.Client, *[]stri
 			"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": passage}}}})
 	}))
 	t.Cleanup(srv.Close)
-	c, err := llm.New(llm.Config{BaseURL: srv.URL + "/v1", Model: testenvName(t), Timeout: time.Second})
+	c, err := llm.New(llm.Config{BaseURL: srv.URL + "/v1", Model: testenvName(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,8 +17,8 @@ func notConfigured() *rpcError {
 
 // failure turns a provider's error into what the client sees: -32000 when
 // unconfigured, -32602 for arguments the provider refused, else -32001 with
-// a readable message (the provider's own answer, never an internal
-// error's text) and, in data, the provider and when to retry.
+// a readable message (websearch.Public: never an internal error's text nor
+// the provider's own words) and, in data, the provider and when to retry.
 func (s *Server) failure(err error) *rpcError {
 	switch {
 	case errors.Is(err, websearch.ErrNotConfigured):

@@ -151,7 +151,7 @@ func TestStreamProviderFailure(t *testing.T) {
 	fail := &websearch.StatusError{Provider: "searxng", Status: 502, Message: "Bad Gateway"}
 	srv := newTestServer(t, New(&fakeProvider{err: fail}, Info{}, nil))
 	_, events := stream(t, srv, "topic=golang")
-	if msg := onlyError(t, events); !strings.Contains(msg, "Bad Gateway") {
+	if msg := onlyError(t, events); !strings.Contains(msg, "searxng answered HTTP 502") || strings.Contains(msg, "Bad Gateway") {
 		t.Fatalf("message %q", msg)
 	}
 	srv = newTestServer(t, New(panickingProvider{}, Info{}, nil))

@@ -22,7 +22,11 @@ type Config struct {
 	APIKey     string
 	Collection string
 	BatchSize  int
-	Timeout    time.Duration
+	// Timeout is the Weaviate client's own, which it always applies (60 s
+	// when 0): it bounds the calls made outside a guard (start-up checks,
+	// health pings). A guarded call's guard starts the same
+	// weaviate.timeout first, so that deadline is the one that ends it.
+	Timeout time.Duration
 	// ReplicationFactor is the number of nodes holding each tenant, set
 	// when the collection is created; 0 means 1.
 	ReplicationFactor int

@@ -29,19 +29,21 @@ func (e *StatusError) Error() string {
 	return fmt.Sprintf("%s: HTTP %d: %s", e.Provider, e.Status, e.Message)
 }
 
-// Public is what of err a client may read: the provider's own answer (a
-// StatusError's text) or a ragd.Error's message, else "". The text of any
-// other failure (a refused connection, a DNS answer, a malformed body)
-// names hosts and addresses of the server's own network: only its log
-// shows it, as REST and MCP keep internal errors to the log.
+// Public is what of err a client may read: a ragd.Error's message (a
+// timeout, an unavailable provider), else for a refusal only the provider
+// and its HTTP status, else "". The text of any other failure (a refused
+// connection, a DNS answer, a malformed body) and the provider's own words
+// (a self-hosted instance's or its proxy's may name hosts of the server's
+// network) only the log shows, as REST and MCP keep internal errors to the
+// log.
 func Public(err error) string {
+	var re *ragd.Error
+	if errors.As(err, &re) && re.Kind != ragd.KindInternal && re.Message != "" {
+		return re.Message
+	}
 	var se *StatusError
 	if errors.As(err, &se) {
-		return se.Error()
-	}
-	var re *ragd.Error
-	if errors.As(err, &re) && re.Kind != ragd.KindInternal {
-		return re.Message
+		return fmt.Sprintf("%s answered HTTP %d (the server logged the details)", se.Provider, se.Status)
 	}
 	return ""
 }

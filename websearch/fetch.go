@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 	"unicode/utf8"
 )
 
@@ -21,12 +20,11 @@ const maxAnswerBytes = 4 << 20
 type fetcher struct {
 	provider string
 	client   *http.Client
-	timeout  time.Duration
 	secret   string
 }
 
 func newFetcher(provider, secret string, o Options) fetcher {
-	return fetcher{provider: provider, client: o.client(), timeout: o.timeout(), secret: secret}
+	return fetcher{provider: provider, client: o.client(), secret: secret}
 }
 
 // getJSON decodes a 200 answer from u into out. Other statuses become a
@@ -40,8 +38,6 @@ func (f fetcher) getJSON(ctx context.Context, u *url.URL, out any, explain func(
 }
 
 func (f fetcher) get(ctx context.Context, u *url.URL, out any, explain func(int, []byte) string) error {
-	ctx, cancel := context.WithTimeout(ctx, f.timeout)
-	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return fmt.Errorf("%s: building request: %w", f.provider, err)

@@ -9,8 +9,9 @@ import (
 // Guarded wraps p with g: a circuit breaker, a per-call timeout and retries
 // of transient failures. Build g with IsTransient, e.g.
 // resilience.New("websearch", policy, websearch.IsTransient, hooks), so a
-// bad key is neither retried nor counted against the provider. A nil p or g
-// is returned unwrapped.
+// bad key is neither retried nor counted against the provider, and with
+// websearch.timeout as the policy's timeout: the provider has none of its
+// own. A nil p or g is returned unwrapped.
 func Guarded(p Provider, g *resilience.Guard) Provider {
 	if p == nil || g == nil {
 		return p

@@ -6,7 +6,6 @@ package websearch
 import (
 	"context"
 	"net/http"
-	"time"
 )
 
 // Result is one hit of a web search.
@@ -29,30 +28,18 @@ type Provider interface {
 // Options tune a provider's HTTP calls. The zero value is usable.
 type Options struct {
 	// HTTPClient sends the requests; nil uses a fresh client over
-	// http.DefaultTransport.
+	// http.DefaultTransport. A provider sets no timeout of its own: the
+	// caller's context bounds each call, in ragd the guard's per-attempt
+	// websearch.timeout.
 	HTTPClient *http.Client
-	// Timeout bounds each call; 0 means DefaultTimeout.
-	Timeout time.Duration
 	// BaseURL replaces https://serpapi.com (SerpAPI only), for tests and
 	// proxies.
 	BaseURL string
 }
-
-// DefaultTimeout bounds a provider call when Options.Timeout is 0. It stays
-// under resilience's default 30 s so the provider's own, clearer timeout
-// error wins.
-const DefaultTimeout = 20 * time.Second
 
 func (o Options) client() *http.Client {
 	if o.HTTPClient != nil {
 		return o.HTTPClient
 	}
 	return &http.Client{}
-}
-
-func (o Options) timeout() time.Duration {
-	if o.Timeout > 0 {
-		return o.Timeout
-	}
-	return DefaultTimeout
 }

@@ -106,11 +106,13 @@ func TestSearXNGSlowAnswerTimesOutAndHidesPassword(t *testing.T) {
 	srv := newServer(t, stall)
 	u, _ := url.Parse(srv.URL)
 	u.User = url.UserPassword("ragd", "hunter2-secret")
-	p, err := NewSearXNG(u.String(), Options{Timeout: 50 * time.Millisecond})
+	p, err := NewSearXNG(u.String(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = p.Search(context.Background(), "q", 5)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err = p.Search(ctx, "q", 5)
 	if !errors.Is(err, context.DeadlineExceeded) || !IsTransient(err) {
 		t.Fatalf("got %v; want a transient deadline error", err)
 	}

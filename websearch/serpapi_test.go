@@ -114,7 +114,9 @@ func TestSerpAPIErrorWithStatus200(t *testing.T) {
 
 func TestSerpAPISlowAnswerTimesOut(t *testing.T) {
 	srv := newServer(t, stall)
-	_, err := NewSerpAPI(testKey, Options{BaseURL: srv.URL, Timeout: 50 * time.Millisecond}).Search(context.Background(), "q", 5)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err := NewSerpAPI(testKey, Options{BaseURL: srv.URL}).Search(ctx, "q", 5)
 	if !errors.Is(err, context.DeadlineExceeded) || !IsTransient(err) {
 		t.Fatalf("got %v; want a transient deadline error", err)
 	}

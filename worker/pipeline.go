@@ -202,8 +202,8 @@ func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Ch
 		for i := range batch {
 			batch[i].Vector = vectors[i]
 		}
-		// Finished even if the job is cancelled meanwhile (the store's own
-		// timeout bounds it), so that what the run wrote is in Weaviate by
+		// Finished even if the job is cancelled meanwhile (weaviate.timeout
+		// bounds each attempt), so that what the run wrote is in Weaviate by
 		// the time its cleanup looks.
 		if err := p.Store.Upsert(context.WithoutCancel(ctx), namespace, batch); err != nil {
 			return err

@@ -31,7 +31,6 @@ func clusterConfig(t *testing.T, c *testenv.Cluster, factor int) config.Config {
 	cfg.Weaviate.ReplicationFactor = factor
 	cfg.Weaviate.Consistency = "QUORUM"
 	cfg.Weaviate.Timeout = 10 * time.Second
-	cfg.Resilience.ToolTimeout = 10 * time.Second
 	cfg.Resilience.MaxRetries = 1
 	cfg.Cache.Enabled = false
 	return cfg

@@ -1,0 +1,128 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/sony/gobreaker/v2"
+
+	"ragd"
+	"ragd/config"
+	"ragd/embed"
+	"ragd/llm"
+	"ragd/rerank"
+	"ragd/resilience"
+	"ragd/store"
+	"ragd/websearch"
+)
+
+// unsetTimeout stands in for a weaviate.timeout or embed.timeout of 0,
+// which the config accepts: the Weaviate client and the embedder took 0 to
+// mean 60 s before their guards carried the timeout, so it still does.
+const unsetTimeout = 60 * time.Second
+
+// depTimeouts is the one timeout of each dependency's calls, each its own
+// setting: the guard's per-attempt deadline (a retry gets a fresh one).
+// Adapters set none of their own, so a call is never bounded twice.
+type depTimeouts struct {
+	Weaviate, Embedder, LLM, WebSearch, Reranker time.Duration
+}
+
+// timeouts reads each dependency's timeout from its own section.
+func timeouts(cfg config.Config) depTimeouts {
+	orUnset := func(d time.Duration) time.Duration {
+		if d <= 0 {
+			return unsetTimeout
+		}
+		return d
+	}
+	return depTimeouts{Weaviate: orUnset(cfg.Weaviate.Timeout), Embedder: orUnset(cfg.Embed.Timeout), LLM: cfg.LLM.Timeout,
+		WebSearch: cfg.WebSearch.Timeout, Reranker: cfg.Rerank.Timeout}
+}
+
+// newGuards builds one guard per dependency, each bounding an attempt by
+// that dependency's own timeout and sharing the retry and breaker settings.
+func newGuards(cfg config.Config, hooks resilience.Hooks) resilience.Guards {
+	r, t := cfg.Resilience, timeouts(cfg)
+	policy := resilience.DefaultPolicy()
+	policy.MaxRetries, policy.FailThreshold, policy.OpenFor = r.MaxRetries, uint32(r.CircuitFailThreshold), r.CircuitOpenFor
+	with := func(timeout time.Duration, retries int) resilience.Policy {
+		p := policy
+		p.Timeout, p.MaxRetries = timeout, retries
+		return p
+	}
+	// The reranker is not retried: a search falls back to its fused order
+	// sooner than it waits for a second try.
+	return resilience.Guards{
+		Weaviate:  resilience.New("weaviate", with(t.Weaviate, r.MaxRetries), store.IsTransient, hooks),
+		Embedder:  resilience.New("embedder", with(t.Embedder, r.MaxRetries), embed.IsTransient, hooks),
+		LLM:       resilience.New("llm", with(t.LLM, r.MaxRetries), llm.IsTransient, hooks),
+		WebSearch: resilience.New("websearch", with(t.WebSearch, r.MaxRetries), websearch.IsTransient, hooks),
+		Reranker:  resilience.New("reranker", with(t.Reranker, 0), rerank.IsTransient, hooks),
+	}
+}
+
+// guards builds the app's guards, reporting to the metrics and log.
+func (a *App) guards() resilience.Guards {
+	warnToolTimeout(a.Config.Resilience, a.Log)
+	hooks := resilience.Hooks{
+		StateChange: func(name string, from, to gobreaker.State) {
+			a.Metrics.ObserveBreaker(name, from, to)
+			a.Log.Warn("circuit breaker changed state", "dependency", name, "from", from.String(), "to", to.String())
+		},
+		Call: a.Metrics.ObserveCall,
+	}
+	g := newGuards(a.Config, hooks)
+	for _, x := range g.All() {
+		a.Metrics.InitBreaker(x.Name())
+	}
+	return g
+}
+
+// warnToolTimeout tells a config that still sets resilience.tool_timeout
+// that it no longer bounds anything (it stacked on each dependency's own
+// timeout); the setting is still accepted so old configs load.
+func warnToolTimeout(r config.Resilience, log *slog.Logger) {
+	if r.ToolTimeout > 0 {
+		log.Warn("resilience.tool_timeout is no longer used: each dependency's calls are bounded by its own timeout "+
+			"(weaviate.timeout, embed.timeout, llm.timeout, websearch.timeout, rerank.timeout); remove the setting",
+			"tool_timeout", r.ToolTimeout.String())
+	}
+}
+
+// newChatModel is the configured chat model's client, or nil for
+// extractive answers. Its idle timeout bounds each wait for more of a
+// stream; a completion is bounded by the guard's llm.timeout.
+func newChatModel(c config.LLM) (ragd.ChatModel, error) {
+	if c.BaseURL == "" {
+		return nil, nil
+	}
+	m, err := llm.New(llm.Config{BaseURL: c.BaseURL, Model: c.Model, APIKey: c.APIKey,
+		IdleTimeout: c.Timeout, Temperature: c.Temperature, MaxTokens: c.MaxTokens})
+	if err != nil {
+		return nil, fmt.Errorf("llm: %w", err)
+	}
+	return m, nil
+}
+
+// newWebSearch is the configured web-search provider, or nil when none is.
+func newWebSearch(c config.WebSearch) (websearch.Provider, error) {
+	p, err := websearch.New(c.SerpAPIKey, c.SearXNGURL, websearch.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("websearch: %w", err)
+	}
+	return p, nil
+}
+
+// probeEmbedder learns an embedding API's dimension at start-up, outside
+// any guard, so bounded here by the same embed.timeout.
+func probeEmbedder(ctx context.Context, cfg config.Config, o *embed.OpenAI) error {
+	ctx, cancel := context.WithTimeout(ctx, timeouts(cfg).Embedder)
+	defer cancel()
+	if err := o.Probe(ctx); err != nil {
+		return fmt.Errorf("embedder at %s: %w", cfg.Embed.BaseURL, err)
+	}
+	return nil
+}

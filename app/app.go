@@ -5,9 +5,7 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
@@ -22,20 +20,20 @@ import (
 	"ragd/auth"
 	"ragd/cache"
 	"ragd/config"
-	"ragd/embed"
 	"ragd/ingest/guard"
 	"ragd/ingest/pdf"
 	"ragd/jobs"
 	"ragd/keyspace"
 	"ragd/library"
+	"ragd/live"
 	"ragd/llm"
 	"ragd/mcp"
 	"ragd/metrics"
 	"ragd/registry"
+	"ragd/resilience"
 	"ragd/rerank"
 	"ragd/search"
 	"ragd/searchrpc"
-	"ragd/store"
 	"ragd/websearch"
 	"ragd/wordnet"
 	"ragd/worker"
@@ -52,6 +50,10 @@ type App struct {
 	Metrics  *metrics.Metrics
 	MCP      *mcp.Server
 	Auth     *auth.Authenticator
+	// Live follows which embedder and collection are live.
+	Live *live.Holder
+	// hooks report every guard's calls and state changes.
+	hooks resilience.Hooks
 }
 
 // Services are the services REST, MCP and the worker adapt.
@@ -65,6 +67,8 @@ type Services struct {
 	// Chunks is the guarded chunk store the services share, for tools and
 	// tests that read or write it directly.
 	Chunks ragd.ChunkStore
+	// Embedders reports and switches the live embedder.
+	Embedders *library.Embedders
 }
 
 // NewLogger returns the slog logger the config asks for, writing to stderr.
@@ -106,10 +110,6 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 	if err := rdb.Ping(pingCtx).Err(); err != nil {
 		return nil, fmt.Errorf("redis (%s) does not answer: %w", describeRedis(cfg.Redis), err)
 	}
-	embedder, st, err := connect(ctx, cfg, deps)
-	if err != nil {
-		return nil, err
-	}
 	roots, err := guard.NewRoots(cfg.Ingest.Roots)
 	if err != nil {
 		return nil, fmt.Errorf("ingest.roots: %w", err)
@@ -126,6 +126,9 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 	a := &App{Config: cfg, Log: log, Redis: rdb, Queue: queue, Metrics: metrics.New(queue.Inspector())}
 	a.Metrics.CountCancelled(queue.CancelledCount)
 	guards := a.guards()
+	if a.Live, err = a.follow(ctx, deps, guards, keys); err != nil {
+		return nil, err
+	}
 	model, err := newChatModel(cfg.LLM)
 	if err != nil {
 		return nil, err
@@ -136,14 +139,15 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 	}
 	// Each dependency is guarded once, here, its guard carrying its one
 	// timeout; nothing downstream mentions a breaker.
-	chunks := store.Guarded(st, guards.Weaviate)
-	vectors := embed.Guarded(embedder, guards.Embedder)
+	// The store and embedder are the live ones of whatever snapshot a
+	// request or job is pinned to (live), each side guarded as built.
+	chunks, vectors := live.NewStore(a.Live, log), live.NewEmbedder(a.Live)
 	chat := llm.Guarded(model, guards.LLM)
 	reranker, err := newReranker(cfg.Rerank)
 	if err != nil {
 		return nil, err
 	}
-	a.Probe = &library.Probe{Redis: rdb, Store: st, Embedder: embedder, Breakers: usedBreakers(guards, model != nil, web != nil, reranker != nil)}
+	a.Probe = &library.Probe{Redis: rdb, Store: chunks, Embedder: vectors, Breakers: usedBreakers(guards, model != nil, web != nil, reranker != nil)}
 	a.assemble(services{cfg: cfg, store: chunks, embedder: vectors, chat: chat, web: websearch.Guarded(web, guards.WebSearch),
 		reranker: rerank.Guarded(reranker, guards.Reranker), registry: reg, generations: gens, roots: roots, fetcher: fetcher})
 	if a.MCP, err = mcp.New(mcp.Services{Search: a.Search, Answer: a.Answer, Library: a.Library}, a.mcpConfig(), log); err != nil {
@@ -153,32 +157,12 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 		return nil, fmt.Errorf("auth: %w", err)
 	}
 	a.Auth.EnableSessions(auth.NewRedisSessions(rdb, keys), cfg.Auth.SessionTTL)
-	log.Info("ragd ready", "redis", describeRedis(cfg.Redis), "weaviate", cfg.Weaviate.URL, "collection", cfg.Weaviate.Collection,
-		"embedder", embedder.Name(), "dimension", embedder.Dimension(), "ingest_roots", roots.String())
+	a.Embedders = a.embedders(keys, reg, gens)
+	a.Live.Start()
+	cur := a.Live.Current().Live
+	log.Info("ragd ready", "redis", describeRedis(cfg.Redis), "weaviate", cfg.Weaviate.URL, "collection", cur.Target.Collection,
+		"embedder", cur.Target.Name, "model", cur.Embedder.Name(), "dimension", cur.Embedder.Dimension(), "ingest_roots", roots.String())
 	return a, nil
-}
-
-// connect loads the embedder and connects to the collection its vectors
-// go in, unless deps gives them.
-func connect(ctx context.Context, cfg config.Config, deps Deps) (ragd.Embedder, ragd.ChunkStore, error) {
-	embedder := deps.Embedder
-	if embedder == nil {
-		var err error
-		if embedder, err = newEmbedder(ctx, cfg); err != nil {
-			return nil, nil, err
-		}
-	}
-	if deps.Store != nil {
-		return embedder, deps.Store, nil
-	}
-	st, err := store.Connect(ctx, store.Config{URL: cfg.Weaviate.URL, GRPCAddr: cfg.Weaviate.GRPCAddr, APIKey: cfg.Weaviate.APIKey,
-		Collection: cfg.Weaviate.Collection, BatchSize: cfg.Weaviate.BatchSize, Timeout: timeouts(cfg).Weaviate,
-		ReplicationFactor: cfg.Weaviate.ReplicationFactor, Consistency: cfg.Weaviate.Consistency},
-		embedder.Name(), embedder.Dimension())
-	if err != nil {
-		return nil, nil, err
-	}
-	return embedder, st, nil
 }
 
 // thesaurus is WordNet, read on first use, when synonym expansion or
@@ -246,32 +230,9 @@ func newReranker(c config.Rerank) (ragd.Reranker, error) {
 	return r, nil
 }
 
-func newEmbedder(ctx context.Context, cfg config.Config) (ragd.Embedder, error) {
-	switch cfg.Embed.Provider {
-	case "openai":
-		o, err := embed.NewOpenAI(embed.OpenAIConfig{BaseURL: cfg.Embed.BaseURL, Model: cfg.Embed.Model, APIKey: cfg.Embed.APIKey,
-			Dimension: cfg.Embed.Dimension, BatchSize: cfg.Embed.BatchSize})
-		if err != nil {
-			return nil, err
-		}
-		if cfg.Embed.Dimension == 0 {
-			if err := probeEmbedder(ctx, cfg, o); err != nil {
-				return nil, err
-			}
-		}
-		return o, nil
-	default:
-		path := cfg.GloVePath()
-		g, err := embed.LoadGloVe(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("the default embedder's table %s is missing: run `make deps` (or scripts/deps.sh), or set embed.model_path", path)
-		}
-		return g, err
-	}
-}
-
 // Close releases the app's connections.
 func (a *App) Close() {
+	a.Live.Close()
 	_ = a.Queue.Close()
 	_ = a.Redis.Close()
 }
@@ -282,7 +243,7 @@ func (a *App) NewWorker() *worker.Server {
 		a.Log.Warn("scanned PDF pages will not be read (ingest.ocr)", "error", err)
 	}
 	return worker.NewServer(a.Redis, worker.ServerOptions{Queue: a.Config.Worker.Queue,
-		Concurrency: a.Config.Worker.Concurrency, Log: a.Log, Importer: a.Archiver}, a.Pipeline)
+		Concurrency: a.Config.Worker.Concurrency, Log: a.Log, Importer: a.Archiver, Switcher: a.Embedders, Pin: a.Live.Pin}, a.Pipeline)
 }
 
 // LoadSearch reads what searches need but a worker does not (WordNet),
@@ -309,7 +270,7 @@ func (a *App) Handler() (http.Handler, func(), error) {
 	e := api.New(a.APIServices(), api.Options{MaxBodyBytes: a.Config.HTTP.MaxBodyBytes,
 		MaxUploadBytes: a.Library.Uploads.MaxRequestBytes(), Monitoring: monitoring,
 		BodyTimeout: a.Config.HTTP.BodyTimeout, BodyIdleTimeout: a.Config.HTTP.BodyIdleTimeout,
-		Metrics: a.Metrics, MCP: a.MCP, Auth: a.Auth, Log: a.Log,
+		Metrics: a.Metrics, MCP: a.MCP, Auth: a.Auth, Log: a.Log, Pin: a.Live.Pin,
 		WebSearch: searchrpc.New(a.Answer.Web, searchrpc.Info{Name: "ragd", Version: ragd.Version}, a.Log,
 			searchrpc.WithMaxBatch(a.Config.HTTP.MaxBatchCalls))})
 	return e, func() { _ = monitoring.Close() }, nil
@@ -317,5 +278,6 @@ func (a *App) Handler() (http.Handler, func(), error) {
 
 // APIServices are the services the REST API adapts.
 func (a *App) APIServices() api.Services {
-	return api.Services{Search: a.Search, Answer: a.Answer, Library: a.Library, Health: a.Probe, Archive: a.Archiver}
+	return api.Services{Search: a.Search, Answer: a.Answer, Library: a.Library, Health: a.Probe, Archive: a.Archiver,
+		Embedders: a.Embedders}
 }

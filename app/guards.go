@@ -74,6 +74,7 @@ func (a *App) guards() resilience.Guards {
 		},
 		Call: a.Metrics.ObserveCall,
 	}
+	a.hooks = hooks
 	g := newGuards(a.Config, hooks)
 	for _, x := range g.All() {
 		a.Metrics.InitBreaker(x.Name())
@@ -116,13 +117,33 @@ func newWebSearch(c config.WebSearch) (websearch.Provider, error) {
 	return p, nil
 }
 
-// probeEmbedder learns an embedding API's dimension at start-up, outside
-// any guard, so bounded here by the same embed.timeout.
-func probeEmbedder(ctx context.Context, cfg config.Config, o *embed.OpenAI) error {
-	ctx, cancel := context.WithTimeout(ctx, timeouts(cfg).Embedder)
+// embedderGuard is the guard of a named embedder (one under embedders):
+// its own breaker, so a switch target that fails does not open the live
+// embedder's, and its own timeout.
+func (a *App) embedderGuard(name string, ec config.Embed) *resilience.Guard {
+	r := a.Config.Resilience
+	p := resilience.DefaultPolicy()
+	p.MaxRetries, p.FailThreshold, p.OpenFor = r.MaxRetries, uint32(r.CircuitFailThreshold), r.CircuitOpenFor
+	p.Timeout = ec.Timeout
+	if p.Timeout <= 0 {
+		p.Timeout = unsetTimeout
+	}
+	g := resilience.New("embedder:"+name, p, embed.IsTransient, a.hooks)
+	a.Metrics.InitBreaker(g.Name())
+	return g
+}
+
+// probeEmbedder learns an embedding API's dimension, outside any guard, so
+// bounded here by the embedder's own timeout.
+func probeEmbedder(ctx context.Context, ec config.Embed, o *embed.OpenAI) error {
+	timeout := ec.Timeout
+	if timeout <= 0 {
+		timeout = unsetTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if err := o.Probe(ctx); err != nil {
-		return fmt.Errorf("embedder at %s: %w", cfg.Embed.BaseURL, err)
+		return fmt.Errorf("embedder at %s: %w", ec.BaseURL, err)
 	}
 	return nil
 }

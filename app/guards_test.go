@@ -121,7 +121,7 @@ func TestEachGuardHasItsDependencysTimeout(t *testing.T) {
 
 func guardedEmbedder(t *testing.T, cfg config.Config) ragd.Embedder {
 	cfg.Embed.Provider, cfg.Embed.Model, cfg.Embed.Dimension = "openai", "stand-in", 4
-	e, err := newEmbedder(context.Background(), cfg)
+	e, err := newEmbedder(context.Background(), cfg, cfg.Embed)
 	if err != nil {
 		t.Fatal(err)
 	}

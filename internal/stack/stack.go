@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -122,7 +123,7 @@ func dropCollection(t testing.TB, cfg config.Config) {
 			continue
 		}
 		dropped := true
-		for _, class := range []string{cfg.Weaviate.Collection, cfg.Weaviate.Collection + "Image"} {
+		for _, class := range collectionsOf(client, cfg.Weaviate.Collection) {
 			if err := client.Schema().ClassDeleter().WithClassName(class).Do(context.Background()); err != nil {
 				dropped = false
 			}
@@ -131,4 +132,21 @@ func dropCollection(t testing.TB, cfg config.Config) {
 			return
 		}
 	}
+}
+
+// collectionsOf are the collections of a stack's collection stem: itself,
+// those an embedder switch made from it (stem_2, stem_3, …) and each one's
+// pictures.
+func collectionsOf(client *weaviate.Client, stem string) []string {
+	out := []string{stem, stem + "Image"}
+	schema, err := client.Schema().Getter().Do(context.Background())
+	if err != nil {
+		return out
+	}
+	for _, c := range schema.Classes {
+		if strings.HasPrefix(c.Class, stem+"_") {
+			out = append(out, c.Class)
+		}
+	}
+	return out
 }

@@ -1,0 +1,121 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"ragd"
+	"ragd/cache"
+	"ragd/config"
+	"ragd/embed"
+	"ragd/keyspace"
+	"ragd/library"
+	"ragd/live"
+	"ragd/registry"
+	"ragd/resilience"
+	"ragd/store"
+)
+
+// follow reads which embedder and collection are live and builds them:
+// until a switch has been made, the default embedder in
+// weaviate.collection.
+func (a *App) follow(ctx context.Context, deps Deps, guards resilience.Guards, keys keyspace.Keys) (*live.Holder, error) {
+	records := live.NewRecords(a.Redis, keys, a.Config.Weaviate.Collection)
+	return live.NewHolder(ctx, records, a.sideBuilder(deps, guards), live.DefaultPoll, a.Log)
+}
+
+// sideBuilder builds each target's embedder and store: the embedder the
+// config names for it and a store of its collection (created for that
+// embedder when absent, refused when it holds another's vectors), each
+// guarded. deps, when given, stand in for the default embedder and
+// weaviate.collection.
+func (a *App) sideBuilder(deps Deps, guards resilience.Guards) live.Builder {
+	return func(ctx context.Context, t live.Target) (*live.Side, error) {
+		ec, ok := a.Config.Embedder(t.Name)
+		if !ok {
+			return nil, fmt.Errorf("embedder %q is recorded as live but is not in the config: add it under embedders "+
+				"(the config names %s), or switch back to one that is", t.Name, strings.Join(a.Config.EmbedderNames(), ", "))
+		}
+		side := &live.Side{Target: t, Provider: ec.Provider, Model: ec.Model, BatchSize: ec.BatchSize}
+		raw := deps.Embedder
+		if raw == nil || t.Name != live.DefaultName {
+			var err error
+			if raw, err = newEmbedder(ctx, a.Config, ec); err != nil {
+				return nil, fmt.Errorf("embedder %q: %w", t.Name, err)
+			}
+		}
+		if side.Model == "" {
+			side.Model = raw.Name()
+		}
+		g := guards.Embedder
+		if t.Name != live.DefaultName {
+			g = a.embedderGuard(t.Name, ec)
+		}
+		side.Embedder = embed.Guarded(raw, g)
+		st, drop, err := a.connectStore(ctx, deps, t.Collection, raw)
+		if err != nil {
+			return nil, err
+		}
+		side.Store, side.Drop = store.Guarded(st, guards.Weaviate), drop
+		return side, nil
+	}
+}
+
+// connectStore connects to collection, made for embedder e.
+func (a *App) connectStore(ctx context.Context, deps Deps, collection string, e ragd.Embedder) (ragd.ChunkStore, func(context.Context) error, error) {
+	if deps.Store != nil {
+		if collection != a.Config.Weaviate.Collection {
+			return nil, nil, fmt.Errorf("collection %s: the in-memory store holds weaviate.collection only", collection)
+		}
+		return deps.Store, func(context.Context) error { return nil }, nil
+	}
+	cfg := a.Config.Weaviate
+	c, err := store.Connect(ctx, store.Config{URL: cfg.URL, GRPCAddr: cfg.GRPCAddr, APIKey: cfg.APIKey,
+		Collection: collection, BatchSize: cfg.BatchSize, Timeout: timeouts(a.Config).Weaviate,
+		ReplicationFactor: cfg.ReplicationFactor, Consistency: cfg.Consistency}, e.Name(), e.Dimension())
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, c.Drop, nil
+}
+
+// newEmbedder builds the embedder ec configures.
+func newEmbedder(ctx context.Context, cfg config.Config, ec config.Embed) (ragd.Embedder, error) {
+	switch ec.Provider {
+	case "openai":
+		key, err := ec.ResolvedAPIKey()
+		if err != nil {
+			return nil, err
+		}
+		o, err := embed.NewOpenAI(embed.OpenAIConfig{BaseURL: ec.BaseURL, Model: ec.Model, APIKey: key,
+			Dimension: ec.Dimension, BatchSize: ec.BatchSize})
+		if err != nil {
+			return nil, err
+		}
+		if ec.Dimension == 0 {
+			if err := probeEmbedder(ctx, ec, o); err != nil {
+				return nil, err
+			}
+		}
+		return o, nil
+	default:
+		path := ec.ModelPath
+		if path == "" {
+			path = cfg.GloVePath()
+		}
+		g, err := embed.LoadGloVe(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("the glove embedder's table %s is missing: run `make deps` (or scripts/deps.sh), or set model_path", path)
+		}
+		return g, err
+	}
+}
+
+// embedders is the service behind GET /embedder and POST /embedder/switch.
+func (a *App) embedders(keys keyspace.Keys, reg *registry.Registry, gens *cache.Generations) *library.Embedders {
+	return &library.Embedders{Live: a.Live, Names: a.Config.EmbedderNames(), Queue: a.Queue, Registry: reg,
+		Versions: a.Library.Versions, Generations: gens, Collection: a.Config.Weaviate.Collection, Concurrency: 4, Log: a.Log}
+}

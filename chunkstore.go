@@ -139,15 +139,18 @@ type ImageHit struct {
 
 type vectorSpaceKey struct{}
 
-// WithVectorSpace marks ctx as working in the named vector space (the live
-// collection a request was pinned to): caches of vectors and results keep
-// apart what was computed in different spaces.
-func WithVectorSpace(ctx context.Context, space string) context.Context {
+// WithVectorSpace marks ctx as working in one vector space (the live
+// collection a request is pinned to), which space names when first asked:
+// caches of vectors and results keep apart what was computed in different
+// spaces.
+func WithVectorSpace(ctx context.Context, space func() string) context.Context {
 	return context.WithValue(ctx, vectorSpaceKey{}, space)
 }
 
 // VectorSpace is the space WithVectorSpace marked ctx with, "" for none.
 func VectorSpace(ctx context.Context) string {
-	s, _ := ctx.Value(vectorSpaceKey{}).(string)
-	return s
+	if space, ok := ctx.Value(vectorSpaceKey{}).(func() string); ok {
+		return space()
+	}
+	return ""
 }

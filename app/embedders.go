@@ -54,7 +54,7 @@ func (a *App) sideBuilder(deps Deps, guards resilience.Guards) live.Builder {
 		if t.Name != live.DefaultName {
 			g = a.embedderGuard(t.Name, ec)
 		}
-		side.Embedder = embed.Guarded(raw, g)
+		side.Embedder, side.Bulk = embed.Guarded(raw, g), embed.Guarded(raw, a.bulkGuard(t.Name, ec))
 		st, drop, err := a.connectStore(ctx, deps, t.Collection, raw)
 		if err != nil {
 			return nil, err

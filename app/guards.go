@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"time"
 
 	"github.com/sony/gobreaker/v2"
@@ -131,6 +132,18 @@ func (a *App) embedderGuard(name string, ec config.Embed) *resilience.Guard {
 	g := resilience.New("embedder:"+name, p, embed.IsTransient, a.hooks)
 	a.Metrics.InitBreaker(g.Name())
 	return g
+}
+
+// bulkGuard bounds the calls an embedder switch copies with by the
+// embedder's timeout only: no retries and a breaker that never opens, as
+// the copy retries on its own, honouring Retry-After.
+func (a *App) bulkGuard(name string, ec config.Embed) *resilience.Guard {
+	p := resilience.DefaultPolicy()
+	p.MaxRetries, p.FailThreshold, p.Timeout = 0, math.MaxUint32, ec.Timeout
+	if p.Timeout <= 0 {
+		p.Timeout = unsetTimeout
+	}
+	return resilience.New("embedder:"+name+":switch", p, embed.IsTransient, resilience.Hooks{Call: a.hooks.Call})
 }
 
 // probeEmbedder learns an embedding API's dimension, outside any guard, so

@@ -175,20 +175,9 @@ func (e *Embedders) abandon(ctx context.Context, id string) {
 }
 
 // nextCollection names the collection a switch from st builds: the stem
-// and a number one past the live collection's.
+// and the generation the switch starts, so no two switches ever share a
+// name (a process may still hold a dropped one's client). Weaviate class
+// names allow letters, digits and _.
 func (e *Embedders) nextCollection(st live.State) string {
-	return nextCollection(e.Collection, st.Live.Collection)
-}
-
-// nextCollection is the collection after live: stem_<n+1> where live is
-// stem_<n>, and stem_2 after stem itself. Weaviate class names allow
-// letters, digits and _.
-func nextCollection(stem, live string) string {
-	n := 1
-	if rest, ok := strings.CutPrefix(live, stem+"_"); ok {
-		if v, err := strconv.Atoi(rest); err == nil {
-			n = v
-		}
-	}
-	return stem + "_" + strconv.Itoa(n+1)
+	return e.Collection + "_" + strconv.FormatInt(st.Gen+1, 10)
 }

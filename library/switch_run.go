@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"ragd"
 	"ragd/embed"
 	"ragd/jobs"
 	"ragd/live"
@@ -101,6 +102,7 @@ func (e *Embedders) dropPhase(ctx context.Context, st live.State, rep *jobs.Repo
 	if err := from.Drop(ctx); err != nil {
 		return fmt.Errorf("drop collection %s: %w", sw.From.Collection, err)
 	}
+	e.Live.Forget(sw.From)
 	if _, err := e.Live.Records().Update(ctx, true, func(s *live.State) error {
 		if s.Switch != nil && s.Switch.JobID == sw.JobID {
 			s.Switch = nil
@@ -156,6 +158,7 @@ func (e *Embedders) finishCancel(ctx context.Context, st live.State) error {
 	if err != nil {
 		return fmt.Errorf("drop collection %s: %w", sw.To.Collection, err)
 	}
+	e.Live.Forget(sw.To)
 	if _, err := e.Live.Records().TakeDirty(ctx); err != nil {
 		return err
 	}
@@ -186,6 +189,9 @@ func (e *Embedders) waitFollowed(ctx context.Context, gen int64) error {
 		if len(behind) == 0 && time.Since(start) >= 2*poll {
 			return nil
 		}
+		if waited := time.Since(start); len(behind) > 0 && waited > 10*time.Second && waited%(10*time.Second) < poll/4 {
+			e.Log.Info("embedder switch waiting for processes still using the previous state", "gen", gen, "behind", behind)
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -215,7 +221,7 @@ func (e *Embedders) invalidateAll(ctx context.Context, side *live.Side) {
 // retry runs fn until it succeeds or ctx ends. A failure (the embedder
 // down, rate-limited, Weaviate refusing) does not fail the switch: it is
 // shown in GET /embedder and tried again after the wait the provider
-// asked for (Retry-After), else after a backoff up to 30 s.
+// asked for (Retry-After), else after a backoff up to 10 s.
 func (e *Embedders) retry(ctx context.Context, id string, fn func() error) error {
 	wait := time.Second
 	failed := false
@@ -235,15 +241,31 @@ func (e *Embedders) retry(ctx context.Context, id string, fn func() error) error
 		if ra := embed.RetryAfterOf(err); ra > 0 {
 			pause = ra
 		}
-		e.setError(ctx, id, err.Error()+" (retrying in "+pause.Round(time.Second).String()+")")
+		e.setError(ctx, id, switchFailure(err)+" (retrying in "+pause.Round(time.Second).String()+")")
 		e.Log.Warn("embedder switch waiting to retry a batch", "job_id", id, "error", err, "wait", pause)
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(pause):
 		}
-		wait = min(2*wait, 30*time.Second)
+		wait = min(2*wait, 10*time.Second)
 	}
+}
+
+// switchFailure is what GET /embedder shows of a failure the copy waits
+// out: the status an embedding API answered, else what any caller may read
+// of an error (ragd.PublicMessage); the log has the rest.
+func switchFailure(err error) string {
+	if apiErr, ok := errors.AsType[*embed.APIError](err); ok {
+		return fmt.Sprintf("the embedder answered HTTP %d", apiErr.StatusCode)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "the embedder did not answer in time"
+	}
+	if msg := ragd.PublicMessage(err); msg != "" {
+		return msg
+	}
+	return "a batch failed (the server logged the details)"
 }
 
 func (e *Embedders) setError(ctx context.Context, id, msg string) {

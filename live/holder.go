@@ -22,6 +22,10 @@ type Side struct {
 	Provider, Model string
 	// BatchSize is how many texts one embedding request carries.
 	BatchSize int
+	// Bulk is the embedder a switch copies with: bounded by the same
+	// timeout, but neither retried nor broken by a circuit breaker — the
+	// copy paces itself (Retry-After, backoff) and pauses while it fails.
+	Bulk ragd.Embedder
 	// Drop deletes the collection (chunks and pictures).
 	Drop func(context.Context) error
 }
@@ -104,6 +108,13 @@ func (h *Holder) side(ctx context.Context, t Target) (*Side, error) {
 	return s, nil
 }
 
+// Forget drops t's side from the holder's cache (its collection is gone).
+func (h *Holder) Forget(t Target) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.sides, t)
+}
+
 // Refresh reads the state now and follows it, then acknowledges what it
 // follows.
 func (h *Holder) Refresh(ctx context.Context) error {
@@ -118,7 +129,11 @@ func (h *Holder) Refresh(ctx context.Context) error {
 			return err
 		}
 	}
-	return h.records.Ack(ctx, h.replica, h.acked())
+	acked := h.acked()
+	if acked < st.Gen {
+		h.log.Debug("embedder state: requests pinned to an older state still running", "gen", st.Gen, "acked", acked)
+	}
+	return h.records.Ack(ctx, h.replica, acked)
 }
 
 // follow builds st's snapshot and makes it current. A target no longer
@@ -204,32 +219,58 @@ func (h *Holder) Close() {
 
 type pinKey struct{}
 
-// Pin fixes ctx to the current snapshot until release: everything done
-// with it embeds and reads in one vector space, and writes where that
-// snapshot writes, however the state moves meanwhile.
+// pin is a request's or job's hold on one snapshot, taken the first time
+// it embeds, reads or writes: a request that only waits (a cancel, a
+// wait for a job) never holds one, and so never keeps a switch waiting.
+type pin struct {
+	h    *Holder
+	once sync.Once
+	snap *Snapshot
+}
+
+func (p *pin) get() *Snapshot {
+	p.once.Do(func() { p.snap = p.h.acquire() })
+	return p.snap
+}
+
+// Pin fixes ctx to the snapshot current when ctx first embeds, reads or
+// writes, until release: everything done with it embeds and reads in one
+// vector space, and writes where that snapshot writes, however the state
+// moves meanwhile.
 func (h *Holder) Pin(ctx context.Context) (context.Context, func()) {
-	if s, ok := ctx.Value(pinKey{}).(*Snapshot); ok && s != nil {
+	if _, ok := ctx.Value(pinKey{}).(*pin); ok {
 		return ctx, func() {} // pinned already: one request's parts share it
 	}
+	p := &pin{h: h}
+	ctx = ragd.WithVectorSpace(context.WithValue(ctx, pinKey{}, p), func() string { return p.get().Live.Target.Collection })
+	return ctx, func() {
+		p.once.Do(func() {}) // no snapshot is taken after the release
+		if p.snap != nil {
+			p.snap.pins.Add(-1)
+		}
+	}
+}
+
+// acquire counts a pin on the current snapshot.
+func (h *Holder) acquire() *Snapshot {
 	for {
 		s := h.cur.Load()
 		s.pins.Add(1)
 		// A refresh that swapped s out before the pin counted could have
 		// found it unpinned and acknowledged past it: pin the new one.
-		if h.cur.Load() != s {
-			s.pins.Add(-1)
-			continue
+		if h.cur.Load() == s {
+			return s
 		}
-		var once sync.Once
-		ctx = ragd.WithVectorSpace(context.WithValue(ctx, pinKey{}, s), s.Live.Target.Collection)
-		return ctx, func() { once.Do(func() { s.pins.Add(-1) }) }
+		s.pins.Add(-1)
 	}
 }
 
 // snapshot is ctx's pinned snapshot, else the current one.
 func (h *Holder) snapshot(ctx context.Context) *Snapshot {
-	if s, ok := ctx.Value(pinKey{}).(*Snapshot); ok && s != nil {
-		return s
+	if p, ok := ctx.Value(pinKey{}).(*pin); ok {
+		if s := p.get(); s != nil {
+			return s
+		}
 	}
 	return h.cur.Load()
 }

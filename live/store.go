@@ -78,7 +78,7 @@ func (s *Store) Upsert(ctx context.Context, ns string, chunks []ragd.Chunk) erro
 	if err := snap.Live.Store.Upsert(ctx, ns, chunks); err != nil || snap.To == nil {
 		return err
 	}
-	s.alsoTo(ctx, snap, ns, func() error { return UpsertChunks(ctx, snap.To, ns, chunks) })
+	s.alsoTo(ctx, snap, ns, func() error { return UpsertChunks(ctx, snap.To, snap.To.Embedder, ns, chunks) })
 	return nil
 }
 
@@ -88,7 +88,7 @@ func (s *Store) UpsertImages(ctx context.Context, ns string, images []ragd.Image
 	if err := snap.Live.Store.UpsertImages(ctx, ns, images); err != nil || snap.To == nil {
 		return err
 	}
-	s.alsoTo(ctx, snap, ns, func() error { return UpsertImages(ctx, snap.To, ns, images) })
+	s.alsoTo(ctx, snap, ns, func() error { return UpsertImages(ctx, snap.To, snap.To.Embedder, ns, images) })
 	return nil
 }
 
@@ -154,14 +154,14 @@ func (s *Store) mark(ctx context.Context, snap *Snapshot, ns string) {
 	}
 }
 
-// UpsertChunks writes chunks to side, embedded with side's embedder from
-// the text ingest embedded them from.
-func UpsertChunks(ctx context.Context, side *Side, ns string, chunks []ragd.Chunk) error {
+// UpsertChunks writes chunks to side, embedded by e (side's embedder, or
+// its bulk one) from the text ingest embedded them from.
+func UpsertChunks(ctx context.Context, side *Side, e ragd.Embedder, ns string, chunks []ragd.Chunk) error {
 	texts := make([]string, len(chunks))
 	for i, c := range chunks {
 		texts[i] = c.EmbeddingText()
 	}
-	vectors, err := side.Embedder.Embed(ctx, texts)
+	vectors, err := e.Embed(ctx, texts)
 	if err != nil {
 		return err
 	}
@@ -174,12 +174,12 @@ func UpsertChunks(ctx context.Context, side *Side, ns string, chunks []ragd.Chun
 }
 
 // UpsertImages writes pictures to side as UpsertChunks writes chunks.
-func UpsertImages(ctx context.Context, side *Side, ns string, images []ragd.Image) error {
+func UpsertImages(ctx context.Context, side *Side, e ragd.Embedder, ns string, images []ragd.Image) error {
 	texts := make([]string, len(images))
 	for i, im := range images {
 		texts[i] = im.EmbeddingText()
 	}
-	vectors, err := side.Embedder.Embed(ctx, texts)
+	vectors, err := e.Embed(ctx, texts)
 	if err != nil {
 		return err
 	}

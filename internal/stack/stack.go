@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,13 +22,26 @@ import (
 	"ragd/app"
 	"ragd/config"
 	"ragd/internal/testenv"
+	"ragd/worker"
 )
 
 // Stack is a running ragd for one test.
 type Stack struct {
 	*app.App
 	URL string // base URL of the HTTP server
+	// Worker is the stack's worker, nil without one; stopping it early is
+	// safe (the cleanup stops it once).
+	Worker *Worker
 }
+
+// Worker is a stack's running worker.
+type Worker struct {
+	srv  *worker.Server
+	once sync.Once
+}
+
+// Shutdown stops the worker, once; its running jobs go back to the queue.
+func (w *Worker) Shutdown() { w.once.Do(w.srv.Shutdown) }
 
 // Config returns a configuration pointing at the test services, with names
 // unique to t and ingest confined to roots.
@@ -79,9 +93,10 @@ func StartWithLogger(t testing.TB, cfg config.Config, withWorker bool, log *slog
 // until the test ends.
 func serve(t testing.TB, a *app.App, withWorker bool) *Stack {
 	t.Helper()
+	var w *Worker
 	if withWorker {
-		w := a.NewWorker()
-		if err := w.Start(); err != nil {
+		w = &Worker{srv: a.NewWorker()}
+		if err := w.srv.Start(); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(w.Shutdown)
@@ -99,7 +114,7 @@ func serve(t testing.TB, a *app.App, withWorker bool) *Stack {
 	srv.Config = api.NewHTTPServer(srv.Listener.Addr().String(), handler)
 	srv.Start()
 	t.Cleanup(func() { srv.Close(); closeHandler() })
-	return &Stack{App: a, URL: srv.URL}
+	return &Stack{App: a, URL: srv.URL, Worker: w}
 }
 
 // Logger logs to stderr with -v and discards otherwise, keeping test output

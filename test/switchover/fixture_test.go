@@ -45,7 +45,8 @@ func newFixture(t *testing.T, perNamespace int) *fixture {
 	root := t.TempDir()
 	cfg := stack.Config(t, root)
 	cfg.Cache.Enabled = true
-	alt := standin.NewEmbeddings(t, "alt-embed", altDims)
+	alt := newStandin(t)
+	cfg.Resilience.CircuitOpenFor = time.Second // a tripped breaker lets the copy retry soon
 	cfg.Embedders = map[string]config.Embed{"alt": {Provider: "openai", BaseURL: alt.URL, Model: alt.Model, BatchSize: 2}}
 	f := &fixture{s: stack.Start(t, cfg, true), cfg: cfg, alt: alt, docs: map[string][]string{}}
 	for _, ns := range []string{"north", "south"} {
@@ -74,6 +75,11 @@ func newFixture(t *testing.T, perNamespace int) *fixture {
 		}
 	}
 	return f
+}
+
+// newStandin is the alt embedder: OpenAI's wire format, altDims vectors.
+func newStandin(t *testing.T) *standin.Embeddings {
+	return standin.NewEmbeddings(t, "alt-embed", altDims)
 }
 
 // status is GET /embedder.

@@ -65,7 +65,9 @@ func (c *copier) namespace(ctx context.Context, ns, after string, images bool) e
 		err := copyPages(ctx, c, ns, after, batch,
 			func(after string) ([]ragd.Chunk, error) { return c.from.Store.ScanChunks(ctx, ns, after, batch) },
 			func(ch ragd.Chunk) string { return ch.ID },
-			func(ctx context.Context, page []ragd.Chunk) error { return live.UpsertChunks(ctx, c.to, c.to.Bulk, ns, page) },
+			func(ctx context.Context, page []ragd.Chunk) error {
+				return live.UpsertChunks(ctx, c.to, c.to.Bulk, ns, page)
+			},
 			func(cursor string, n int) { c.done += n; c.checkpoint(ctx, ns, cursor, false) })
 		if err != nil {
 			return err
@@ -76,7 +78,9 @@ func (c *copier) namespace(ctx context.Context, ns, after string, images bool) e
 	err := copyPages(ctx, c, ns, after, batch,
 		func(after string) ([]ragd.Image, error) { return c.from.Store.ScanImages(ctx, ns, after, batch) },
 		func(im ragd.Image) string { return im.ID },
-		func(ctx context.Context, page []ragd.Image) error { return live.UpsertImages(ctx, c.to, c.to.Bulk, ns, page) },
+		func(ctx context.Context, page []ragd.Image) error {
+			return live.UpsertImages(ctx, c.to, c.to.Bulk, ns, page)
+		},
 		func(cursor string, _ int) { c.checkpoint(ctx, ns, cursor, true) })
 	if err != nil {
 		return err

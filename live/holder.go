@@ -56,12 +56,14 @@ type Holder struct {
 	poll    time.Duration
 	replica string
 
-	cur   atomic.Pointer[Snapshot]
-	mu    sync.Mutex // guards sides and older, and serializes refreshes
-	sides map[Target]*Side
-	older []*Snapshot // replaced, perhaps still pinned
-	stop  chan struct{}
-	done  chan struct{}
+	cur     atomic.Pointer[Snapshot]
+	mu      sync.Mutex // guards sides and older, and serializes refreshes
+	sides   map[Target]*Side
+	older   []*Snapshot // replaced, perhaps still pinned
+	stop    chan struct{}
+	done    chan struct{}
+	started atomic.Bool
+	closing sync.Once
 }
 
 // NewHolder reads the state and builds what it names: a live target whose
@@ -180,6 +182,7 @@ func (h *Holder) acked() int64 {
 
 // Start polls the state until Close.
 func (h *Holder) Start() {
+	h.started.Store(true)
 	go func() {
 		defer close(h.done)
 		t := time.NewTicker(h.poll)
@@ -201,16 +204,15 @@ func (h *Holder) Start() {
 
 // Close stops polling and withdraws this process's acknowledgement, so a
 // switch does not wait for it.
-func (h *Holder) Close() {
-	select {
-	case <-h.stop:
-		return
-	default:
-	}
+func (h *Holder) Close() { h.closing.Do(h.close) }
+
+func (h *Holder) close() {
 	close(h.stop)
-	select {
-	case <-h.done:
-	case <-time.After(10 * time.Second):
+	if h.started.Load() {
+		select {
+		case <-h.done:
+		case <-time.After(10 * time.Second):
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()

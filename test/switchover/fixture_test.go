@@ -123,6 +123,18 @@ func search(s *stack.Stack, t *testing.T, ns, query, mode string) ([]string, err
 	return out, nil
 }
 
+// documentID is the id of the document a keyword search for word finds
+// first in ns.
+func (f *fixture) documentID(t *testing.T, ns, word string) string {
+	t.Helper()
+	r := f.s.Do(t, http.MethodPost, "/tools/rag_search", map[string]any{"query": word, "kb_name": ns, "mode": "keyword", "top_k": 1})
+	var resp wire.SearchResponse
+	if err := json.Unmarshal(r.Body, &resp); err != nil || len(resp.Results) == 0 {
+		t.Fatalf("search %s in %s: %d %s", word, ns, r.Status, r.Body)
+	}
+	return resp.Results[0].DocumentID
+}
+
 // load searches both namespaces without pause until stopped, counting
 // searches and failures (with the first failures' texts).
 type load struct {

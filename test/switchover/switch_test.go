@@ -37,6 +37,10 @@ func TestSwitchUnderLoad(t *testing.T) {
 		t.Fatalf("index during the switch: %d %s", r.Status, r.Body)
 	}
 	lateJob := r.JSON["job_id"].(string)
+	gone := f.documentID(t, "south", topics[5])
+	if r := f.s.Do(t, http.MethodDelete, "/documents/"+gone+"?kb_name=south", nil); r.Status != http.StatusOK {
+		t.Fatalf("delete during the switch: %d %s", r.Status, r.Body)
+	}
 	mid := f.status(t, f.s)
 	f.alt.Resume()
 	if j := f.s.WaitJob(t, lateJob, time.Minute); j.Status != ragd.JobCompleted {
@@ -66,6 +70,9 @@ func TestSwitchUnderLoad(t *testing.T) {
 	for ns, texts := range f.docs {
 		for i, text := range texts {
 			topic := topics[i%len(topics)]
+			if ns == "south" && i == 5 {
+				continue // deleted during the switch
+			}
 			for _, mode := range []string{"keyword", "vector"} {
 				got, err := search(f.s, t, ns, topic, mode)
 				if err != nil || !slices.Contains(got, text) {
@@ -76,6 +83,9 @@ func TestSwitchUnderLoad(t *testing.T) {
 	}
 	if got, err := search(f.s, t, "north", "marzipan", "vector"); err != nil || len(got) == 0 || got[0] != late {
 		t.Fatalf("the document ingested during the switch: %q, %v", got, err)
+	}
+	if n := f.s.ChunkCount(t, "south", gone); n != 0 {
+		t.Fatalf("the document deleted during the switch has %d chunks in the new collection", n)
 	}
 	stats := f.s.Do(t, http.MethodGet, "/tools/rag_stats", nil)
 	if !strings.Contains(string(stats.Body), `"embedder":"openai:alt-embed"`) || !strings.Contains(string(stats.Body), `"dimension":48`) {

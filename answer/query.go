@@ -116,7 +116,7 @@ func (s *Service) answer(ctx context.Context, query string, vector []float32, hi
 		if _, added := list.addHit(h); added {
 			resp.Context = append(resp.Context, search.ToResult(h))
 		}
-		best = max(best, search.Cosine(vector, h.Vector))
+		best = max(best, ragd.Cosine(vector, h.Vector))
 	}
 	passages := list.passages
 	resp.Sources = list.sourceList()

@@ -61,7 +61,7 @@ func mmr(hits []ragd.Hit, k int, lambda float64) []ragd.Hit {
 			}
 			maxSim := 0.0
 			for _, p := range picked {
-				maxSim = math.Max(maxSim, Cosine(h.Vector, p.Vector))
+				maxSim = math.Max(maxSim, ragd.Cosine(h.Vector, p.Vector))
 			}
 			score := lambda*rel[i] - (1-lambda)*maxSim
 			if score > bestScore {
@@ -90,21 +90,4 @@ func relevanceScale(hits []ragd.Hit) []float64 {
 		}
 	}
 	return out
-}
-
-// Cosine is the cosine similarity of a and b; 0 when either is missing.
-func Cosine(a, b []float32) float64 {
-	if len(a) == 0 || len(a) != len(b) {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
 }

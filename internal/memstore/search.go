@@ -114,7 +114,7 @@ func rank[T any](pool []T, q ragd.ChunkQuery, fields func(T) []field, vector fun
 	if q.Mode != ragd.ModeKeyword {
 		semantic = make([]float64, len(pool))
 		for i, x := range pool {
-			semantic[i] = cosine(q.Vector, vector(x))
+			semantic[i] = ragd.Cosine(q.Vector, vector(x))
 		}
 	}
 	var out []scored
@@ -183,20 +183,4 @@ func fuse(keyword, semantic []scored, alpha float64, ranked bool) []scored {
 		out = append(out, scored{i, s})
 	}
 	return out
-}
-
-func cosine(a, b []float32) float64 {
-	if len(a) == 0 || len(a) != len(b) {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
 }

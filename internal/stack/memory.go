@@ -22,19 +22,9 @@ func ServiceConfig(t testing.TB, roots ...string) config.Config {
 	}
 	cfg := config.Default()
 	cfg.Redis.URL = testenv.RedisOrMemory(t)
-	name := testenv.Unique(t, "T")
-	cfg.Weaviate.Collection = name
-	cfg.Redis.KeyPrefix = "test:" + name
-	cfg.Worker.Queue = "test-" + name
-	cfg.Worker.Concurrency = 2
 	cfg.Search.WordNetDir = "" // no thesaurus: synonyms and related words stay off
 	cfg.Search.SynonymExpansion, cfg.Search.KeywordSynonymExpansion, cfg.Ingest.RelatedWords = false, false, false
-	if len(roots) == 0 {
-		roots = []string{t.TempDir()}
-	}
-	cfg.Ingest.Roots = roots
-	cfg.Data.Dir = t.TempDir()
-	return cfg
+	return ownNames(t, cfg, roots)
 }
 
 // StartService is Start on the real services, or under testenv.InMemory

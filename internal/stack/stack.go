@@ -54,6 +54,12 @@ func Config(t testing.TB, roots ...string) config.Config {
 	// The test WordNet, so synonym expansion and related words run as
 	// configured rather than being switched off by a missing database.
 	cfg.Search.WordNetDir = testenv.WordNetDir(t)
+	return ownNames(t, cfg, roots)
+}
+
+// ownNames gives cfg names unique to t (collection, key prefix, queue) and
+// its own ingest roots and data directory.
+func ownNames(t testing.TB, cfg config.Config, roots []string) config.Config {
 	name := testenv.Unique(t, "T")
 	cfg.Weaviate.Collection = name
 	cfg.Redis.KeyPrefix = "test:" + name

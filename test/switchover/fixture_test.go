@@ -4,6 +4,8 @@
 package switchover
 
 import (
+	"bufio"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -133,6 +135,26 @@ func (f *fixture) documentID(t *testing.T, ns, word string) string {
 		t.Fatalf("search %s in %s: %d %s", word, ns, r.Status, r.Body)
 	}
 	return resp.Results[0].DocumentID
+}
+
+// exportHeader is the first line of the namespace's export: what made it
+// and its vectors' embedder.
+func exportHeader(t *testing.T, s *stack.Stack, ns string) string {
+	t.Helper()
+	resp, err := http.Get(s.URL + "/kb/" + ns + "/export")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	zr, err := gzip.NewReader(resp.Body)
+	if err != nil {
+		t.Fatalf("export of %s: %d, %v", ns, resp.StatusCode, err)
+	}
+	line, err := bufio.NewReader(zr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	return line
 }
 
 // load searches both namespaces without pause until stopped, counting

@@ -92,6 +92,10 @@ func TestSwitchUnderLoad(t *testing.T) {
 		t.Errorf("rag_stats after the switch: %s", stats.Body)
 	}
 
+	if header := exportHeader(t, f.s, "north"); !strings.Contains(header, `"name":"openai:alt-embed","dimension":48`) {
+		t.Errorf("the export's header after the switch: %s", header)
+	}
+
 	back := f.start(t, "default")
 	if job := f.s.WaitJob(t, back, 2*time.Minute); job.Status != ragd.JobCompleted {
 		t.Fatalf("switch back: %+v", job)

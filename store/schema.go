@@ -79,7 +79,7 @@ func (s *Store) checkCollection(ctx context.Context, embedder string, dim int) e
 	gotDim, _ := strconv.Atoi(m[2])
 	if m[1] != embedder || gotDim != dim {
 		return fmt.Errorf("weaviate collection %s holds vectors from embedder %s (dimension %d) but ragd is configured with %s (dimension %d); "+
-			"use the same embedder, or set weaviate.collection to a new name and re-ingest", s.class, m[1], gotDim, embedder, dim)
+			"configure embed as it was and name the new embedder under embedders, then switch to it with `ragd embedder switch NAME` (POST /embedder/switch), which re-embeds the stored chunks without downtime", s.class, m[1], gotDim, embedder, dim)
 	}
 	if class.MultiTenancyConfig == nil || !class.MultiTenancyConfig.Enabled {
 		return fmt.Errorf("weaviate collection %s is not multi-tenant; choose another weaviate.collection", s.class)

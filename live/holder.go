@@ -224,15 +224,37 @@ type pinKey struct{}
 // pin is a request's or job's hold on one snapshot, taken the first time
 // it embeds, reads or writes: a request that only waits (a cancel, a
 // wait for a job) never holds one, and so never keeps a switch waiting.
+// Used after its release (work a request left running), it keeps the
+// snapshot it had, or takes the current one, without counting.
 type pin struct {
-	h    *Holder
-	once sync.Once
-	snap *Snapshot
+	h        *Holder
+	mu       sync.Mutex
+	snap     *Snapshot
+	counted  bool
+	released bool
 }
 
 func (p *pin) get() *Snapshot {
-	p.once.Do(func() { p.snap = p.h.acquire() })
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.snap == nil {
+		if p.released {
+			p.snap = p.h.cur.Load()
+		} else {
+			p.snap, p.counted = p.h.acquire(), true
+		}
+	}
 	return p.snap
+}
+
+func (p *pin) release() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.released = true
+	if p.counted {
+		p.snap.pins.Add(-1)
+		p.counted = false
+	}
 }
 
 // Pin fixes ctx to the snapshot current when ctx first embeds, reads or
@@ -245,12 +267,7 @@ func (h *Holder) Pin(ctx context.Context) (context.Context, func()) {
 	}
 	p := &pin{h: h}
 	ctx = ragd.WithVectorSpace(context.WithValue(ctx, pinKey{}, p), func() string { return p.get().Live.Target.Collection })
-	return ctx, func() {
-		p.once.Do(func() {}) // no snapshot is taken after the release
-		if p.snap != nil {
-			p.snap.pins.Add(-1)
-		}
-	}
+	return ctx, p.release
 }
 
 // acquire counts a pin on the current snapshot.
@@ -270,9 +287,7 @@ func (h *Holder) acquire() *Snapshot {
 // snapshot is ctx's pinned snapshot, else the current one.
 func (h *Holder) snapshot(ctx context.Context) *Snapshot {
 	if p, ok := ctx.Value(pinKey{}).(*pin); ok {
-		if s := p.get(); s != nil {
-			return s
-		}
+		return p.get()
 	}
 	return h.cur.Load()
 }

@@ -77,6 +77,16 @@ func TestPinsHoldBackTheAcknowledgement(t *testing.T) {
 	if behind, _ := records.Behind(ctx, st.Gen, time.Minute); len(behind) != 0 {
 		t.Fatalf("after the pins ended: behind %v", behind)
 	}
+	// Work a request left running after its release keeps working, pinned
+	// to nothing.
+	if ragd.VectorSpace(idle) == "" || ragd.VectorSpace(used) == "" {
+		t.Fatal("a released pin lost its vector space")
+	}
+	late, releaseLate := h.Pin(ctx)
+	releaseLate()
+	if ragd.VectorSpace(late) != "Coll" {
+		t.Fatalf("a pin first used after its release: %q", ragd.VectorSpace(late))
+	}
 	h.Close()
 	if behind, _ := records.Behind(ctx, st.Gen+1, time.Minute); len(behind) != 0 {
 		t.Fatalf("a closed holder still counted: %v", behind)

@@ -16,6 +16,7 @@ import (
 
 	"ragd/internal/sentinel"
 	"ragd/internal/testenv"
+	"ragd/keyspace"
 )
 
 // The chaos test's own ports, clashing with no other test's or script's,
@@ -135,7 +136,7 @@ func busyWorker(t *testing.T, set *sentinel.Set, procs []*proc, cl *client, job,
 	ctx := context.Background()
 	deadline := time.Now().Add(2 * time.Minute)
 	for time.Now().Before(deadline) {
-		keys, _ := rdb.Keys(ctx, "chaos:lock:"+kb+":*").Result()
+		keys, _ := rdb.Keys(ctx, keyspace.New("chaos").DocumentLock(kb, "*")).Result()
 		for _, k := range keys {
 			token, err := rdb.Get(ctx, k).Result()
 			if err != nil {

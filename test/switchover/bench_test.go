@@ -73,11 +73,14 @@ var (
 //     (polled from Redis every 5 ms), the last page written and
 //     checkpointed.
 //   - floor_chunks/s: the same chunks over the floor's wall time.
+//   - store_chunks/s: the floor's embedded pages written through the
+//     store alone, 4 at once, to a scratch namespace (dropped after): the
+//     rate Weaviate's writes allow any copy.
 //   - ratio: switch/floor per round, the median reported, with the range.
 //   - switch_wall_s: POST /embedder/switch until the switch record is
 //     gone (cut over, every process following, old collection dropped).
 //   - search p50/p95: two clients each send a hybrid rag_search (cache off)
-//     every 50 ms throughout; "before" is the searches started in each
+//     every 200 ms throughout; "before" is the searches started in each
 //     round's first two seconds, with no switch and no floor running,
 //     "during" those started within a copy phase.
 func BenchmarkSwitch(b *testing.B) {

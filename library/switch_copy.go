@@ -3,6 +3,7 @@ package library
 import (
 	"context"
 	"slices"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -62,26 +63,30 @@ type copier struct {
 func (c *copier) namespace(ctx context.Context, ns, after string, images bool) error {
 	batch := max(c.to.BatchSize, 1)
 	if !images {
-		err := copyPages(ctx, c, ns, after, batch,
-			func(after string) ([]ragd.Chunk, error) { return c.from.Store.ScanChunks(ctx, ns, after, batch) },
-			func(ch ragd.Chunk) string { return ch.ID },
-			func(ctx context.Context, page []ragd.Chunk) error {
-				return live.UpsertChunks(ctx, c.to, c.to.Bulk, ns, page)
+		err := copyPages(ctx, c, ns, after, batch, pipeline[ragd.Chunk]{
+			scan: func(after string) ([]ragd.Chunk, error) { return c.from.Store.ScanChunks(ctx, ns, after, batch) },
+			idOf: func(ch ragd.Chunk) string { return ch.ID },
+			embed: func(ctx context.Context, page []ragd.Chunk) ([]ragd.Chunk, error) {
+				return live.EmbedChunks(ctx, c.to.Bulk, page)
 			},
-			func(cursor string, n int) { c.done += n; c.checkpoint(ctx, ns, cursor, false) })
+			store:      func(ctx context.Context, page []ragd.Chunk) error { return c.to.Store.Upsert(ctx, ns, page) },
+			checkpoint: func(cursor string, n int) { c.done += n; c.checkpoint(ctx, ns, cursor, false) },
+		})
 		if err != nil {
 			return err
 		}
 		after = ""
 		c.checkpoint(ctx, ns, "", true)
 	}
-	err := copyPages(ctx, c, ns, after, batch,
-		func(after string) ([]ragd.Image, error) { return c.from.Store.ScanImages(ctx, ns, after, batch) },
-		func(im ragd.Image) string { return im.ID },
-		func(ctx context.Context, page []ragd.Image) error {
-			return live.UpsertImages(ctx, c.to, c.to.Bulk, ns, page)
+	err := copyPages(ctx, c, ns, after, batch, pipeline[ragd.Image]{
+		scan: func(after string) ([]ragd.Image, error) { return c.from.Store.ScanImages(ctx, ns, after, batch) },
+		idOf: func(im ragd.Image) string { return im.ID },
+		embed: func(ctx context.Context, page []ragd.Image) ([]ragd.Image, error) {
+			return live.EmbedImages(ctx, c.to.Bulk, page)
 		},
-		func(cursor string, _ int) { c.checkpoint(ctx, ns, cursor, true) })
+		store:      func(ctx context.Context, page []ragd.Image) error { return c.to.Store.UpsertImages(ctx, ns, page) },
+		checkpoint: func(cursor string, _ int) { c.checkpoint(ctx, ns, cursor, true) },
+	})
 	if err != nil {
 		return err
 	}
@@ -106,44 +111,115 @@ func (c *copier) checkpoint(ctx context.Context, ns, after string, images bool) 
 	}
 }
 
-// copyPages copies one namespace's items from after on: Concurrency pages
-// read in turn, then written at once, then a checkpoint after the last.
-func copyPages[T any](ctx context.Context, c *copier, ns, after string, batch int,
-	scan func(after string) ([]T, error), idOf func(T) string,
-	write func(context.Context, []T) error, checkpoint func(cursor string, n int)) error {
+// pipeline is how copyPages reads, re-embeds and writes one kind of item.
+type pipeline[T any] struct {
+	// scan reads the page after cursor; a short page is the last.
+	scan func(after string) ([]T, error)
+	idOf func(T) string
+	// embed returns the page with the new embedder's vectors, store
+	// writes it to the new collection.
+	embed func(context.Context, []T) ([]T, error)
+	store func(context.Context, []T) error
+	// checkpoint records that every item up to cursor is written, n more
+	// since the last; only copyPages' own goroutine calls it.
+	checkpoint func(cursor string, n int)
+}
+
+// page is one page on its way through the pipeline: its place in the
+// scan and the cursor after it.
+type page[T any] struct {
+	seq    int
+	items  []T
+	cursor string
+}
+
+// copyPages copies one namespace's items from after on as a pipeline,
+// so the embedder is kept busy while the pages around its batches are
+// read and written: one reader scans up to Concurrency pages ahead,
+// Concurrency batches are embedded at once, and up to Concurrency
+// embedded pages are written at once. A page's checkpoint is recorded once
+// it and every page before it are written (pages finish out of order); a
+// run that dies resumes from the last, writing again the pages after it
+// that had finished. A failure is retried where it happened: a write that
+// fails does not embed its page again.
+func copyPages[T any](ctx context.Context, c *copier, ns, after string, batch int, p pipeline[T]) error {
 	k := max(c.e.Concurrency, 1)
-	for {
-		var pages [][]T
-		cursor, last := after, false
-		for len(pages) < k && !last {
-			var page []T
-			if err := c.e.retry(ctx, c.id, func() (err error) { page, err = scan(cursor); return err }); err != nil {
+	g, gctx := errgroup.WithContext(ctx)
+	scanned := make(chan page[T], k)
+	embedded := make(chan page[T], k)
+	written := make(chan page[T], k)
+	g.Go(func() error {
+		defer close(scanned)
+		cursor := after
+		for seq := 0; ; seq++ {
+			var items []T
+			if err := c.e.retry(gctx, c.id, func() (err error) { items, err = p.scan(cursor); return err }); err != nil {
 				return err
 			}
-			last = len(page) < batch
-			if len(page) > 0 {
-				pages = append(pages, page)
-				cursor = idOf(page[len(page)-1])
+			if len(items) > 0 {
+				cursor = p.idOf(items[len(items)-1])
+				select {
+				case scanned <- page[T]{seq: seq, items: items, cursor: cursor}:
+				case <-gctx.Done():
+					return gctx.Err()
+				}
+			}
+			if len(items) < batch {
+				return nil
 			}
 		}
-		if len(pages) == 0 {
-			return nil
+	})
+	stage := func(in <-chan page[T], out chan<- page[T], step func(*page[T]) error) {
+		var workers sync.WaitGroup
+		for range k {
+			workers.Add(1)
+			g.Go(func() error {
+				defer workers.Done()
+				for pg := range in {
+					if err := c.e.retry(gctx, c.id, func() error { return step(&pg) }); err != nil {
+						return err
+					}
+					select {
+					case out <- pg:
+					case <-gctx.Done():
+						return gctx.Err()
+					}
+				}
+				return nil
+			})
 		}
-		g, gctx := errgroup.WithContext(ctx)
-		n := 0
-		for _, page := range pages {
-			n += len(page)
-			g.Go(func() error { return c.e.retry(gctx, c.id, func() error { return write(gctx, page) }) })
+		go func() { workers.Wait(); close(out) }()
+	}
+	stage(scanned, embedded, func(pg *page[T]) error {
+		items, err := p.embed(gctx, pg.items)
+		if err == nil {
+			pg.items = items
 		}
-		if err := g.Wait(); err != nil {
-			return err
+		return err
+	})
+	stage(embedded, written, func(pg *page[T]) error { return p.store(gctx, pg.items) })
+	// Checkpoints, in scan order, as the pages before them are written.
+	// A stage that fails stops the others; what was written before is
+	// still recorded, then the failure returned.
+	pending := map[int]page[T]{}
+	next := 0
+	for pg := range written {
+		pending[pg.seq] = pg
+		n, cursor := 0, ""
+		for {
+			done, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			n, cursor = n+len(done.items), done.cursor
+			next++
 		}
-		after = cursor
-		checkpoint(cursor, n)
-		if last {
-			return nil
+		if n > 0 {
+			p.checkpoint(cursor, n)
 		}
 	}
+	return g.Wait()
 }
 
 // reconcileDirty checks the namespaces something was deleted from (or

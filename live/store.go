@@ -157,38 +157,57 @@ func (s *Store) mark(ctx context.Context, snap *Snapshot, ns string) {
 // UpsertChunks writes chunks to side, embedded by e (side's embedder, or
 // its bulk one) from the text ingest embedded them from.
 func UpsertChunks(ctx context.Context, side *Side, e ragd.Embedder, ns string, chunks []ragd.Chunk) error {
+	out, err := EmbedChunks(ctx, e, chunks)
+	if err != nil {
+		return err
+	}
+	return side.Store.Upsert(ctx, ns, out)
+}
+
+// EmbedChunks returns copies of chunks with e's vectors of the text ingest
+// embedded them from.
+func EmbedChunks(ctx context.Context, e ragd.Embedder, chunks []ragd.Chunk) ([]ragd.Chunk, error) {
 	texts := make([]string, len(chunks))
 	for i, c := range chunks {
 		texts[i] = c.EmbeddingText()
 	}
 	vectors, err := e.Embed(ctx, texts)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	out := make([]ragd.Chunk, len(chunks))
 	for i, c := range chunks {
 		c.Vector = vectors[i]
 		out[i] = c
 	}
-	return side.Store.Upsert(ctx, ns, out)
+	return out, nil
 }
 
 // UpsertImages writes pictures to side as UpsertChunks writes chunks.
 func UpsertImages(ctx context.Context, side *Side, e ragd.Embedder, ns string, images []ragd.Image) error {
+	out, err := EmbedImages(ctx, e, images)
+	if err != nil {
+		return err
+	}
+	return side.Store.UpsertImages(ctx, ns, out)
+}
+
+// EmbedImages is EmbedChunks for pictures.
+func EmbedImages(ctx context.Context, e ragd.Embedder, images []ragd.Image) ([]ragd.Image, error) {
 	texts := make([]string, len(images))
 	for i, im := range images {
 		texts[i] = im.EmbeddingText()
 	}
 	vectors, err := e.Embed(ctx, texts)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	out := make([]ragd.Image, len(images))
 	for i, im := range images {
 		im.Vector = vectors[i]
 		out[i] = im
 	}
-	return side.Store.UpsertImages(ctx, ns, out)
+	return out, nil
 }
 
 // Embedder is the embedder of whatever snapshot a call's context is

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -39,6 +40,7 @@ type Embeddings struct {
 	requests int
 	texts    int
 	refused  int
+	arrivals []time.Time
 }
 
 // NewEmbeddings starts a stand-in of dims dimensions, stopped when the
@@ -83,6 +85,14 @@ func (e *Embeddings) Resume() {
 // SetDown makes every request fail with 503 until set back.
 func (e *Embeddings) SetDown(down bool) { e.down.Store(down) }
 
+// Arrivals are the times the well-formed requests so far arrived, before
+// any pause or delay, in order.
+func (e *Embeddings) Arrivals() []time.Time {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.arrivals)
+}
+
 // Counts are the requests answered, the texts embedded and the requests
 // refused (429 or 503).
 func (e *Embeddings) Counts() (requests, texts, refused int) {
@@ -104,6 +114,9 @@ func (e *Embeddings) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":{"message":"input must be a non-empty array of strings"}}`, http.StatusBadRequest)
 		return
 	}
+	e.mu.Lock()
+	e.arrivals = append(e.arrivals, time.Now())
+	e.mu.Unlock()
 	e.gateMu.Lock()
 	gate := e.gate
 	e.gateMu.Unlock()

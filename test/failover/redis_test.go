@@ -26,6 +26,7 @@ import (
 // acknowledged request reaches completed, and the chunk count equals a
 // clean run's (no file indexed twice into duplicate chunks).
 func TestRedisPrimaryKilledUnderIngest(t *testing.T) {
+	testenv.WeaviateURL(t) // skips under -short before the sentinels start
 	set := sentinel.Start(t, sentinel.DefaultPorts)
 	root := corpus(t)
 	cfg := stack.Config(t, root)

@@ -281,7 +281,58 @@ func (e *Embedders) reconcile(ctx context.Context, ns string, from, to *live.Sid
 			return err
 		}
 	}
+	return e.reconcileImages(ctx, ns, from, to)
+}
+
+// reconcileImages copies again the pictures of current versions that the
+// new collection lacks (their write to it failed during the switch); the
+// per-document pass has deleted those of stale versions already.
+func (e *Embedders) reconcileImages(ctx context.Context, ns string, from, to *live.Side) error {
+	have := map[string]bool{}
+	if err := scanImages(ctx, to.Store, ns, func(im ragd.Image) { have[im.ID] = true }); err != nil {
+		return err
+	}
+	var candidates []ragd.Image
+	err := scanImages(ctx, from.Store, ns, func(im ragd.Image) {
+		if !have[im.ID] {
+			candidates = append(candidates, im)
+		}
+	})
+	if err != nil || len(candidates) == 0 {
+		return err
+	}
+	ids := make([]string, 0, len(candidates))
+	for _, im := range candidates {
+		ids = append(ids, im.DocumentID)
+	}
+	current, err := e.Registry.CurrentHashes(ctx, ns, ids)
+	if err != nil {
+		return err
+	}
+	missing := slices.DeleteFunc(candidates, func(im ragd.Image) bool { return current[im.DocumentID] != im.ContentHash })
+	for batch := range slices.Chunk(missing, max(to.BatchSize, 1)) {
+		if err := live.UpsertImages(ctx, to, to.Bulk, ns, batch); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// scanImages calls fn with every picture of ns in s.
+func scanImages(ctx context.Context, s ragd.ChunkScanner, ns string, fn func(ragd.Image)) error {
+	for after := ""; ; {
+		page, err := s.ScanImages(ctx, ns, after, 500)
+		if err != nil {
+			return err
+		}
+		for _, im := range page {
+			fn(im)
+		}
+		if len(page) < 500 {
+			return nil
+		}
+		after = page[len(page)-1].ID
+	}
 }
 
 func (e *Embedders) reconcileDocument(ctx context.Context, ns, id string, from, to *live.Side) error {

@@ -94,6 +94,9 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 type Deps struct {
 	// Store replaces the Weaviate collection (weaviate.*).
 	Store ragd.ChunkStore
+	// NewStore, with Store, makes the store of another collection (one an
+	// embedder switch builds); nil refuses switches.
+	NewStore func(collection string) ragd.ChunkStore
 	// Embedder replaces the configured embedder (embed.*).
 	Embedder ragd.Embedder
 }

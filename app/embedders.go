@@ -67,10 +67,14 @@ func (a *App) sideBuilder(deps Deps, guards resilience.Guards) live.Builder {
 // connectStore connects to collection, made for embedder e.
 func (a *App) connectStore(ctx context.Context, deps Deps, collection string, e ragd.Embedder) (ragd.ChunkStore, func(context.Context) error, error) {
 	if deps.Store != nil {
-		if collection != a.Config.Weaviate.Collection {
-			return nil, nil, fmt.Errorf("collection %s: the in-memory store holds weaviate.collection only", collection)
+		drop := func(context.Context) error { return nil }
+		switch {
+		case collection == a.Config.Weaviate.Collection:
+			return deps.Store, drop, nil
+		case deps.NewStore != nil:
+			return deps.NewStore(collection), drop, nil
 		}
-		return deps.Store, func(context.Context) error { return nil }, nil
+		return nil, nil, fmt.Errorf("collection %s: the given store holds weaviate.collection only", collection)
 	}
 	cfg := a.Config.Weaviate
 	c, err := store.Connect(ctx, store.Config{URL: cfg.URL, GRPCAddr: cfg.GRPCAddr, APIKey: cfg.APIKey,

@@ -2,8 +2,10 @@ package stack
 
 import (
 	"context"
+	"sync"
 	"testing"
 
+	"ragd"
 	"ragd/app"
 	"ragd/config"
 	"ragd/internal/memstore"
@@ -34,7 +36,17 @@ func StartService(t testing.TB, cfg config.Config, withWorker bool) *Stack {
 	if !testenv.InMemory() {
 		return Start(t, cfg, withWorker)
 	}
-	a, err := app.NewWith(context.Background(), cfg, Logger(t), app.Deps{Store: memstore.New(), Embedder: wordvec.New(64)})
+	var mu sync.Mutex
+	stores := map[string]ragd.ChunkStore{}
+	more := func(collection string) ragd.ChunkStore { // one per collection a switch builds
+		mu.Lock()
+		defer mu.Unlock()
+		if stores[collection] == nil {
+			stores[collection] = memstore.New()
+		}
+		return stores[collection]
+	}
+	a, err := app.NewWith(context.Background(), cfg, Logger(t), app.Deps{Store: memstore.New(), Embedder: wordvec.New(64), NewStore: more})
 	if err != nil {
 		t.Fatalf("start ragd in memory: %v", err)
 	}

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"log/slog"
+	"slices"
 
 	"ragd"
 )
@@ -132,7 +133,7 @@ func (s *Store) ClearNamespace(ctx context.Context, ns string) error {
 // copy may have read what it deletes before and write it after, so the
 // switch checks the namespace's documents against the registry again.
 func (s *Store) deleted(ctx context.Context, snap *Snapshot, ns string, del func() error) {
-	s.mark(ctx, snap, ns)
+	s.mark(ctx, ns)
 	if err := del(); err != nil {
 		s.log.Warn("delete on the collection being switched to failed; the switch reconciles the namespace",
 			"kb_name", ns, "collection", snap.To.Target.Collection, "error", err)
@@ -144,11 +145,11 @@ func (s *Store) alsoTo(ctx context.Context, snap *Snapshot, ns string, write fun
 	if err := write(); err != nil {
 		s.log.Warn("write to the collection being switched to failed; the switch copies the namespace's documents again",
 			"kb_name", ns, "collection", snap.To.Target.Collection, "error", err)
-		s.mark(ctx, snap, ns)
+		s.mark(ctx, ns)
 	}
 }
 
-func (s *Store) mark(ctx context.Context, snap *Snapshot, ns string) {
+func (s *Store) mark(ctx context.Context, ns string) {
 	if err := s.h.records.MarkDirty(context.WithoutCancel(ctx), ns); err != nil {
 		s.log.Warn("namespace not marked for the switch's reconciliation", "kb_name", ns, "error", err)
 	}
@@ -165,22 +166,10 @@ func UpsertChunks(ctx context.Context, side *Side, e ragd.Embedder, ns string, c
 }
 
 // EmbedChunks returns copies of chunks with e's vectors of the text ingest
-// embedded them from.
+// embedded them from; the caller's keep theirs.
 func EmbedChunks(ctx context.Context, e ragd.Embedder, chunks []ragd.Chunk) ([]ragd.Chunk, error) {
-	texts := make([]string, len(chunks))
-	for i, c := range chunks {
-		texts[i] = c.EmbeddingText()
-	}
-	vectors, err := e.Embed(ctx, texts)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ragd.Chunk, len(chunks))
-	for i, c := range chunks {
-		c.Vector = vectors[i]
-		out[i] = c
-	}
-	return out, nil
+	out := slices.Clone(chunks)
+	return out, ragd.EmbedChunks(ctx, e, out)
 }
 
 // UpsertImages writes pictures to side as UpsertChunks writes chunks.
@@ -194,20 +183,8 @@ func UpsertImages(ctx context.Context, side *Side, e ragd.Embedder, ns string, i
 
 // EmbedImages is EmbedChunks for pictures.
 func EmbedImages(ctx context.Context, e ragd.Embedder, images []ragd.Image) ([]ragd.Image, error) {
-	texts := make([]string, len(images))
-	for i, im := range images {
-		texts[i] = im.EmbeddingText()
-	}
-	vectors, err := e.Embed(ctx, texts)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ragd.Image, len(images))
-	for i, im := range images {
-		im.Vector = vectors[i]
-		out[i] = im
-	}
-	return out, nil
+	out := slices.Clone(images)
+	return out, ragd.EmbedImages(ctx, e, out)
 }
 
 // Embedder is the embedder of whatever snapshot a call's context is

@@ -20,7 +20,6 @@ func (p *Pipeline) indexImages(ctx context.Context, pl jobs.DocumentPayload, loa
 	}
 	extracted := loaded.Images
 	var images []ragd.Image
-	var texts []string
 	for _, im := range extracted {
 		if im.Caption == "" && im.Nearby == "" {
 			continue // nothing to find it by
@@ -28,17 +27,12 @@ func (p *Pipeline) indexImages(ctx context.Context, pl jobs.DocumentPayload, loa
 		images = append(images, ragd.Image{ID: ragd.ChunkID(pl.DocumentID, hash+"/image", im.Index), Namespace: pl.Namespace,
 			DocumentID: pl.DocumentID, ContentHash: hash, Source: pl.Source, Index: im.Index, Page: im.Page, Position: im.Position,
 			Caption: im.Caption, Nearby: im.Nearby, Format: im.Format, Width: im.Width, Height: im.Height})
-		texts = append(texts, images[len(images)-1].EmbeddingText())
 	}
 	if len(images) == 0 {
 		return 0, nil
 	}
-	vectors, err := p.Embedder.Embed(ctx, texts)
-	if err != nil {
+	if err := ragd.EmbedImages(ctx, p.Embedder, images); err != nil {
 		return 0, err
-	}
-	for i := range images {
-		images[i].Vector = vectors[i]
 	}
 	// Finished even if the job is cancelled meanwhile, as chunk upserts are (write).
 	return len(images), p.Store.UpsertImages(context.WithoutCancel(ctx), pl.Namespace, images)

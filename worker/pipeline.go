@@ -188,19 +188,8 @@ func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Ch
 	rep.Progress(0, len(chunks), "chunks")
 	for start := 0; start < len(chunks); start += step {
 		batch := chunks[start:min(start+step, len(chunks))]
-		texts := make([]string, len(batch))
-		for i, c := range batch {
-			texts[i] = c.EmbeddingText()
-		}
-		vectors, err := p.Embedder.Embed(ctx, texts)
-		if err != nil {
+		if err := ragd.EmbedChunks(ctx, p.Embedder, batch); err != nil {
 			return fmt.Errorf("embed: %w", err)
-		}
-		if len(vectors) != len(batch) {
-			return fmt.Errorf("embed: %d vectors for %d texts", len(vectors), len(batch))
-		}
-		for i := range batch {
-			batch[i].Vector = vectors[i]
 		}
 		// Finished even if the job is cancelled meanwhile (weaviate.timeout
 		// bounds each attempt), so that what the run wrote is in Weaviate by

@@ -55,9 +55,11 @@ func (e *Embedders) Status(ctx context.Context) (EmbedderStatus, error) {
 	if err != nil {
 		return EmbedderStatus{}, ragd.Unavailable("redis", err)
 	}
-	side, err := e.Live.Side(ctx, st.Live)
-	if err != nil {
-		return EmbedderStatus{}, ragd.Unavailable("embedder "+st.Live.Name, err)
+	// A report builds nothing: what this process follows has been built
+	// already (a state newer than it follows is a second away).
+	side := e.Live.Built(st.Live)
+	if side == nil {
+		side = e.Live.Current().Live
 	}
 	out := EmbedderStatus{Live: info(side)}
 	sw := st.Switch
@@ -66,7 +68,7 @@ func (e *Embedders) Status(ctx context.Context) (EmbedderStatus, error) {
 	}
 	s := &wire.SwitchStatus{JobID: sw.JobID, To: wire.SwitchTarget{Name: sw.To.Name}, Phase: string(sw.Phase),
 		Progress: ragd.Progress{Done: sw.Done, Total: sw.Total, Unit: "chunks"}, Error: sw.Error, Status: ragd.JobQueued}
-	if to, err := e.Live.Side(ctx, sw.To); err == nil {
+	if to := e.Live.Built(sw.To); to != nil {
 		s.To.Model, s.To.Dimension = to.Model, to.Embedder.Dimension()
 	}
 	if job, err := e.Queue.Job(ctx, sw.JobID); err == nil {

@@ -110,6 +110,14 @@ func (h *Holder) side(ctx context.Context, t Target) (*Side, error) {
 	return s, nil
 }
 
+// Built returns t's side if this process has built it, else nil; it
+// builds nothing (no embedder call, no collection created).
+func (h *Holder) Built(t Target) *Side {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sides[t]
+}
+
 // Forget drops t's side from the holder's cache (its collection is gone).
 func (h *Holder) Forget(t Target) {
 	h.mu.Lock()

@@ -31,14 +31,23 @@ type depTimeouts struct {
 	Weaviate, Embedder, LLM, WebSearch, Reranker time.Duration
 }
 
+// orUnset is d, or unsetTimeout for a d of 0.
+func orUnset(d time.Duration) time.Duration {
+	if d <= 0 {
+		return unsetTimeout
+	}
+	return d
+}
+
+// sharedPolicy is the retry and breaker settings every guard shares.
+func sharedPolicy(r config.Resilience) resilience.Policy {
+	p := resilience.DefaultPolicy()
+	p.MaxRetries, p.FailThreshold, p.OpenFor = r.MaxRetries, uint32(r.CircuitFailThreshold), r.CircuitOpenFor
+	return p
+}
+
 // timeouts reads each dependency's timeout from its own section.
 func timeouts(cfg config.Config) depTimeouts {
-	orUnset := func(d time.Duration) time.Duration {
-		if d <= 0 {
-			return unsetTimeout
-		}
-		return d
-	}
 	return depTimeouts{Weaviate: orUnset(cfg.Weaviate.Timeout), Embedder: orUnset(cfg.Embed.Timeout), LLM: cfg.LLM.Timeout,
 		WebSearch: cfg.WebSearch.Timeout, Reranker: cfg.Rerank.Timeout}
 }
@@ -47,8 +56,7 @@ func timeouts(cfg config.Config) depTimeouts {
 // that dependency's own timeout and sharing the retry and breaker settings.
 func newGuards(cfg config.Config, hooks resilience.Hooks) resilience.Guards {
 	r, t := cfg.Resilience, timeouts(cfg)
-	policy := resilience.DefaultPolicy()
-	policy.MaxRetries, policy.FailThreshold, policy.OpenFor = r.MaxRetries, uint32(r.CircuitFailThreshold), r.CircuitOpenFor
+	policy := sharedPolicy(r)
 	with := func(timeout time.Duration, retries int) resilience.Policy {
 		p := policy
 		p.Timeout, p.MaxRetries = timeout, retries
@@ -122,13 +130,8 @@ func newWebSearch(c config.WebSearch) (websearch.Provider, error) {
 // its own breaker, so a switch target that fails does not open the live
 // embedder's, and its own timeout.
 func (a *App) embedderGuard(name string, ec config.Embed) *resilience.Guard {
-	r := a.Config.Resilience
-	p := resilience.DefaultPolicy()
-	p.MaxRetries, p.FailThreshold, p.OpenFor = r.MaxRetries, uint32(r.CircuitFailThreshold), r.CircuitOpenFor
-	p.Timeout = ec.Timeout
-	if p.Timeout <= 0 {
-		p.Timeout = unsetTimeout
-	}
+	p := sharedPolicy(a.Config.Resilience)
+	p.Timeout = orUnset(ec.Timeout)
 	g := resilience.New("embedder:"+name, p, embed.IsTransient, a.hooks)
 	a.Metrics.InitBreaker(g.Name())
 	return g
@@ -139,21 +142,14 @@ func (a *App) embedderGuard(name string, ec config.Embed) *resilience.Guard {
 // the copy retries on its own, honouring Retry-After.
 func (a *App) bulkGuard(name string, ec config.Embed) *resilience.Guard {
 	p := resilience.DefaultPolicy()
-	p.MaxRetries, p.FailThreshold, p.Timeout = 0, math.MaxUint32, ec.Timeout
-	if p.Timeout <= 0 {
-		p.Timeout = unsetTimeout
-	}
+	p.MaxRetries, p.FailThreshold, p.Timeout = 0, math.MaxUint32, orUnset(ec.Timeout)
 	return resilience.New("embedder:"+name+":switch", p, embed.IsTransient, resilience.Hooks{Call: a.hooks.Call})
 }
 
 // probeEmbedder learns an embedding API's dimension, outside any guard, so
 // bounded here by the embedder's own timeout.
 func probeEmbedder(ctx context.Context, ec config.Embed, o *embed.OpenAI) error {
-	timeout := ec.Timeout
-	if timeout <= 0 {
-		timeout = unsetTimeout
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithTimeout(ctx, orUnset(ec.Timeout))
 	defer cancel()
 	if err := o.Probe(ctx); err != nil {
 		return fmt.Errorf("embedder at %s: %w", ec.BaseURL, err)

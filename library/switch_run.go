@@ -75,24 +75,25 @@ func (e *Embedders) copyPhase(ctx context.Context, st live.State, ref jobs.Ref, 
 	if err != nil {
 		return st, err
 	}
-	e.invalidateAll(ctx, from)
 	e.Log.Info("embedder switch cut over", "job_id", ref.ID, "live", st.Live.Name, "collection", st.Live.Collection)
 	return st, nil
 }
 
-// dropPhase waits until every process has followed the cutover, copies
-// again what failed to reach the new collection since, then drops the old
-// one and forgets the switch.
+// dropPhase invalidates the cache (here, so a run resumed after the
+// cutover does it too), waits until every process has followed the
+// cutover, copies again what failed to reach the new collection since,
+// then drops the old one and forgets the switch.
 func (e *Embedders) dropPhase(ctx context.Context, st live.State, rep *jobs.Reporter) error {
 	sw := *st.Switch
+	to, err := e.Live.Side(ctx, sw.To)
+	if err != nil {
+		return err
+	}
+	e.invalidateAll(ctx, to)
 	if err := e.waitFollowed(ctx, st.Gen); err != nil {
 		return err
 	}
 	from, err := e.Live.Side(ctx, sw.From)
-	if err != nil {
-		return err
-	}
-	to, err := e.Live.Side(ctx, sw.To)
 	if err != nil {
 		return err
 	}
@@ -111,7 +112,6 @@ func (e *Embedders) dropPhase(ctx context.Context, st live.State, rep *jobs.Repo
 	}); err != nil {
 		return err
 	}
-	e.invalidateAll(ctx, to)
 	rep.Result(SwitchResult{From: sw.From.Name, To: sw.To.Name, Collection: sw.To.Collection, Chunks: sw.Total})
 	e.Log.Info("embedder switch finished; old collection dropped", "job_id", sw.JobID, "dropped", sw.From.Collection)
 	return nil
@@ -181,6 +181,7 @@ func (e *Embedders) waitFollowed(ctx context.Context, gen int64) error {
 		return err
 	}
 	start := time.Now()
+	nextLog := start.Add(10 * time.Second)
 	for {
 		behind, err := e.Live.Records().Behind(ctx, gen, 3*poll)
 		if err != nil {
@@ -189,7 +190,8 @@ func (e *Embedders) waitFollowed(ctx context.Context, gen int64) error {
 		if len(behind) == 0 && time.Since(start) >= 2*poll {
 			return nil
 		}
-		if waited := time.Since(start); len(behind) > 0 && waited > 10*time.Second && waited%(10*time.Second) < poll/4 {
+		if len(behind) > 0 && time.Now().After(nextLog) {
+			nextLog = nextLog.Add(10 * time.Second)
 			e.Log.Info("embedder switch waiting for processes still using the previous state", "gen", gen, "behind", behind)
 		}
 		select {

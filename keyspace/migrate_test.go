@@ -12,18 +12,13 @@ import (
 )
 
 func testRedis(t *testing.T) (*redis.Client, keyspace.Keys) {
-	opt, err := redis.ParseURL(testenv.RedisURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := redis.NewClient(opt)
+	rdb := testenv.RedisClient(t, testenv.RedisURL(t))
 	prefix := "test:" + testenv.Unique(t, "K")
 	t.Cleanup(func() {
 		keys, _ := rdb.Keys(context.Background(), prefix+":*").Result()
 		if len(keys) > 0 {
 			rdb.Del(context.Background(), keys...)
 		}
-		_ = rdb.Close()
 	})
 	return rdb, keyspace.New(prefix)
 }

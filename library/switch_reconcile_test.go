@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"ragd"
 	"ragd/internal/memstore"
 	"ragd/internal/testenv"
@@ -23,12 +21,7 @@ import (
 // current version whole — chunks and pictures — and nothing of a stale
 // one, whatever the copy and the failed dual writes left there.
 func TestReconcileCopiesMissingChunksAndPictures(t *testing.T) {
-	opt, err := redis.ParseURL(testenv.RedisOrMemory(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := redis.NewClient(opt)
-	t.Cleanup(func() { _ = rdb.Close() })
+	rdb := testenv.RedisClient(t, testenv.RedisOrMemory(t))
 	reg := registry.New(rdb, keyspace.New("test:"+testenv.Unique(t, "R")))
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	e := &Embedders{Registry: reg, Versions: &versions.Keeper{Registry: reg, Log: log}, Log: log}

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"ragd"
 	"ragd/internal/memstore"
 	"ragd/internal/testenv"
@@ -19,12 +17,7 @@ import (
 
 func newHolder(t *testing.T) (*live.Holder, *live.Records) {
 	t.Helper()
-	opt, err := redis.ParseURL(testenv.RedisOrMemory(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := redis.NewClient(opt)
-	t.Cleanup(func() { _ = rdb.Close() })
+	rdb := testenv.RedisClient(t, testenv.RedisOrMemory(t))
 	records := live.NewRecords(rdb, keyspace.New("test:"+testenv.Unique(t, "L")), "Coll")
 	build := func(_ context.Context, tg live.Target) (*live.Side, error) {
 		return &live.Side{Target: tg, Embedder: wordvec.New(8), Store: memstore.New(), BatchSize: 4}, nil

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
 )
 
 // RedisOrMemory is the test Redis, or under InMemory an in-process one
@@ -16,4 +17,17 @@ func RedisOrMemory(t testing.TB) string {
 		return RedisURL(t)
 	}
 	return "redis://" + miniredis.RunT(t).Addr() + "/0"
+}
+
+// RedisClient is a client of the Redis at url (RedisURL, RedisOrMemory),
+// closed when the test ends.
+func RedisClient(t testing.TB, url string) *redis.Client {
+	t.Helper()
+	opt, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := redis.NewClient(opt)
+	t.Cleanup(func() { _ = c.Close() })
+	return c
 }

@@ -35,13 +35,7 @@ type SlotCheck struct {
 // NewSlotCheck returns a check that asks the test Redis for commands' keys.
 func NewSlotCheck(t testing.TB) *SlotCheck {
 	t.Helper()
-	opt, err := redis.ParseURL(RedisURL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := redis.NewClient(opt)
-	t.Cleanup(func() { _ = c.Close() })
-	return &SlotCheck{keysOf: c, checked: map[string]int{}, watched: map[context.Context][]string{}}
+	return &SlotCheck{keysOf: RedisClient(t, RedisURL(t)), checked: map[string]int{}, watched: map[context.Context][]string{}}
 }
 
 // DialHook is go-redis's; the check has nothing to do on a dial.

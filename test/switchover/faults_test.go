@@ -174,15 +174,16 @@ func TestSwitchRefusals(t *testing.T) {
 	for _, c := range []struct {
 		token, body, ct string
 		want            int
+		says            string
 	}{
-		{"team-token", `{"to":"alt"}`, js, 403},
-		{"ops-token", `{"to":"nomic"}`, js, 404},
-		{"ops-token", `{"to":"default"}`, js, 409},
-		{"ops-token", `{}`, js, 422},
-		{"ops-token", `{"to":"alt"}`, "text/plain", 415},
+		{"team-token", `{"to":"alt"}`, js, 403, `key \"team\" is limited to namespaces`},
+		{"ops-token", `{"to":"nomic"}`, js, 404, `no embedder \"nomic\": the config names default, alt`},
+		{"ops-token", `{"to":"default"}`, js, 409, `embedder \"default\" is live already`},
+		{"ops-token", `{}`, js, 422, "to names the embedder to switch to"},
+		{"ops-token", `{"to":"alt"}`, "text/plain", 415, "application/json"},
 	} {
-		if got, body := post(c.token, c.body, c.ct); got != c.want {
-			t.Errorf("%s %s: %d %s, want %d", c.token, c.body, got, body, c.want)
+		if got, body := post(c.token, c.body, c.ct); got != c.want || !strings.Contains(body, c.says) {
+			t.Errorf("%s %s: %d %s, want %d saying %s", c.token, c.body, got, body, c.want, c.says)
 		}
 	}
 	alt.SetDown(true)
@@ -193,7 +194,7 @@ func TestSwitchRefusals(t *testing.T) {
 	if got, body := post("ops-token", `{"to":"alt"}`, js); got != 202 {
 		t.Fatalf("switch: %d %s", got, body)
 	}
-	if got, body := post("ops-token", `{"to":"alt"}`, js); got != 409 {
-		t.Errorf("a second switch while one runs: %d %s, want 409", got, body)
+	if got, body := post("ops-token", `{"to":"alt"}`, js); got != 409 || !strings.Contains(body, `a switch to \"alt\" is under way`) {
+		t.Errorf("a second switch while one runs: %d %s, want 409 naming it", got, body)
 	}
 }

@@ -41,6 +41,9 @@ type ChunkWriter interface {
 	DeleteDocument(ctx context.Context, namespace, documentID string) (int, error)
 	// ClearNamespace deletes everything of the namespace.
 	ClearNamespace(ctx context.Context, namespace string) error
+	// SetAccess rewrites the access of one version of a document, its
+	// chunks and images, and reports how many chunks it rewrote.
+	SetAccess(ctx context.Context, namespace, documentID, contentHash string, access []string) (int, error)
 }
 
 // ChunkScanner pages through everything a namespace holds, for exports.
@@ -87,6 +90,9 @@ type ChunkQuery struct {
 	DocumentIDs []string
 	Tags        []string
 	SourceTypes []string
+	// Access restricts the query to chunks whose stored access holds one
+	// of these values (ragd.Audience.StoreFilter); nil is no restriction.
+	Access []string
 	// WithVectors returns each hit's vector (for diversity re-ranking).
 	WithVectors bool
 	// RankedFusion fuses a hybrid query's BM25 and vector results by rank
@@ -123,6 +129,8 @@ type Image struct {
 	Format      string `json:"format"`
 	Width       int    `json:"width"`
 	Height      int    `json:"height"`
+	// Access is the document's, as on its chunks; never shown.
+	Access []string `json:"-"`
 	// Vector is left out of the JSON, as a chunk's is.
 	Vector []float32 `json:"-"`
 }

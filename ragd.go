@@ -62,9 +62,12 @@ type Document struct {
 	ContentHash string     `json:"content_hash"`
 	// RawHash is the sha256 of the bytes as loaded (file or response body), so
 	// the API can spot an unchanged file without parsing it.
-	RawHash   string    `json:"raw_hash,omitempty"`
-	Title     string    `json:"title"`
-	Tags      []string  `json:"tags,omitempty"`
+	RawHash string   `json:"raw_hash,omitempty"`
+	Title   string   `json:"title"`
+	Tags    []string `json:"tags,omitempty"`
+	// Access lists the groups the document is shared with (NormalizeAccess
+	// form); empty, everyone who may use the namespace.
+	Access    []string  `json:"access,omitempty" jsonschema:"groups the document is shared with; absent: everyone who may use the namespace"`
 	Chunks    int       `json:"chunks"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
@@ -91,8 +94,11 @@ type Chunk struct {
 	Page        int        `json:"page,omitempty"`
 	OCR         bool       `json:"ocr,omitempty"` // text read by OCR from a scanned PDF page; may hold misread words
 	Tags        []string   `json:"tags,omitempty"`
-	Timestamp   time.Time  `json:"timestamp"`
-	Vector      []float32  `json:"-"`
+	// Access is the document's (see Document.Access), kept on every chunk
+	// so a search filters by it in the store; never shown.
+	Access    []string  `json:"-"`
+	Timestamp time.Time `json:"timestamp"`
+	Vector    []float32 `json:"-"`
 	// Related are words a thesaurus relates to the chunk's own (written at
 	// ingest, searched by BM25 at a low weight, never shown): a question
 	// in other words than the document's still finds it.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"ragd/jsonrpc"
@@ -20,7 +21,13 @@ import (
 // bind decodes a JSON object body into dst. A body not labelled
 // application/json is a 415, malformed JSON a 400, a value of the wrong type
 // a 422 naming the field, as FastAPI reports it.
-func bind(c echo.Context, dst any) error {
+func bind(c echo.Context, dst any) error { return decodeBody(c, dst, false) }
+
+// bindStrict is bind refusing fields dst does not have (422 naming
+// them), for a body whose every field changes something.
+func bindStrict(c echo.Context, dst any) error { return decodeBody(c, dst, true) }
+
+func decodeBody(c echo.Context, dst any, strict bool) error {
 	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {
 		return err // *http.MaxBytesError → 413
@@ -39,12 +46,19 @@ func bind(c echo.Context, dst any) error {
 		return notAnObject("null")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
+	if strict {
+		dec.DisallowUnknownFields()
+	}
 	err = dec.Decode(dst)
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
 	switch {
 	case errors.As(err, &typeErr):
 		return typeError(reflect.TypeOf(dst), typeErr)
+	case err != nil && strings.HasPrefix(err.Error(), "json: unknown field "):
+		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		return &ragd.Error{Kind: ragd.KindInvalid, Message: "unknown field " + name,
+			Fields: []ragd.FieldError{{Loc: []string{"body", name}, Msg: "unknown field " + strconv.Quote(name), Type: "extra_forbidden"}}}
 	case errors.As(err, &syntaxErr), errors.Is(err, io.ErrUnexpectedEOF):
 		return echo.NewHTTPError(http.StatusBadRequest, "malformed JSON body: "+err.Error())
 	case err != nil:

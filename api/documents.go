@@ -34,6 +34,18 @@ func (h *handlers) getDocument(c echo.Context) error {
 	return c.JSON(http.StatusOK, doc)
 }
 
+func (h *handlers) setAccess(c echo.Context) error {
+	var req library.AccessRequest
+	if err := bindStrict(c, &req); err != nil {
+		return err
+	}
+	doc, err := h.svc.Library.SetAccess(c.Request().Context(), c.QueryParam("kb_name"), c.Param("id"), req)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, doc)
+}
+
 func (h *handlers) deleteDocument(c echo.Context) error {
 	res, err := h.svc.Library.DeleteDocument(c.Request().Context(), c.QueryParam("kb_name"), c.Param("id"))
 	if err != nil {

@@ -54,6 +54,7 @@ type Librarian interface {
 	ListDocuments(ctx context.Context, req library.ListRequest) (library.DocumentList, error)
 	Document(ctx context.Context, kb, id string) (*ragd.Document, error)
 	DeleteDocument(ctx context.Context, kb, id string) (library.Deleted, error)
+	SetAccess(ctx context.Context, kb, id string, req library.AccessRequest) (*ragd.Document, error)
 	Clear(ctx context.Context, kb string, all bool) (library.Cleared, error)
 	NewSpool() *library.Spool
 	Upload(ctx context.Context, req library.UploadRequest) (library.Uploaded, error)

@@ -27,6 +27,7 @@ type uploadForm struct {
 	File   []string `json:"file" format:"binary" jsonschema:"one part per file, with its filename: the base name is kept, and its extension (.pdf, .docx, .html, .htm, .md, .markdown, .txt) picks the parser; repeat the field for more files (up to ingest.max_upload_files, each at most ingest.max_file_bytes)"`
 	KBName string   `json:"kb_name,omitempty" jsonschema:"namespace to index into (default: default); send it before the files so a forbidden namespace is refused before they are read"`
 	Tags   []string `json:"tags,omitempty" jsonschema:"labels for every file: repeat the field, or separate tags with commas (a tag cannot hold a comma)"`
+	Access []string `json:"access,omitempty" jsonschema:"groups to share every file's document with, comma-separated (absent: each keeps its access, new ones are open; empty: everyone who may use the namespace)"`
 	Force  bool     `json:"force,omitempty" jsonschema:"index even files whose bytes the namespace already holds"`
 	Wait   bool     `json:"wait,omitempty" jsonschema:"wait (up to http.wait_timeout in all) for the jobs and answer their final states"`
 }
@@ -50,7 +51,7 @@ func (h *handlers) upload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	up, err := h.svc.Library.Upload(ctx, library.UploadRequest{KBName: form.kbName, Tags: form.tags, Force: form.force, Files: sp})
+	up, err := h.svc.Library.Upload(ctx, library.UploadRequest{KBName: form.kbName, Tags: form.tags, Access: form.access, Force: form.force, Files: sp})
 	if err != nil {
 		return err
 	}
@@ -90,6 +91,7 @@ type uploadFields struct {
 	kbName      string
 	kbNameGiven bool
 	tags        []string
+	access      []string // nil when not given
 	force, wait bool
 }
 
@@ -147,6 +149,16 @@ func (f *uploadFields) set(name string, part *multipart.Part) error {
 		for t := range strings.SplitSeq(value, ",") {
 			if t = strings.TrimSpace(t); t != "" {
 				f.tags = append(f.tags, t)
+			}
+		}
+	case "access":
+		if f.access != nil {
+			return invalidField(name, "access is given twice; separate its groups with commas")
+		}
+		f.access = []string{}
+		for g := range strings.SplitSeq(value, ",") {
+			if g = strings.TrimSpace(g); g != "" {
+				f.access = append(f.access, g)
 			}
 		}
 	case "force", "wait":

@@ -196,12 +196,12 @@ func retrieval(c config.Search) search.Retrieval {
 
 func authConfig(c config.Auth) auth.Config {
 	ac := auth.Config{Mode: auth.Mode(c.Mode), JWKSURL: c.JWKSURL, Issuer: c.Issuer, Audience: c.Audience,
-		Scopes: c.Scopes, NamespaceClaim: c.NamespaceClaim, ResourceURL: c.ResourceURL, AllowedOrigins: c.AllowedOrigins}
+		Scopes: c.Scopes, NamespaceClaim: c.NamespaceClaim, GroupsClaim: c.GroupsClaim, ResourceURL: c.ResourceURL, AllowedOrigins: c.AllowedOrigins}
 	if c.APIKey != "" {
-		ac.Keys = append(ac.Keys, auth.Key{Name: "api_key", Token: c.APIKey})
+		ac.Keys = append(ac.Keys, auth.Key{Name: "api_key", Token: c.APIKey, Groups: []string{ragd.EveryGroup}})
 	}
 	for _, k := range c.Keys {
-		ac.Keys = append(ac.Keys, auth.Key{Name: k.Name, Token: k.Token, Namespaces: k.Namespaces})
+		ac.Keys = append(ac.Keys, auth.Key{Name: k.Name, Token: k.Token, Namespaces: k.Namespaces, Groups: k.Groups})
 	}
 	return ac
 }

@@ -15,9 +15,16 @@ import (
 // Format names the archive format in its header.
 const Format = "ragd-archive"
 
-// Version is the format version this package writes and the only one it
-// reads. A change a version-1 reader would misread gets a new number.
-const Version = 1
+// Version is the format version this package writes; it reads it and
+// every version from MinVersion on. A change an older reader would
+// misread gets a new number: version 2 added access (the groups a
+// document is shared with) to documents, chunks and images, which a
+// version-1 reader would drop, opening them to everyone.
+const Version = 2
+
+// MinVersion is the oldest version this package reads. A version-1
+// archive holds no access: every document of it is open.
+const MinVersion = 1
 
 // Record types, the "type" of every line.
 const (
@@ -58,22 +65,24 @@ type Embedder struct {
 // the chunk to its target namespace.
 type Chunk struct {
 	ragd.Chunk
-	Related string    `json:"related,omitempty"`
-	Vector  []float32 `json:"vector"`
+	Related string `json:"related,omitempty"`
+	// Access is its document's (the same on every chunk and image).
+	Access []string  `json:"access,omitempty"`
+	Vector []float32 `json:"vector"`
 }
 
-// ChunkOf is c as an archive record, its vector and related words held
-// by the record's own fields only (as a record read back holds them).
+// ChunkOf is c as an archive record, its vector, related words and access
+// held by the record's own fields only (as a record read back holds them).
 func ChunkOf(c ragd.Chunk) *Chunk {
-	rec := &Chunk{Chunk: c, Related: c.Related, Vector: c.Vector}
-	rec.Chunk.Related, rec.Chunk.Vector = "", nil
+	rec := &Chunk{Chunk: c, Related: c.Related, Access: c.Access, Vector: c.Vector}
+	rec.Chunk.Related, rec.Chunk.Access, rec.Chunk.Vector = "", nil, nil
 	return rec
 }
 
 // Domain is the record as the ragd.Chunk it holds.
 func (c *Chunk) Domain() ragd.Chunk {
 	d := c.Chunk
-	d.Related, d.Vector = c.Related, c.Vector
+	d.Related, d.Access, d.Vector = c.Related, c.Access, c.Vector
 	return d
 }
 
@@ -82,21 +91,22 @@ func (c *Chunk) Domain() ragd.Chunk {
 // vector, as Chunk holds a ragd.Chunk.
 type Image struct {
 	ragd.Image
+	Access []string  `json:"access,omitempty"`
 	Vector []float32 `json:"vector"`
 }
 
-// ImageOf is im as an archive record, its vector held by the record's own
-// field only.
+// ImageOf is im as an archive record, its vector and access held by the
+// record's own fields only.
 func ImageOf(im ragd.Image) *Image {
-	rec := &Image{Image: im, Vector: im.Vector}
-	rec.Image.Vector = nil
+	rec := &Image{Image: im, Access: im.Access, Vector: im.Vector}
+	rec.Image.Access, rec.Image.Vector = nil, nil
 	return rec
 }
 
 // Domain is the record as the ragd.Image it holds.
 func (im *Image) Domain() ragd.Image {
 	d := im.Image
-	d.Vector = im.Vector
+	d.Access, d.Vector = im.Access, im.Vector
 	return d
 }
 

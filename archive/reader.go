@@ -62,8 +62,8 @@ func NewReader(r io.Reader) (*Reader, error) {
 	if h.Format != Format {
 		return nil, ar.corrupt("format %q is not %s", h.Format, Format)
 	}
-	if h.Version != Version {
-		return nil, &Error{Record: 1, Msg: fmt.Sprintf("format version %d; this ragd reads version %d", h.Version, Version)}
+	if h.Version < MinVersion || h.Version > Version {
+		return nil, &Error{Record: 1, Msg: fmt.Sprintf("format version %d; this ragd reads versions %d to %d", h.Version, MinVersion, Version)}
 	}
 	if h.Embedder.Name == "" || h.Embedder.Dimension <= 0 {
 		return nil, ar.corrupt("the header names no embedder and dimension")

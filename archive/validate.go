@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 )
 
 // maxChunkIndex bounds a chunk's index, and so a document's chunks.
@@ -38,7 +39,10 @@ type Rules struct {
 // source is not kept: the document's id is derived from it (Reader checks
 // each record's), so records of one id are of one source.
 type docState struct {
-	hash     string
+	hash string
+	// access is the access of its chunks and images (joined), once one
+	// is read: every one and the document record must agree.
+	access   *string
 	chunks   int
 	maxIndex int
 	seen     indexSet
@@ -125,7 +129,7 @@ func checkRecord(ar *Reader, docs map[string]*docState, rec Record) error {
 	case TypeChunk:
 		c := rec.Chunk
 		at := Place{Type: TypeChunk, DocumentID: c.DocumentID, Index: c.Index}
-		st, err := stateOf(ar, docs, at, c.ContentHash)
+		st, err := stateOf(ar, docs, at, c.ContentHash, c.Access)
 		if err != nil {
 			return err
 		}
@@ -136,7 +140,7 @@ func checkRecord(ar *Reader, docs map[string]*docState, rec Record) error {
 		st.maxIndex = max(st.maxIndex, c.Index)
 	case TypeImage:
 		im := rec.Image
-		if _, err := stateOf(ar, docs, Place{Type: TypeImage, DocumentID: im.DocumentID, Index: im.Index}, im.ContentHash); err != nil {
+		if _, err := stateOf(ar, docs, Place{Type: TypeImage, DocumentID: im.DocumentID, Index: im.Index}, im.ContentHash, im.Access); err != nil {
 			return err
 		}
 	case TypeDocument:
@@ -147,19 +151,23 @@ func checkRecord(ar *Reader, docs map[string]*docState, rec Record) error {
 
 // stateOf returns the state of a document met in a chunk or image record,
 // checking the record is of the same version as the others.
-func stateOf(ar *Reader, docs map[string]*docState, at Place, hash string) (*docState, error) {
+func stateOf(ar *Reader, docs map[string]*docState, at Place, hash string, access []string) (*docState, error) {
 	id := at.DocumentID
 	st := docs[id]
 	if st == nil {
 		st = &docState{hash: hash, maxIndex: -1}
 		docs[id] = st
 	}
+	joined := strings.Join(access, ",")
 	switch {
 	case st.record:
 		return nil, ar.fault(at, "document_id", "a chunk or image of document %s after the document", id)
 	case st.hash != hash:
 		return nil, ar.fault(at, "content_hash", "document %s has chunks or images of two versions (%s and %s)", id, st.hash, hash)
+	case st.access != nil && *st.access != joined:
+		return nil, ar.fault(at, "access", "document %s has chunks or images of two accesses ([%s] and [%s])", id, Clip(*st.access), Clip(joined))
 	}
+	st.access = &joined
 	return st, nil
 }
 
@@ -178,6 +186,8 @@ func checkDocument(ar *Reader, docs map[string]*docState, d *Document) error {
 			doc.ID, Clip(doc.Source))
 	case st.hash != doc.ContentHash:
 		return ar.fault(at, "content_hash", "document %s is version %s but its chunks are of version %s", doc.ID, doc.ContentHash, st.hash)
+	case st.access != nil && *st.access != strings.Join(doc.Access, ","):
+		return ar.fault(at, "access", "document %s is shared with [%s] but its chunks with [%s]", doc.ID, Clip(strings.Join(doc.Access, ",")), Clip(*st.access))
 	case st.chunks != doc.Chunks || st.maxIndex >= doc.Chunks:
 		return ar.fault(at, "chunks", "document %s records %d chunks but the archive holds %d of them", doc.ID, doc.Chunks, st.chunks)
 	}

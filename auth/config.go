@@ -10,6 +10,9 @@ type Key struct {
 	Token string
 	// Namespaces limits the key to these namespaces; empty means all.
 	Namespaces []string
+	// Groups are the groups whose documents the key sees besides open
+	// ones; ragd.EveryGroup sees every document.
+	Groups []string
 }
 
 // Config configures an Authenticator.
@@ -26,6 +29,9 @@ type Config struct {
 	// NamespaceClaim names the claim listing the namespaces a token may use
 	// (jwt; default "kb_names"). When the claim is absent, all are allowed.
 	NamespaceClaim string
+	// GroupsClaim names the claim listing a token's groups (jwt; default
+	// "groups"). Absent, the token sees open documents only.
+	GroupsClaim string
 	// ResourceURL is this server's public base URL (e.g.
 	// http://127.0.0.1:8000), the "resource" of the protected-resource
 	// metadata. Empty means derive it from each request's Host.
@@ -51,6 +57,9 @@ type Config struct {
 
 // DefaultNamespaceClaim is the jwt claim read when Config.NamespaceClaim is empty.
 const DefaultNamespaceClaim = "kb_names"
+
+// DefaultGroupsClaim is the jwt claim read when Config.GroupsClaim is empty.
+const DefaultGroupsClaim = "groups"
 
 // DefaultPublicPaths are the paths that need no token: the index, health
 // check, API docs, the metadata clients read before they have a token, and

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -25,6 +26,8 @@ type jwtVerifier struct {
 	parser  *jwt.Parser
 	keys    *jwksCache
 	nsClaim string
+	// groupsClaim names the claim holding the token's groups.
+	groupsClaim string
 }
 
 func newJWTVerifier(cfg Config, log *slog.Logger) (*jwtVerifier, error) {
@@ -53,8 +56,9 @@ func newJWTVerifier(cfg Config, log *slog.Logger) (*jwtVerifier, error) {
 			jwt.WithIssuedAt(),
 			jwt.WithLeeway(jwtLeeway),
 		),
-		keys:    newJWKSCache(cfg.JWKSURL, log),
-		nsClaim: nsClaim,
+		keys:        newJWKSCache(cfg.JWKSURL, log),
+		nsClaim:     nsClaim,
+		groupsClaim: cmp.Or(cfg.GroupsClaim, DefaultGroupsClaim),
 	}, nil
 }
 
@@ -79,6 +83,10 @@ func (v *jwtVerifier) verify(ctx context.Context, token string) (*Principal, *sd
 		// An empty list would read as "all namespaces"; refuse rather than widen.
 		return nil, nil, fmt.Errorf("%w: claim %q lists no namespaces", sdkauth.ErrInvalidToken, v.nsClaim)
 	}
+	groups, err := stringList(claims, v.groupsClaim)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %v", sdkauth.ErrInvalidToken, err)
+	}
 	scopes, err := tokenScopes(claims)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", sdkauth.ErrInvalidToken, err)
@@ -95,7 +103,7 @@ func (v *jwtVerifier) verify(ctx context.Context, token string) (*Principal, *sd
 		name = "jwt"
 	}
 	exp, _ := claims.GetExpirationTime() // required by the parser, so present
-	p := &Principal{Name: name, Namespaces: namespaces, Scopes: scopes}
+	p := &Principal{Name: name, Namespaces: namespaces, Scopes: scopes, Groups: groups}
 	// The claims ride along for MCP handlers that want more than the principal.
 	ti := &sdkauth.TokenInfo{Scopes: scopes, Expiration: exp.Time, UserID: name, Extra: map[string]any(claims)}
 	return p, ti, nil

@@ -17,6 +17,8 @@ type Principal struct {
 	Namespaces []string
 	// Scopes the token carried (jwt only).
 	Scopes []string
+	// Groups decide which documents the principal sees (ragd.Audience).
+	Groups []string
 	// Key is set for a static API key (and a console session of one); a
 	// JWT's principal is not a key.
 	Key bool
@@ -44,6 +46,17 @@ func RequireOperator(ctx context.Context, what string) error {
 func (p *Principal) Allows(namespace string) bool {
 	return p == nil || len(p.Namespaces) == 0 || slices.Contains(p.Namespaces, namespace)
 }
+
+// Audience is what p sees: every document without authentication.
+func (p *Principal) Audience() ragd.Audience {
+	if p == nil {
+		return ragd.EveryDocument()
+	}
+	return ragd.GroupAudience(p.Groups)
+}
+
+// AudienceOf is what ctx's principal sees.
+func AudienceOf(ctx context.Context) ragd.Audience { return FromContext(ctx).Audience() }
 
 type principalKey struct{}
 

@@ -53,6 +53,7 @@ type session struct {
 	Name       string    `json:"name"`
 	Namespaces []string  `json:"namespaces,omitempty"`
 	Scopes     []string  `json:"scopes,omitempty"`
+	Groups     []string  `json:"groups,omitempty"`
 	UserID     string    `json:"user_id"`
 	Static     bool      `json:"static,omitempty"`
 	Expires    time.Time `json:"expires"`
@@ -85,7 +86,7 @@ func (s *sessions) open(ctx context.Context, p *Principal, ti *sdkauth.TokenInfo
 		// A session outliving its JWT would extend the token's validity.
 		expires = ti.Expiration
 	}
-	body, err := json.Marshal(session{Name: p.Name, Namespaces: p.Namespaces, Scopes: p.Scopes,
+	body, err := json.Marshal(session{Name: p.Name, Namespaces: p.Namespaces, Scopes: p.Scopes, Groups: p.Groups,
 		UserID: ti.UserID, Static: static, Expires: expires})
 	if err != nil {
 		return "", time.Time{}, err
@@ -127,7 +128,7 @@ func (a *Authenticator) sessionPrincipal(r *http.Request) (p *Principal, ti *sdk
 	if err != nil {
 		return nil, nil, true, err
 	}
-	p = &Principal{Name: ses.Name, Namespaces: slices.Clone(ses.Namespaces), Scopes: slices.Clone(ses.Scopes)}
+	p = &Principal{Name: ses.Name, Namespaces: slices.Clone(ses.Namespaces), Scopes: slices.Clone(ses.Scopes), Groups: slices.Clone(ses.Groups)}
 	if ses.Static {
 		// Re-read the key, so a session ends with its key and follows the
 		// key's current namespaces.
@@ -137,6 +138,7 @@ func (a *Authenticator) sessionPrincipal(r *http.Request) (p *Principal, ti *sdk
 			return nil, nil, true, errNoSession
 		}
 		p.Namespaces = slices.Clone(k.namespaces)
+		p.Groups = slices.Clone(k.groups)
 		p.Key = true
 	}
 	return p, &sdkauth.TokenInfo{UserID: ses.UserID, Expiration: ses.Expires}, true, nil

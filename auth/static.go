@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 )
@@ -15,6 +16,7 @@ type staticKey struct {
 	name       string
 	hash       tokenHash
 	namespaces []string
+	groups     []string
 }
 
 // staticVerifier checks bearer tokens against the configured keys.
@@ -49,7 +51,12 @@ func newStaticVerifier(keys []Key) (*staticVerifier, error) {
 				return nil, fmt.Errorf("auth: keys %q and %q have the same token", o.name, name)
 			}
 		}
-		v.keys = append(v.keys, staticKey{name: name, hash: h, namespaces: slices.Clone(k.Namespaces)})
+		for _, g := range k.Groups {
+			if strings.TrimSpace(g) == "" || strings.ContainsAny(g, ", ") {
+				return nil, fmt.Errorf("auth: key %q: group %q is empty or holds a comma or a space", name, g)
+			}
+		}
+		v.keys = append(v.keys, staticKey{name: name, hash: h, namespaces: slices.Clone(k.Namespaces), groups: slices.Clone(k.Groups)})
 	}
 	return v, nil
 }
@@ -67,7 +74,7 @@ func (v *staticVerifier) verify(_ context.Context, token string) (*Principal, *s
 	if match == nil {
 		return nil, nil, sdkauth.ErrInvalidToken
 	}
-	p := &Principal{Name: match.name, Namespaces: slices.Clone(match.namespaces), Key: true}
+	p := &Principal{Name: match.name, Namespaces: slices.Clone(match.namespaces), Groups: slices.Clone(match.groups), Key: true}
 	// Static keys do not expire; the MCP SDK uses UserID to pin sessions.
 	return p, &sdkauth.TokenInfo{UserID: "key:" + match.name}, nil
 }

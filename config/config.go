@@ -68,6 +68,9 @@ type Auth struct {
 	Scopes []string `yaml:"scopes"`
 	// NamespaceClaim lists a JWT's allowed namespaces (absent: all).
 	NamespaceClaim string `yaml:"namespace_claim"`
+	// GroupsClaim lists a JWT's groups, which decide the documents it
+	// sees (default groups).
+	GroupsClaim string `yaml:"groups_claim"`
 	// ResourceURL is this server's public URL, advertised in the
 	// protected-resource metadata (default: http://<http.addr>).
 	ResourceURL string `yaml:"resource_url"`
@@ -84,6 +87,9 @@ type AuthKey struct {
 	// Token is the key, or env:VAR to read it from the environment.
 	Token      string   `yaml:"token"`
 	Namespaces []string `yaml:"namespaces"`
+	// Groups decide which documents the key sees: those shared with one
+	// of them and open ones; "*" sees every document.
+	Groups []string `yaml:"groups"`
 }
 
 // WatchEntry is a directory kept in sync with a namespace: fsnotify
@@ -359,7 +365,7 @@ func Default() Config {
 		Cache:      Cache{Enabled: true, TTL: 300 * time.Second},
 		MCP:        MCP{Stateless: true, WaitTimeout: 45 * time.Second},
 		Plugins:    Plugins{Tools: []PluginTool{}},
-		Auth:       Auth{Mode: "disabled", Keys: []AuthKey{}, Scopes: []string{}, NamespaceClaim: "kb_names", AllowedOrigins: []string{}, SessionTTL: 12 * time.Hour},
+		Auth:       Auth{Mode: "disabled", Keys: []AuthKey{}, Scopes: []string{}, NamespaceClaim: "kb_names", GroupsClaim: "groups", AllowedOrigins: []string{}, SessionTTL: 12 * time.Hour},
 		Watch:      []WatchEntry{},
 		Resilience: Resilience{MaxRetries: 3, CircuitFailThreshold: 5, CircuitOpenFor: 30 * time.Second},
 		Log:        Log{Level: "info", Format: "text"},

@@ -26,8 +26,11 @@ type DocumentPayload struct {
 	Text       string          `json:"text,omitempty"`
 	Title      string          `json:"title,omitempty"`
 	Tags       []string        `json:"tags,omitempty"`
-	Force      bool            `json:"force,omitempty"`
-	ParentID   string          `json:"parent_id,omitempty"`
+	// Access is the document's new access (ragd.NormalizeAccess form);
+	// nil keeps what the document has.
+	Access   *[]string `json:"access,omitempty"`
+	Force    bool      `json:"force,omitempty"`
+	ParentID string    `json:"parent_id,omitempty"`
 	CreatedAt  time.Time       `json:"created_at"`
 
 	// Upload is the sha256 of uploaded bytes kept under the uploads
@@ -43,7 +46,9 @@ type DirectoryPayload struct {
 	DirectoryPath string   `json:"directory_path"` // resolved, inside an ingest root
 	Recursive     bool     `json:"recursive"`
 	Tags          []string `json:"tags,omitempty"`
-	Force         bool     `json:"force,omitempty"`
+	// Access is every file's, as DocumentPayload.Access.
+	Access *[]string `json:"access,omitempty"`
+	Force  bool      `json:"force,omitempty"`
 	// Sync indexes only new and changed files and, with Prune, deletes
 	// the documents whose file under the directory is gone.
 	Sync      bool      `json:"sync,omitempty"`

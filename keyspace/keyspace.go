@@ -67,6 +67,12 @@ func (k Keys) RawHashes(ns string) string { return k.namespace(ns) + ":raw" }
 // listing order (every score 0, members "source\x00id").
 func (k Keys) Order(ns string) string { return k.namespace(ns) + ":order" }
 
+// Access is <p>:{<ns>}:access, a hash of the namespace's documents that
+// are shared with groups only: document id → the groups, comma-separated
+// (open documents are absent), so a listing for a group finds what it
+// may not see without reading every document.
+func (k Keys) Access(ns string) string { return k.namespace(ns) + ":access" }
+
 // Epoch is <p>:{<ns>}:epoch, a counter every change to Current moves in
 // the same transaction; it is also part of the namespace's cache
 // generation.

@@ -84,6 +84,9 @@ func (s *Service) Chunk(ctx context.Context, kb, id string) (ChunkText, error) {
 		}
 		return ChunkText{}, ragd.Unavailable("redis", err)
 	}
+	if !auth.AudienceOf(ctx).Sees(doc.Access) {
+		return ChunkText{}, ragd.NotFound("chunk %s not found in namespace %s", id, ns)
+	}
 	if doc.ContentHash != c.ContentHash {
 		return ChunkText{}, ragd.NotFound("chunk %s is of a version of document %s that is no longer current", id, doc.ID)
 	}

@@ -32,7 +32,7 @@ func (s *Service) ListDocuments(ctx context.Context, req ListRequest) (DocumentL
 	if err != nil {
 		return DocumentList{}, err
 	}
-	page, total, err := s.Registry.Page(ctx, ns, offset, limit)
+	page, total, err := s.Registry.PageFor(ctx, ns, auth.AudienceOf(ctx), offset, limit)
 	if err != nil {
 		return DocumentList{}, ragd.Unavailable("redis", err)
 	}
@@ -72,8 +72,9 @@ func invalidQuery(field, format string, args ...any) error {
 	return e
 }
 
-// Document returns one document. With kb empty every namespace is searched:
-// document ids are unique across namespaces.
+// Document returns one document the caller may see; one it may not is not
+// found, exactly as a missing one. With kb empty every namespace is
+// searched: document ids are unique across namespaces.
 func (s *Service) Document(ctx context.Context, kb, id string) (*ragd.Document, error) {
 	namespaces := []string{kb}
 	if kb == "" {
@@ -89,8 +90,11 @@ func (s *Service) Document(ctx context.Context, kb, id string) (*ragd.Document, 
 			continue // not the caller's to see
 		}
 		doc, err := s.Registry.Get(ctx, ns, id)
-		if err == nil {
+		if err == nil && auth.AudienceOf(ctx).Sees(doc.Access) {
 			return doc, nil
+		}
+		if err == nil {
+			break // hidden: answered as missing
 		}
 		if ragd.KindOf(err) != ragd.KindNotFound {
 			return nil, ragd.Unavailable("redis", err)

@@ -34,6 +34,9 @@ func (a *Archiver) Export(ctx context.Context, kb string) (*Export, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := requireEveryDocument(ctx, "an export"); err != nil {
+		return nil, err
+	}
 	n, err := a.Registry.Count(ctx, ns)
 	if err != nil {
 		return nil, ragd.Unavailable("redis", err)

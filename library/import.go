@@ -32,6 +32,9 @@ func (a *Archiver) Import(ctx context.Context, kb string, body io.Reader, length
 	if err != nil {
 		return ImportEnqueued{}, err
 	}
+	if err := requireEveryDocument(ctx, "an import"); err != nil {
+		return ImportEnqueued{}, err
+	}
 	if length > a.MaxBytes {
 		return ImportEnqueued{}, a.tooLarge()
 	}

@@ -2,6 +2,7 @@ package library
 
 import (
 	"errors"
+	"slices"
 
 	"ragd"
 	"ragd/archive"
@@ -38,15 +39,40 @@ func (r *importRules) document(d *archive.Document) error {
 	if err := refusal("tags", validTags(d.Document.Tags)); err != nil {
 		return err
 	}
+	if err := validStoredAccess(d.Document.Access); err != nil {
+		return err
+	}
 	return r.source(d.Document)
 }
 
 // chunk checks a chunk's tags: an ingest writes the document's on each.
-func (r *importRules) chunk(c *archive.Chunk) error { return refusal("tags", validTags(c.Tags)) }
+func (r *importRules) chunk(c *archive.Chunk) error {
+	if err := validStoredAccess(c.Access); err != nil {
+		return err
+	}
+	return refusal("tags", validTags(c.Tags))
+}
+
+// validStoredAccess refuses an access list ragd would not have written:
+// one NormalizeAccess refuses or would change (the validator compares
+// the chunks' and the document's as written).
+func validStoredAccess(access []string) error {
+	n, err := ragd.NormalizeAccess("access", access)
+	if err != nil {
+		return refusal("access", err)
+	}
+	if !slices.Equal(n, access) && len(access) > 0 {
+		return archive.Refuse("access", "access %v is not sorted, unique and without \"*\", as ragd writes it", access)
+	}
+	return nil
+}
 
 // image checks a picture's index, which an ingest keeps below
 // document.MaxImages (and so as many pictures at most).
 func (r *importRules) image(im *archive.Image) error {
+	if err := validStoredAccess(im.Access); err != nil {
+		return err
+	}
 	if im.Index >= document.MaxImages {
 		return archive.Refuse("image_index", "image_index %d: an ingest keeps at most %d pictures of a document", im.Index,
 			document.MaxImages)

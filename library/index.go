@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"ragd/wire"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -42,7 +43,11 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 	if err := validTitle(req.Title); err != nil {
 		return Enqueued{}, err
 	}
-	pl := jobs.DocumentPayload{Namespace: ns, Title: req.Title, Tags: req.Tags, Force: req.Force, CreatedAt: time.Now().UTC()}
+	access, err := accessParam(req.Access)
+	if err != nil {
+		return Enqueued{}, err
+	}
+	pl := jobs.DocumentPayload{Namespace: ns, Title: req.Title, Tags: req.Tags, Access: access, Force: req.Force, CreatedAt: time.Now().UTC()}
 	var rawHash string
 	switch n := countSet(req.FilePath, req.URL, req.Text); {
 	case n == 0:
@@ -78,6 +83,9 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 		pl.Source = "text://" + ragd.ContentHash([]byte(req.Text))[:32]
 	}
 	pl.DocumentID = ragd.DocumentID(ns, pl.Source)
+	if err := s.mayReplace(ctx, pl); err != nil {
+		return Enqueued{}, err
+	}
 
 	if !req.Force {
 		hit, err := s.dedup(ctx, ns, pl, rawHash)
@@ -122,6 +130,11 @@ func (s *Service) dedup(ctx context.Context, ns string, pl jobs.DocumentPayload,
 	if err != nil {
 		return nil, nil // recorded hash without a document: index afresh
 	}
+	if !auth.AudienceOf(ctx).Sees(doc.Access) || !slices.Equal(doc.Access, wantedAccess(pl, doc)) {
+		// Another's to see, or to be shared otherwise: this one is
+		// indexed as a document of its own (or, the same one, re-shared).
+		return nil, nil
+	}
 	return &Enqueued{Status: ragd.JobCompleted, DocumentID: owner, DedupHit: true, Existing: doc}, nil
 }
 
@@ -134,7 +147,7 @@ func (s *Service) IndexDirectory(ctx context.Context, req DirectoryRequest) (Enq
 	}
 	id := jobs.NewJobID()
 	err = s.Queue.EnqueueDirectory(ctx, id, jobs.DirectoryPayload{Namespace: sc.Namespace, DirectoryPath: sc.Dir,
-		Recursive: sc.Recursive, Tags: req.Tags, Force: req.Force, Sync: req.Sync, Prune: sc.Prune,
+		Recursive: sc.Recursive, Tags: req.Tags, Access: sc.Access, Force: req.Force, Sync: req.Sync, Prune: sc.Prune,
 		IncludeIgnored: sc.IncludeIgnored, CreatedAt: time.Now().UTC()})
 	if err != nil {
 		return Enqueued{}, ragd.Unavailable("redis", err)
@@ -169,6 +182,10 @@ func (s *Service) directoryScope(ctx context.Context, req DirectoryRequest) (Syn
 	if err := validTags(req.Tags); err != nil {
 		return SyncScope{}, err
 	}
+	access, err := accessParam(req.Access)
+	if err != nil {
+		return SyncScope{}, err
+	}
 	if req.DirectoryPath == "" {
 		return SyncScope{}, ragd.Invalid("directory_path", "missing", "directory_path is required")
 	}
@@ -183,7 +200,8 @@ func (s *Service) directoryScope(ctx context.Context, req DirectoryRequest) (Syn
 		return SyncScope{}, ragd.Invalid("directory_path", "value_error", "%s is not a directory", req.DirectoryPath)
 	}
 	return SyncScope{Namespace: ns, Dir: dir, Recursive: req.Recursive == nil || *req.Recursive,
-		Prune: req.Sync && (req.Prune == nil || *req.Prune), MaxFiles: s.MaxDirectoryFiles, IncludeIgnored: req.IncludeIgnored}, nil
+		Prune: req.Sync && (req.Prune == nil || *req.Prune), MaxFiles: s.MaxDirectoryFiles, IncludeIgnored: req.IncludeIgnored,
+		Access: access}, nil
 }
 
 func countSet(values ...string) int {

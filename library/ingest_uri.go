@@ -25,13 +25,14 @@ type IngestRequest struct {
 	Wait          bool     `json:"wait,omitempty" jsonschema:"wait for the job to finish (up to the server's wait limit, with progress notifications) instead of returning at once"`
 	Force         bool     `json:"force,omitempty" jsonschema:"re-index even if the same content is already indexed"`
 	Tags          []string `json:"tags,omitempty" jsonschema:"labels to filter searches by later"`
+	Access        []string `json:"access,omitempty" jsonschema:"groups to share the document with, at most 100 names of up to 128 characters (absent: the document keeps its access, a new one is open; []: everyone who may use the namespace)"`
 }
 
 // IndexRequest is the request r names: inline text with source_type text
 // or as content, a URL for source_type url or an http(s) URI, else a file
 // path (a file:// prefix dropped). Index validates the rest.
 func (r IngestRequest) IndexRequest() IndexRequest {
-	req := IndexRequest{KBName: r.KBName, Force: r.Force, Tags: r.Tags}
+	req := IndexRequest{KBName: r.KBName, Force: r.Force, Tags: r.Tags, Access: r.Access}
 	switch typ := strings.ToLower(r.SourceType); {
 	case r.Content != "":
 		req.Text = r.Content
@@ -105,7 +106,7 @@ func (s *Service) uploadOne(ctx context.Context, r IngestRequest, data []byte) (
 	if err := sp.Add(r.Filename, bytes.NewReader(data)); err != nil {
 		return Enqueued{}, relabel(err, "file", "filename")
 	}
-	up, err := s.Upload(ctx, UploadRequest{KBName: r.KBName, Tags: r.Tags, Force: r.Force, Files: sp})
+	up, err := s.Upload(ctx, UploadRequest{KBName: r.KBName, Tags: r.Tags, Access: r.Access, Force: r.Force, Files: sp})
 	if err != nil {
 		return Enqueued{}, err
 	}

@@ -109,9 +109,15 @@ func (s *Service) countNamespaces(ctx context.Context, names []string) ([]Namesp
 	return counts, nil
 }
 
-// countNamespace counts one namespace's documents and chunks.
+// countNamespace counts one namespace's documents and chunks that the
+// caller may see: the documents it may not, and their chunks, are left
+// out of the counts.
 func (s *Service) countNamespace(ctx context.Context, ns string) (NamespaceStats, error) {
 	docs, err := s.Registry.Count(ctx, ns)
+	if err != nil {
+		return NamespaceStats{}, ragd.Unavailable("redis", err)
+	}
+	hidden, err := s.Registry.Hidden(ctx, ns, auth.AudienceOf(ctx))
 	if err != nil {
 		return NamespaceStats{}, ragd.Unavailable("redis", err)
 	}
@@ -119,7 +125,11 @@ func (s *Service) countNamespace(ctx context.Context, ns string) (NamespaceStats
 	if err != nil {
 		return NamespaceStats{}, err
 	}
-	return NamespaceStats{Documents: docs, Chunks: chunks}, nil
+	docs -= len(hidden)
+	for _, d := range hidden {
+		chunks -= d.Chunks
+	}
+	return NamespaceStats{Documents: max(docs, 0), Chunks: max(chunks, 0)}, nil
 }
 
 // union is the sorted names found in the registry or the store, each once.

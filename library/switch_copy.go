@@ -356,6 +356,13 @@ func (e *Embedders) reconcileDocument(ctx context.Context, ns, id string, from, 
 	if err != nil {
 		return err
 	}
+	if len(doc.Access) > 0 {
+		// The copy may have read the chunks before their access changed:
+		// restricted ones are rewritten, so none is wider than the record.
+		if _, err := to.Store.SetAccess(ctx, ns, id, doc.ContentHash, doc.Access); err != nil {
+			return err
+		}
+	}
 	have, err := to.Store.CountVersion(ctx, ns, id, doc.ContentHash)
 	if err != nil || have == want {
 		return err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"ragd"
@@ -33,6 +34,9 @@ type SyncScope struct {
 	MaxFiles  int
 	// IncludeIgnored walks what the ignore rules skip (ingest.Skipper).
 	IncludeIgnored bool
+	// Access, when set, is every file's: a file whose document has
+	// another is changed, however unchanged its bytes.
+	Access *[]string
 }
 
 // PlanSync compares the directory's supported files with the namespace's
@@ -62,7 +66,8 @@ func PlanSync(ctx context.Context, reg *registry.Registry, roots *guard.Roots, s
 		switch fi, err := os.Stat(f); {
 		case !known:
 			plan.Added = append(plan.Added, f)
-		case err == nil && d.FileModTime != nil && d.FileSize == fi.Size() && d.FileModTime.Equal(fi.ModTime()):
+		case err == nil && d.FileModTime != nil && d.FileSize == fi.Size() && d.FileModTime.Equal(fi.ModTime()) &&
+			(sc.Access == nil || slices.Equal(*sc.Access, d.Access)):
 			plan.Unchanged++
 		default:
 			plan.Changed = append(plan.Changed, f)

@@ -16,6 +16,8 @@ import (
 type UploadRequest struct {
 	KBName string
 	Tags   []string
+	// Access, when set, is every file's (see IndexRequest.Access).
+	Access []string
 	Force  bool
 	Files  *Spool
 }
@@ -57,9 +59,16 @@ func (s *Service) Upload(ctx context.Context, req UploadRequest) (Uploaded, erro
 }
 
 func (s *Service) enqueueUpload(ctx context.Context, ns string, req UploadRequest, f SpooledFile) (UploadJob, error) {
-	pl := jobs.DocumentPayload{Namespace: ns, Source: UploadSource(ns, f.Filename), Tags: req.Tags, Force: req.Force,
+	access, err := accessParam(req.Access)
+	if err != nil {
+		return UploadJob{}, err
+	}
+	pl := jobs.DocumentPayload{Namespace: ns, Source: UploadSource(ns, f.Filename), Tags: req.Tags, Access: access, Force: req.Force,
 		CreatedAt: time.Now().UTC(), Upload: f.Hash, Filename: f.Filename}
 	pl.DocumentID = ragd.DocumentID(ns, pl.Source)
+	if err := s.mayReplace(ctx, pl); err != nil {
+		return UploadJob{}, err
+	}
 	job := UploadJob{Status: ragd.JobQueued, DocumentID: pl.DocumentID, Filename: f.Filename, Source: pl.Source, Bytes: f.Size}
 	if !req.Force {
 		hit, err := s.dedup(ctx, ns, pl, f.Hash)

@@ -119,6 +119,21 @@ func (s *Store) DeleteDocument(ctx context.Context, ns, documentID string) (int,
 	return n, err
 }
 
+// SetAccess implements ragd.ChunkWriter. While a switch copies, the new
+// collection is rewritten too and the namespace marked: the copy may have
+// read the old access before and write it after.
+func (s *Store) SetAccess(ctx context.Context, ns, documentID, hash string, access []string) (int, error) {
+	snap := s.h.snapshot(ctx)
+	n, err := snap.Live.Store.SetAccess(ctx, ns, documentID, hash, access)
+	if err == nil && snap.To != nil {
+		s.deleted(ctx, snap, ns, func() error {
+			_, err := snap.To.Store.SetAccess(ctx, ns, documentID, hash, access)
+			return err
+		})
+	}
+	return n, err
+}
+
 // ClearNamespace implements ragd.ChunkWriter.
 func (s *Store) ClearNamespace(ctx context.Context, ns string) error {
 	snap := s.h.snapshot(ctx)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"ragd"
 )
 
 // prefixScanCount is how many documents one HSCAN round examines.
@@ -13,11 +15,15 @@ const prefixScanCount = 1000
 // IDsWithPrefix returns up to limit ids of a namespace's documents that
 // start with prefix, sorted, and whether more match: Redis matches the ids
 // while it scans (HSCAN MATCH), so only matching documents cross the
-// network. Document ids are lowercase hex; a prefix that could not start
+// network; aud's hidden documents are left out. Document ids are lowercase hex; a prefix that could not start
 // one matches nothing, and never reaches Redis as a glob pattern.
-func (r *Registry) IDsWithPrefix(ctx context.Context, namespace, prefix string, limit int) ([]string, bool, error) {
+func (r *Registry) IDsWithPrefix(ctx context.Context, namespace, prefix string, limit int, aud ragd.Audience) ([]string, bool, error) {
 	if strings.Trim(prefix, "0123456789abcdef") != "" || limit <= 0 {
 		return nil, false, nil
+	}
+	hidden, err := r.hidden(ctx, namespace, aud)
+	if err != nil {
+		return nil, false, err
 	}
 	seen := map[string]bool{}
 	var cursor uint64
@@ -27,7 +33,9 @@ func (r *Registry) IDsWithPrefix(ctx context.Context, namespace, prefix string, 
 			return nil, false, fmt.Errorf("registry: %w", err)
 		}
 		for i := 0; i < len(kv); i += 2 {
-			seen[kv[i]] = true // HSCAN may yield a field twice
+			if !hidden[kv[i]] {
+				seen[kv[i]] = true // HSCAN may yield a field twice
+			}
 		}
 		if cursor = next; cursor == 0 || len(seen) > limit {
 			break

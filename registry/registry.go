@@ -153,6 +153,11 @@ func (r *Registry) put(ctx context.Context, d ragd.Document, transact func(func(
 			}
 		}
 		p.HSet(ctx, r.keys.Documents(ns), d.ID, body)
+		if len(d.Access) > 0 {
+			p.HSet(ctx, r.keys.Access(ns), d.ID, strings.Join(d.Access, ","))
+		} else if prev != nil && len(prev.Access) > 0 {
+			p.HDel(ctx, r.keys.Access(ns), d.ID)
+		}
 		p.ZAdd(ctx, r.keys.Order(ns), redis.Z{Member: orderMember(d)})
 		p.HSet(ctx, r.keys.Current(ns), d.ID, d.ContentHash)
 		p.Incr(ctx, r.keys.Epoch(ns))
@@ -194,6 +199,7 @@ func (r *Registry) Delete(ctx context.Context, namespace, id string) error {
 	_, err = r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		r.unindex(ctx, p, prev)
 		p.HDel(ctx, r.keys.Documents(namespace), id)
+		p.HDel(ctx, r.keys.Access(namespace), id)
 		p.ZRem(ctx, r.keys.Order(namespace), orderMember(*prev))
 		p.HDel(ctx, r.keys.Current(namespace), id)
 		p.Incr(ctx, r.keys.Epoch(namespace))
@@ -212,7 +218,7 @@ func (r *Registry) ClearNamespace(ctx context.Context, namespace string) error {
 		// The namespace's vocabulary is package vocab's to clear
 		// (versions.Keeper.Clear does).
 		p.Del(ctx, r.keys.Documents(namespace), r.keys.Order(namespace), r.keys.Current(namespace),
-			r.keys.ContentHashes(namespace), r.keys.RawHashes(namespace))
+			r.keys.ContentHashes(namespace), r.keys.RawHashes(namespace), r.keys.Access(namespace))
 		// The epoch moves on rather than restarting, so versions read
 		// before the clear never pass for the namespace refilled.
 		p.Incr(ctx, r.keys.Epoch(namespace))

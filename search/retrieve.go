@@ -40,6 +40,10 @@ type Plan struct {
 	Retrieval Retrieval `json:"r"`
 	// Rerank names the reranker and its candidate count ("" when off).
 	Rerank string `json:"rr,omitempty"`
+	// Access is the caller's ragd.Audience.StoreFilter: every query of
+	// the plan holds only chunks it may see, and results cached for one
+	// audience never answer another.
+	Access []string `json:"aud,omitempty"`
 }
 
 var sourceTypes = []string{string(ragd.SourcePDF), string(ragd.SourceDOCX), string(ragd.SourceHTML),
@@ -51,7 +55,8 @@ const maxQueryLength = 4000
 // Plan validates a retrieval request into its plan: defaults applied,
 // namespaces checked against the caller's rights, filters normalised.
 func (s *Service) Plan(ctx context.Context, req RetrieveRequest) (Plan, error) {
-	p := Plan{Query: strings.TrimSpace(req.Query), Alpha: s.Alpha, MMR: s.MMR, Retrieval: s.Retrieval}
+	p := Plan{Query: strings.TrimSpace(req.Query), Alpha: s.Alpha, MMR: s.MMR, Retrieval: s.Retrieval,
+		Access: auth.AudienceOf(ctx).StoreFilter()}
 	if p.Query == "" {
 		return p, ragd.Invalid("query", "missing", "query is required")
 	}
@@ -144,7 +149,7 @@ func (s *Service) Retrieve(ctx context.Context, p Plan, queryVector []float32, w
 		pool = max(pool, min(p.TopK*4, 100))
 	}
 	q := ragd.ChunkQuery{Text: p.Query, Vector: queryVector, Mode: ragd.SearchMode(p.Mode), Alpha: p.Alpha, Limit: pool,
-		DocumentIDs: p.DocumentIDs, Tags: p.Tags, SourceTypes: p.SourceTypes, WithVectors: withVectors || p.MMR,
+		DocumentIDs: p.DocumentIDs, Tags: p.Tags, SourceTypes: p.SourceTypes, Access: p.Access, WithVectors: withVectors || p.MMR,
 		RankedFusion: p.Retrieval.RankedFusion, PathBoost: p.Retrieval.PathBoost}
 	lists, err := s.phrasingsHits(ctx, p, q)
 	if err != nil {

@@ -29,6 +29,11 @@ func (c *Cluster) DeleteDocument(ctx context.Context, namespace, documentID stri
 	return over(ctx, c, func(s *Store) (int, error) { return s.DeleteDocument(ctx, namespace, documentID) })
 }
 
+// SetAccess rewrites the access of one version of a document.
+func (c *Cluster) SetAccess(ctx context.Context, namespace, documentID, contentHash string, access []string) (int, error) {
+	return over(ctx, c, func(s *Store) (int, error) { return s.SetAccess(ctx, namespace, documentID, contentHash, access) })
+}
+
 // ClearNamespace drops the namespace's tenant.
 func (c *Cluster) ClearNamespace(ctx context.Context, namespace string) error {
 	return c.run(ctx, func(s *Store) error { return s.ClearNamespace(ctx, namespace) })

@@ -42,6 +42,12 @@ func (x *guarded) DeleteDocument(ctx context.Context, namespace, documentID stri
 	return resilience.Do(ctx, x.g, func(ctx context.Context) (int, error) { return x.ChunkStore.DeleteDocument(ctx, namespace, documentID) })
 }
 
+func (x *guarded) SetAccess(ctx context.Context, namespace, documentID, contentHash string, access []string) (int, error) {
+	return resilience.Do(ctx, x.g, func(ctx context.Context) (int, error) {
+		return x.ChunkStore.SetAccess(ctx, namespace, documentID, contentHash, access)
+	})
+}
+
 func (x *guarded) ClearNamespace(ctx context.Context, namespace string) error {
 	return resilience.Run(ctx, x.g, func(ctx context.Context) error { return x.ChunkStore.ClearNamespace(ctx, namespace) })
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/go-openapi/strfmt"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 	"github.com/weaviate/weaviate/entities/models"
+	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 )
 
 const (
@@ -34,6 +35,7 @@ func (s *Store) ensureImageCollection(ctx context.Context, embedder string, dim 
 		textProp(propSource, models.PropertyTokenizationField, false),
 		textProp(propFormat, models.PropertyTokenizationField, false),
 		intProp(propImageIndex), intProp(propPage), intProp(propPosition), intProp(propWidth), intProp(propHeight),
+		accessProperty(),
 	)))
 	if err != nil || created {
 		return err
@@ -42,7 +44,10 @@ func (s *Store) ensureImageCollection(ctx context.Context, embedder string, dim 
 	if err != nil {
 		return fmt.Errorf("weaviate: read collection %s: %w", s.imageClass(), err)
 	}
-	return s.checkReplication(class)
+	if err := s.checkReplication(class); err != nil {
+		return err
+	}
+	return s.addProperty(ctx, class, accessProperty())
 }
 
 // UpsertImages writes a document's images into the namespace's tenant.
@@ -55,7 +60,8 @@ func (s *Store) UpsertImages(ctx context.Context, namespace string, images []rag
 		objects[i] = &models.Object{Class: s.imageClass(), ID: strfmt.UUID(im.ID), Tenant: namespace, Vector: im.Vector,
 			Properties: map[string]any{propCaption: im.Caption, propNearby: im.Nearby, propDocumentID: im.DocumentID,
 				propContentHash: im.ContentHash, propSource: im.Source, propFormat: im.Format, propImageIndex: im.Index,
-				propPage: im.Page, propPosition: im.Position, propWidth: im.Width, propHeight: im.Height}}
+				propPage: im.Page, propPosition: im.Position, propWidth: im.Width, propHeight: im.Height,
+				propAccess: ragd.StoredAccess(im.Access)}}
 	}
 	resp, err := s.client.Batch().ObjectsBatcher().WithConsistencyLevel(s.consistency).WithObjects(objects...).Do(ctx)
 	if err != nil {
@@ -75,12 +81,12 @@ func (s *Store) SearchImages(ctx context.Context, namespace string, q ragd.Chunk
 	req := s.client.Experimental().Search().WithCollection(s.imageClass()).WithTenant(namespace).WithLimit(q.Limit).
 		WithConsistencyLevel(s.consistency).
 		WithProperties(propCaption, propNearby, propDocumentID, propContentHash, propSource, propFormat,
-			propImageIndex, propPage, propPosition, propWidth, propHeight).
+			propImageIndex, propPage, propPosition, propWidth, propHeight, propAccess).
 		WithMetadata(&graphql.Metadata{ID: true, Score: true}).
 		WithHybrid((&graphql.HybridArgumentBuilder{}).WithQuery(q.Text).WithVector(q.Vector).WithAlpha(float32(q.Alpha)).
 			WithProperties([]string{propCaption + "^2", propNearby}).WithFusionType(graphql.RelativeScore))
-	if len(q.DocumentIDs) > 0 {
-		req = req.WithWhere(where(ragd.ChunkQuery{DocumentIDs: q.DocumentIDs}))
+	if w := where(ragd.ChunkQuery{DocumentIDs: q.DocumentIDs, Access: q.Access}); w != nil {
+		req = req.WithWhere(w)
 	}
 	results, err := req.Do(ctx)
 	if err != nil {
@@ -96,6 +102,9 @@ func (s *Store) SearchImages(ctx context.Context, namespace string, q ragd.Chunk
 			DocumentID: str(p[propDocumentID]), ContentHash: str(p[propContentHash]), Source: str(p[propSource]),
 			Caption: str(p[propCaption]), Nearby: str(p[propNearby]), Format: str(p[propFormat]), Index: num(p[propImageIndex]),
 			Page: num(p[propPage]), Position: num(p[propPosition]), Width: num(p[propWidth]), Height: num(p[propHeight])}})
+		if l, ok := p[propAccess].(*pb.ListValue); ok {
+			hits[len(hits)-1].Access = loadedAccess(l.GetTextValues().GetValues())
+		}
 	}
 	return hits, nil
 }

@@ -27,12 +27,13 @@ const (
 	propTags        = "tags"
 	propRelated     = "related"
 	propOCR         = "ocr"
+	propAccess      = "access"
 )
 
 // chunkProperties are the properties a search returns (kb_name is the
 // tenant, known already).
 var chunkProperties = []string{propText, propDocumentID, propSource, propSourceType, propContentHash,
-	propChunkIndex, propPath, propLevel, propSummary, propPage, propTimestamp, propTags, propOCR}
+	propChunkIndex, propPath, propLevel, propSummary, propPage, propTimestamp, propTags, propOCR, propAccess}
 
 func describe(embedder string, dim int) string {
 	return fmt.Sprintf("ragd chunks; embedder=%s; dimension=%d", embedder, dim)
@@ -87,7 +88,7 @@ func (s *Store) checkCollection(ctx context.Context, embedder string, dim int) e
 	if err := s.checkReplication(class); err != nil {
 		return err
 	}
-	for _, p := range []*models.Property{relatedProperty(), ocrProperty()} {
+	for _, p := range []*models.Property{relatedProperty(), ocrProperty(), accessProperty()} {
 		if err := s.addProperty(ctx, class, p); err != nil {
 			return err
 		}
@@ -108,6 +109,13 @@ func ocrProperty() *models.Property {
 	return &models.Property{Name: propOCR, DataType: []string{"boolean"}, IndexFilterable: ptr(true)}
 }
 
+// accessProperty holds the groups a chunk's (or image's) document is
+// shared with, ragd.StoredAccess: filtered on, never searched.
+func accessProperty() *models.Property {
+	return &models.Property{Name: propAccess, DataType: []string{"text[]"}, Tokenization: models.PropertyTokenizationField,
+		IndexSearchable: ptr(false), IndexFilterable: ptr(true)}
+}
+
 // addProperty adds a property (the related words, the OCR mark) to a
 // collection created before ragd wrote it; its chunks simply have none
 // until re-indexed.
@@ -117,7 +125,7 @@ func (s *Store) addProperty(ctx context.Context, class *models.Class, prop *mode
 			return nil
 		}
 	}
-	err := s.client.Schema().PropertyCreator().WithClassName(s.class).WithProperty(prop).Do(ctx)
+	err := s.client.Schema().PropertyCreator().WithClassName(class.Class).WithProperty(prop).Do(ctx)
 	if err != nil && !strings.Contains(err.Error(), "already exists") {
 		return fmt.Errorf("weaviate: add property %s to collection %s: %w", prop.Name, s.class, err)
 	}
@@ -141,6 +149,7 @@ func (s *Store) classDefinition(embedder string, dim int) *models.Class {
 		intProp(propLevel),
 		intProp(propPage),
 		ocrProperty(),
+		accessProperty(),
 		&models.Property{Name: propTimestamp, DataType: []string{"date"}, IndexFilterable: ptr(true)},
 	)
 }

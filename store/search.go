@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
@@ -85,6 +86,13 @@ func where(q ragd.ChunkQuery) *filters.WhereBuilder {
 	anyOf(propDocumentID, q.DocumentIDs)
 	anyOf(propTags, q.Tags)
 	anyOf(propSourceType, q.SourceTypes)
+	if q.Access != nil {
+		values := q.Access
+		if len(values) == 0 { // open documents only; anyOf skips an empty list
+			values = []string{ragd.EveryGroup}
+		}
+		anyOf(propAccess, values)
+	}
 	switch len(operands) {
 	case 0:
 		return nil
@@ -117,7 +125,21 @@ func chunkFrom(id, namespace string, p map[string]any) ragd.Chunk {
 	if l, ok := p[propTags].(*pb.ListValue); ok {
 		c.Tags = l.GetTextValues().GetValues()
 	}
+	if l, ok := p[propAccess].(*pb.ListValue); ok {
+		c.Access = loadedAccess(l.GetTextValues().GetValues())
+	} else {
+		c.Access = loadedAccess(texts(p[propAccess]))
+	}
 	return c
+}
+
+// loadedAccess is a document's access from the values stored on its
+// chunks (ragd.StoredAccess).
+func loadedAccess(stored []string) []string {
+	if len(stored) == 0 || slices.Contains(stored, ragd.EveryGroup) {
+		return nil
+	}
+	return stored
 }
 
 func str(v any) string {

@@ -75,6 +75,7 @@ func (s *Store) object(namespace string, c *ragd.Chunk) *models.Object {
 			propTags:        tags,
 			propRelated:     c.Related,
 			propOCR:         c.OCR,
+			propAccess:      ragd.StoredAccess(c.Access),
 		},
 	}
 }

@@ -23,6 +23,13 @@ type DocumentList struct {
 	NextOffset *int `json:"next_offset,omitempty" jsonschema:"offset of the next page; absent on the last page"`
 }
 
+// AccessRequest is PATCH /documents/{id}'s body: who may see the document.
+type AccessRequest struct {
+	// Access is a pointer so that a body without it is refused rather
+	// than read as "open to everyone".
+	Access *[]string `json:"access" jsonschema:"groups to share the document with, at most 100 names of up to 128 characters; [] opens it to everyone who may use the namespace"`
+}
+
 // Deleted answers DELETE /documents/{id}.
 type Deleted struct {
 	Status        string `json:"status"`

@@ -10,7 +10,9 @@ type IndexRequest struct {
 	Title    string   `json:"title,omitempty"`
 	KBName   string   `json:"kb_name,omitempty"`
 	Tags     []string `json:"tags,omitempty"`
-	Force    bool     `json:"force,omitempty"`
+	// Access is nil when not given: the document keeps its access.
+	Access []string `json:"access,omitempty" jsonschema:"groups to share the document with, at most 100 names of up to 128 characters (absent: the document keeps its access, a new one is open; []: everyone who may use the namespace)"`
+	Force  bool     `json:"force,omitempty"`
 }
 
 // DirectoryRequest names a directory to index: rag_index_directory and
@@ -20,6 +22,7 @@ type DirectoryRequest struct {
 	Recursive     *bool    `json:"recursive,omitempty" jsonschema:"include subdirectories (default true)"`
 	KBName        string   `json:"kb_name,omitempty" jsonschema:"namespace to index into (default: default)"`
 	Tags          []string `json:"tags,omitempty"`
+	Access        []string `json:"access,omitempty" jsonschema:"groups to share every file's document with (absent: each keeps its access, new ones are open; []: everyone who may use the namespace)"`
 	Force         bool     `json:"force,omitempty"`
 	// Sync indexes only what changed since the last run; Prune (default
 	// true) then deletes the documents whose file is gone; DryRun answers

@@ -13,7 +13,7 @@ import (
 // the version's content hash, before the version becomes current, so they
 // switch over with its chunks. An unreadable image container only loses the
 // images: the text is the document.
-func (p *Pipeline) indexImages(ctx context.Context, pl jobs.DocumentPayload, loaded *document.Loaded, hash string) (int, error) {
+func (p *Pipeline) indexImages(ctx context.Context, pl jobs.DocumentPayload, loaded *document.Loaded, hash string, access []string) (int, error) {
 	if loaded.ImagesErr != nil {
 		p.Log.Warn("images not extracted", "document_id", pl.DocumentID, "source", pl.Source, "error", loaded.ImagesErr)
 		return 0, nil
@@ -26,7 +26,7 @@ func (p *Pipeline) indexImages(ctx context.Context, pl jobs.DocumentPayload, loa
 		}
 		images = append(images, ragd.Image{ID: ragd.ChunkID(pl.DocumentID, hash+"/image", im.Index), Namespace: pl.Namespace,
 			DocumentID: pl.DocumentID, ContentHash: hash, Source: pl.Source, Index: im.Index, Page: im.Page, Position: im.Position,
-			Caption: im.Caption, Nearby: im.Nearby, Format: im.Format, Width: im.Width, Height: im.Height})
+			Caption: im.Caption, Nearby: im.Nearby, Format: im.Format, Width: im.Width, Height: im.Height, Access: access})
 	}
 	if len(images) == 0 {
 		return 0, nil

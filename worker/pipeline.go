@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"ragd"
@@ -75,8 +76,9 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	if err != nil && ragd.KindOf(err) != ragd.KindNotFound {
 		return res, err
 	}
+	access := accessOf(pl, prev)
 	if !pl.Force {
-		if dup, err := p.duplicate(ctx, lease, pl, prev, hash, &res); err != nil || dup {
+		if dup, err := p.duplicate(ctx, lease, pl, prev, hash, access, &res); err != nil || dup {
 			if err == nil {
 				err = p.settleDuplicate(ctx, pl, prev, content, hash)
 			}
@@ -86,6 +88,9 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 
 	now := time.Now().UTC()
 	chunks := p.chunk(pl, loaded, hash, now)
+	for i := range chunks {
+		chunks[i].Access = access
+	}
 	if p.Thesaurus != nil {
 		for i := range chunks {
 			chunks[i].Related = relatedWords(chunks[i], p.Thesaurus)
@@ -94,14 +99,14 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	if err := p.write(ctx, pl.Namespace, chunks, rep); err != nil {
 		return res, err
 	}
-	if res.ImagesIndexed, err = p.indexImages(ctx, pl, loaded, hash); err != nil {
+	if res.ImagesIndexed, err = p.indexImages(ctx, pl, loaded, hash, access); err != nil {
 		return res, err
 	}
 
 	doc := ragd.Document{
 		ID: pl.DocumentID, Namespace: pl.Namespace, Source: pl.Source, SourceType: loaded.SourceType,
 		ContentHash: hash, RawHash: ragd.ContentHash(raw), Title: firstNonEmpty(pl.Title, loaded.Title),
-		Tags: pl.Tags, Chunks: len(chunks), CreatedAt: now, UpdatedAt: now,
+		Tags: pl.Tags, Access: access, Chunks: len(chunks), CreatedAt: now, UpdatedAt: now,
 	}
 	if prev != nil {
 		doc.CreatedAt = prev.CreatedAt
@@ -165,9 +170,19 @@ func (p *Pipeline) chunk(pl jobs.DocumentPayload, loaded *document.Loaded, hash 
 // duplicate reports whether the namespace already holds this content, either
 // as this document's current version or as another document. It also finishes
 // any cleanup a crashed earlier run left behind.
-func (p *Pipeline) duplicate(ctx context.Context, lease *registry.Lease, pl jobs.DocumentPayload, prev *ragd.Document, hash string, res *ragd.DocumentResult) (bool, error) {
+//
+// The same content shared with other groups is not a duplicate of
+// another document (each keeps its own access); this document's current
+// version given a new access keeps its chunks, rewritten to it
+// (versions.Keeper.Share).
+func (p *Pipeline) duplicate(ctx context.Context, lease *registry.Lease, pl jobs.DocumentPayload, prev *ragd.Document, hash string, access []string, res *ragd.DocumentResult) (bool, error) {
 	if prev != nil && prev.ContentHash == hash {
 		res.DedupHit, res.ChunksIndexed = true, prev.Chunks
+		if !slices.Equal(prev.Access, access) {
+			if _, err := p.Versions.Share(ctx, lease, *prev, access); err != nil {
+				return true, err
+			}
+		}
 		_, err := p.Versions.DeleteStale(ctx, lease, pl.Namespace, pl.DocumentID, hash)
 		return true, err
 	}
@@ -175,11 +190,24 @@ func (p *Pipeline) duplicate(ctx context.Context, lease *registry.Lease, pl jobs
 	if err != nil || owner == "" || owner == pl.DocumentID {
 		return false, err
 	}
-	res.DedupHit, res.DocumentID = true, owner
-	if d, err := p.Registry.Get(ctx, pl.Namespace, owner); err == nil {
-		res.ChunksIndexed = d.Chunks
+	d, err := p.Registry.Get(ctx, pl.Namespace, owner)
+	if err != nil || !slices.Equal(d.Access, access) {
+		return false, nil // gone meanwhile, or shared otherwise: index this one
 	}
+	res.DedupHit, res.DocumentID, res.ChunksIndexed = true, owner, d.Chunks
 	return true, nil
+}
+
+// accessOf is the access a run gives the document: the payload's, or
+// what the document has when the payload sets none.
+func accessOf(pl jobs.DocumentPayload, prev *ragd.Document) []string {
+	switch {
+	case pl.Access != nil:
+		return *pl.Access
+	case prev != nil:
+		return prev.Access
+	}
+	return nil
 }
 
 // write embeds and upserts chunks step by step, reporting progress.

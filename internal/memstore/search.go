@@ -51,7 +51,7 @@ func (s *Store) SearchImages(_ context.Context, namespace string, q ragd.ChunkQu
 	s.mu.RLock()
 	var pool []ragd.Image
 	for _, im := range s.images[namespace] {
-		if len(q.DocumentIDs) == 0 || slices.Contains(q.DocumentIDs, im.DocumentID) {
+		if (len(q.DocumentIDs) == 0 || slices.Contains(q.DocumentIDs, im.DocumentID)) && visible(im.Access, q.Access) {
 			pool = append(pool, im)
 		}
 	}
@@ -84,7 +84,22 @@ func matches(c *ragd.Chunk, q ragd.ChunkQuery) bool {
 		}
 		return false
 	}
-	return anyOf(q.DocumentIDs, c.DocumentID) && anyOf(q.Tags, c.Tags...) && anyOf(q.SourceTypes, string(c.SourceType))
+	return anyOf(q.DocumentIDs, c.DocumentID) && anyOf(q.Tags, c.Tags...) && anyOf(q.SourceTypes, string(c.SourceType)) &&
+		visible(c.Access, q.Access)
+}
+
+// visible applies an access filter (ragd.ChunkQuery.Access) to a
+// document's access, as the store's filter on ragd.StoredAccess does.
+func visible(access, filter []string) bool {
+	if filter == nil {
+		return true
+	}
+	for _, g := range ragd.StoredAccess(access) {
+		if g == ragd.EveryGroup || slices.Contains(filter, g) {
+			return true
+		}
+	}
+	return false
 }
 
 func boost(b float64) float64 {

@@ -48,7 +48,7 @@ func (s *Store) Upsert(_ context.Context, namespace string, chunks []ragd.Chunk)
 	}
 	for _, c := range chunks {
 		c.Namespace = namespace
-		c.Tags, c.Vector = slices.Clone(c.Tags), slices.Clone(c.Vector)
+		c.Tags, c.Vector, c.Access = slices.Clone(c.Tags), slices.Clone(c.Vector), slices.Clone(c.Access)
 		m[c.ID] = c
 	}
 	return nil
@@ -87,6 +87,27 @@ func (s *Store) DeleteDocument(_ context.Context, namespace, documentID string) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.deleteWhere(namespace, func(doc, _ string) bool { return doc == documentID }), nil
+}
+
+// SetAccess rewrites the access of one version's chunks and images.
+func (s *Store) SetAccess(_ context.Context, namespace, documentID, contentHash string, access []string) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for id, c := range s.chunks[namespace] {
+		if c.DocumentID == documentID && c.ContentHash == contentHash {
+			c.Access = slices.Clone(access)
+			s.chunks[namespace][id] = c
+			n++
+		}
+	}
+	for id, im := range s.images[namespace] {
+		if im.DocumentID == documentID && im.ContentHash == contentHash {
+			im.Access = slices.Clone(access)
+			s.images[namespace][id] = im
+		}
+	}
+	return n, nil
 }
 
 // deleteWhere drops the namespace's chunks and images whose document and

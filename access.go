@@ -1,0 +1,135 @@
+package ragd
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// EveryGroup is the group that sees every document: an operator's. In a
+// document's access it means everyone, as an empty list does, and the
+// store keeps an open document's access as exactly this one value, so a
+// filter needs no "is empty" test (Weaviate cannot filter on an absent
+// property unless the collection indexed null state from the start).
+const EveryGroup = "*"
+
+// Bounds of a document's access list and a principal's groups.
+const (
+	// MaxAccessGroups bounds the groups a document is shared with.
+	MaxAccessGroups = 100
+	// MaxGroupChars bounds one group name, in characters.
+	MaxGroupChars = 128
+)
+
+// NormalizeAccess checks a document's access list and returns it sorted,
+// without duplicates, and empty (nil) when it names EveryGroup: names of
+// 1 to MaxGroupChars printable characters without commas or spaces (the
+// upload form separates them by commas), at most MaxAccessGroups of them.
+// field names the request field in the error.
+func NormalizeAccess(field string, groups []string) ([]string, error) {
+	if len(groups) > MaxAccessGroups {
+		return nil, Invalid(field, "value_error", "%s lists %d groups; at most %d", field, len(groups), MaxAccessGroups)
+	}
+	out := make([]string, 0, len(groups))
+	for _, g := range groups {
+		if err := validGroup(field, g); err != nil {
+			return nil, err
+		}
+		if g == EveryGroup {
+			return nil, nil
+		}
+		out = append(out, g)
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
+}
+
+func validGroup(field, g string) error {
+	n := utf8.RuneCountInString(g)
+	if n == 0 || n > MaxGroupChars || !utf8.ValidString(g) {
+		return Invalid(field, "value_error", "%s: a group name is 1 to %d characters", field, MaxGroupChars)
+	}
+	if strings.IndexFunc(g, func(r rune) bool { return r == ',' || unicode.IsSpace(r) || !unicode.IsPrint(r) }) >= 0 {
+		return Invalid(field, "value_error", "%s: group %.40q holds a comma, a space or a control character", field, g)
+	}
+	return nil
+}
+
+// StoredAccess is the access values a chunk of a document with access
+// holds in the store: the groups, or EveryGroup for an open document.
+func StoredAccess(access []string) []string {
+	if len(access) == 0 {
+		return []string{EveryGroup}
+	}
+	return access
+}
+
+// Audience is what a principal may see: every document, or those open to
+// everyone and those shared with one of its groups. The zero value sees
+// only open documents, so a principal that was never given groups sees no
+// more than that.
+type Audience struct {
+	all    bool
+	groups []string // sorted, unique; empty when all
+}
+
+// EveryDocument is the audience of operators and of a server without
+// authentication.
+func EveryDocument() Audience { return Audience{all: true} }
+
+// GroupAudience is the audience of a principal holding groups; holding
+// EveryGroup makes it EveryDocument.
+func GroupAudience(groups []string) Audience {
+	if slices.Contains(groups, EveryGroup) {
+		return EveryDocument()
+	}
+	g := slices.Clone(groups)
+	slices.Sort(g)
+	return Audience{groups: slices.Compact(g)}
+}
+
+// All reports whether the audience sees every document.
+func (a Audience) All() bool { return a.all }
+
+// Groups are the audience's groups (none when it sees all).
+func (a Audience) Groups() []string { return slices.Clone(a.groups) }
+
+// Sees reports whether a document with access is visible to the audience.
+func (a Audience) Sees(access []string) bool {
+	if a.all || len(access) == 0 {
+		return true
+	}
+	for _, g := range access {
+		if g == EveryGroup {
+			return true
+		}
+		if _, ok := slices.BinarySearch(a.groups, g); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// StoreFilter is the values one of which a chunk's stored access must
+// hold for the audience to see it (see StoredAccess); nil means no
+// restriction.
+func (a Audience) StoreFilter() []string {
+	if a.all {
+		return nil
+	}
+	return append([]string{EveryGroup}, a.groups...)
+}
+
+// Key names the audience in cache keys: two audiences with the same key
+// see the same documents. "" for every document.
+func (a Audience) Key() string {
+	if a.all {
+		return ""
+	}
+	return "g:" + strings.Join(a.groups, ",")
+}

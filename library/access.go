@@ -1,0 +1,102 @@
+package library
+
+import (
+	"context"
+
+	"ragd"
+	"ragd/auth"
+	"ragd/jobs"
+	"ragd/wire"
+)
+
+// accessParam validates a request's access (ragd.NormalizeAccess) into
+// the payload's form: nil when not given, so the document keeps its own.
+func accessParam(access []string) (*[]string, error) {
+	if access == nil {
+		return nil, nil
+	}
+	n, err := ragd.NormalizeAccess("access", access)
+	if err != nil {
+		return nil, err
+	}
+	if n == nil {
+		n = []string{} // given and open: not "not given"
+	}
+	return &n, nil
+}
+
+// wantedAccess is the access a job for pl would leave owner with, were
+// owner its document (what a dedup hit must already have).
+func wantedAccess(pl jobs.DocumentPayload, owner *ragd.Document) []string {
+	switch {
+	case pl.Access != nil:
+		return *pl.Access
+	case owner.ID == pl.DocumentID:
+		return owner.Access
+	}
+	return nil
+}
+
+// mayReplace refuses an index request for a source whose document the
+// caller may not see: its job would replace a document hidden from it.
+func (s *Service) mayReplace(ctx context.Context, pl jobs.DocumentPayload) error {
+	doc, err := s.Registry.Get(ctx, pl.Namespace, pl.DocumentID)
+	switch {
+	case ragd.KindOf(err) == ragd.KindNotFound:
+		return nil
+	case err != nil:
+		return ragd.Unavailable("redis", err)
+	case !auth.AudienceOf(ctx).Sees(doc.Access):
+		return ragd.Forbidden("%s is indexed in namespace %s as a document not shared with you; it cannot be replaced", pl.Source, pl.Namespace)
+	}
+	return nil
+}
+
+// requireEveryDocument refuses, as Forbidden, a caller that does not see
+// every document: an export would hand it the hidden ones, an import
+// would let it write documents it may not see (or replace them).
+func requireEveryDocument(ctx context.Context, what string) error {
+	if auth.AudienceOf(ctx).All() {
+		return nil
+	}
+	return ragd.Forbidden("%s needs an operator: a key in group %q, which sees every document", what, ragd.EveryGroup)
+}
+
+// AccessRequest is wire.AccessRequest, the contract REST, MCP and the client share.
+type AccessRequest = wire.AccessRequest
+
+// SetAccess changes who may see a document, without re-indexing it: an
+// operator (who sees every document) or a principal in one of the
+// document's groups may; others get the 404 of a missing document when
+// they cannot see it, 403 when they can (an open document).
+func (s *Service) SetAccess(ctx context.Context, kb, id string, req AccessRequest) (*ragd.Document, error) {
+	if req.Access == nil {
+		return nil, ragd.Invalid("access", "missing", "access is required: the groups to share the document with ([] for everyone who may use the namespace)")
+	}
+	access, err := ragd.NormalizeAccess("access", *req.Access)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := s.Document(ctx, kb, id)
+	if err != nil {
+		return nil, err
+	}
+	aud := auth.AudienceOf(ctx)
+	if !aud.All() && (len(doc.Access) == 0 || !aud.Sees(doc.Access)) {
+		return nil, ragd.Forbidden("only an operator or a member of one of the document's groups may change its access")
+	}
+	lease, err := s.Versions.Lock(ctx, doc.Namespace, doc.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer lease.Release()
+	// Read again under the lock: a job may have made another version current.
+	if doc, err = s.Registry.Get(ctx, doc.Namespace, doc.ID); err != nil {
+		return nil, err
+	}
+	shared, err := s.Versions.Share(ctx, lease, *doc, access)
+	if err != nil {
+		return nil, err
+	}
+	return &shared, nil
+}

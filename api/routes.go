@@ -144,7 +144,7 @@ func documentRoutes() []route {
 			Query: []openapi.Param{{Name: "kb_name", Description: "namespace (default: search all)"}}, Responses: with(errs(404, 422, 503), 200, openapi.Response{Body: ragd.Document{}})}},
 		{handler: (*handlers).setAccess, op: openapi.Operation{Method: "PATCH", Path: "/documents/:id", Summary: "Change who may see a document", Tags: []string{"documents"},
 			Description: "Replaces the document's access (the groups it is shared with; [] opens it to everyone who may use the namespace) without re-indexing it; it holds for every search, answer and cached result once this returns. An operator, or a principal in one of the document's groups, may. A document the caller may not see is 404.",
-			Query: []openapi.Param{{Name: "kb_name", Description: "namespace (default: search all)"}}, Request: library.AccessRequest{},
+			Query:       []openapi.Param{{Name: "kb_name", Description: "namespace (default: search all)"}}, Request: library.AccessRequest{},
 			Responses: with(errs(400, 403, 404, 415, 422, 503), 200, openapi.Response{Body: ragd.Document{}})}},
 		{handler: (*handlers).deleteDocument, op: openapi.Operation{Method: "DELETE", Path: "/documents/:id", Summary: "Delete a document and its chunks", Tags: []string{"documents"},
 			Query: []openapi.Param{{Name: "kb_name", Description: "namespace (default: search all)"}}, Responses: with(errs(404, 422, 503), 200, openapi.Response{Body: library.Deleted{}})}},

@@ -28,10 +28,10 @@ type DocumentPayload struct {
 	Tags       []string        `json:"tags,omitempty"`
 	// Access is the document's new access (ragd.NormalizeAccess form);
 	// nil keeps what the document has.
-	Access   *[]string `json:"access,omitempty"`
-	Force    bool      `json:"force,omitempty"`
-	ParentID string    `json:"parent_id,omitempty"`
-	CreatedAt  time.Time       `json:"created_at"`
+	Access    *[]string `json:"access,omitempty"`
+	Force     bool      `json:"force,omitempty"`
+	ParentID  string    `json:"parent_id,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
 
 	// Upload is the sha256 of uploaded bytes kept under the uploads
 	// directory, which outlive the request so a retried job still has

@@ -35,17 +35,17 @@ func TestArchiveKeepsEveryField(t *testing.T) {
 	mtime := at(1)
 	doc := ragd.Document{ID: ragd.DocumentID("src", source), Namespace: "src", Source: source, SourceType: ragd.SourcePDF,
 		ContentHash: hash, RawHash: "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9", Title: "Ledger of 1887",
-		Tags: []string{"scan", "ledger"}, Chunks: 2, CreatedAt: at(2), UpdatedAt: at(3), FileSize: 48213, FileModTime: &mtime}
+		Tags: []string{"scan", "ledger"}, Access: []string{"audit", "finance"}, Chunks: 2, CreatedAt: at(2), UpdatedAt: at(3), FileSize: 48213, FileModTime: &mtime}
 	chunks := make([]ragd.Chunk, 2)
 	for i := range chunks {
 		chunks[i] = ragd.Chunk{ID: ragd.ChunkID(doc.ID, hash, i), DocumentID: doc.ID, Namespace: "src", Source: source,
 			SourceType: ragd.SourcePDF, ContentHash: hash, Index: i, Text: "Received of the harbour master forty shillings.",
 			Path: "Ledger > March", Level: 2, Summary: "a payment", Page: 7 + i, OCR: true, Tags: []string{"scan"},
-			Timestamp: at(4), Vector: vector(float32(i + 1)), Related: "receive harbor master shilling"}
+			Access: []string{"audit", "finance"}, Timestamp: at(4), Vector: vector(float32(i + 1)), Related: "receive harbor master shilling"}
 	}
 	image := ragd.Image{ID: ragd.ChunkID(doc.ID, hash+"/image", 1), Namespace: "src", DocumentID: doc.ID, ContentHash: hash,
 		Source: source, Index: 1, Page: 8, Position: 2, Caption: "Figure 2: the harbour", Nearby: "the master's seal",
-		Format: "png", Width: 640, Height: 480, Vector: vector(3)}
+		Format: "png", Width: 640, Height: 480, Access: []string{"audit", "finance"}, Vector: vector(3)}
 	requireEveryField(t, chunks[1], image, doc)
 
 	if err := s.Chunks.Upsert(ctx, "src", chunks); err != nil {

@@ -3,12 +3,14 @@ package store
 import (
 	"context"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate"
 	"github.com/weaviate/weaviate/entities/models"
 
+	"ragd"
 	"ragd/internal/testenv"
 )
 
@@ -52,4 +54,33 @@ func olderCollection(t *testing.T, missing, text string) (Config, *weaviate.Clie
 		t.Fatal(err)
 	}
 	return cfg, client
+}
+
+// A collection an earlier ragd made, whose chunks hold no access, is
+// given the open access at start: a key with groups still finds what it
+// found before, and the collection is marked so it is done once.
+func TestOlderChunksGetAccess(t *testing.T) {
+	ctx := context.Background()
+	cfg, client := olderCollection(t, propAccess, "harbour charts of the northern coast")
+	class, err := client.Schema().ClassGetter().WithClassName(cfg.Collection).Do(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	class.Description = strings.TrimSuffix(class.Description, accessMark) // as an earlier ragd described it
+	if err := client.Schema().ClassUpdater().WithClass(class).Do(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(ctx, cfg, "m", 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := ragd.ChunkQuery{Text: "harbour charts", Mode: ragd.ModeKeyword, Limit: 5, Access: ragd.GroupAudience([]string{"eng"}).StoreFilter()}
+	hits, err := s.Search(ctx, "ns", q)
+	if err != nil || len(hits) != 1 || hits[0].Access != nil {
+		t.Fatalf("a group's search of the older chunk: %v %+v", err, hits)
+	}
+	class, err = client.Schema().ClassGetter().WithClassName(cfg.Collection).Do(ctx)
+	if err != nil || !strings.HasSuffix(class.Description, accessMark) {
+		t.Fatalf("collection not marked: %v %q", err, class.Description)
+	}
 }

@@ -36,7 +36,7 @@ var chunkProperties = []string{propText, propDocumentID, propSource, propSourceT
 	propChunkIndex, propPath, propLevel, propSummary, propPage, propTimestamp, propTags, propOCR, propAccess}
 
 func describe(embedder string, dim int) string {
-	return fmt.Sprintf("ragd chunks; embedder=%s; dimension=%d", embedder, dim)
+	return fmt.Sprintf("ragd chunks; embedder=%s; dimension=%d", embedder, dim) + accessMark
 }
 
 var descriptionPattern = regexp.MustCompile(`embedder=([^;]+); dimension=(\d+)`)

@@ -96,7 +96,10 @@ func (s *Store) ensure(ctx context.Context, embedderName string, dimension int) 
 	if err := s.ensureCollection(ctx, embedderName, dimension); err != nil {
 		return err
 	}
-	return s.ensureImageCollection(ctx, embedderName, dimension)
+	if err := s.ensureImageCollection(ctx, embedderName, dimension); err != nil {
+		return err
+	}
+	return s.backfillAccess(ctx)
 }
 
 // Collection is the Weaviate class name.

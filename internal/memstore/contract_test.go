@@ -245,7 +245,9 @@ func checkFilters(t *testing.T, s ragd.ChunkStore) {
 	const ns = "filters"
 	md := doc("m", "h", "shared word")
 	md[0].SourceType = ragd.SourceMarkdown
-	upsert(t, s, ns, doc("x", "h", "shared word"), doc("y", "h", "shared word"), md)
+	x, y := doc("x", "h", "shared word"), doc("y", "h", "shared word")
+	x[0].Access, y[0].Access = []string{"eng"}, []string{"eng", "fin"}
+	upsert(t, s, ns, x, y, md)
 	find := func(q ragd.ChunkQuery) []string {
 		q.Text, q.Mode, q.Limit = "shared", ragd.ModeKeyword, 10
 		hits, err := s.Search(ctx, ns, q)
@@ -263,9 +265,32 @@ func checkFilters(t *testing.T, s ragd.ChunkStore) {
 		{ragd.ChunkQuery{Tags: []string{"t-y"}}, []string{"y"}},
 		{ragd.ChunkQuery{SourceTypes: []string{string(ragd.SourceMarkdown)}}, []string{"m"}},
 		{ragd.ChunkQuery{DocumentIDs: []string{"x", "y"}, Tags: []string{"t-y", "t-m"}}, []string{"y"}},
+		{ragd.ChunkQuery{Access: ragd.GroupAudience([]string{"eng"}).StoreFilter()}, []string{"m", "x", "y"}},
+		{ragd.ChunkQuery{Access: ragd.GroupAudience([]string{"fin"}).StoreFilter()}, []string{"m", "y"}},
+		{ragd.ChunkQuery{Access: ragd.GroupAudience(nil).StoreFilter()}, []string{"m"}},
+		{ragd.ChunkQuery{Access: []string{}}, []string{"m"}},
+		{ragd.ChunkQuery{Access: ragd.GroupAudience([]string{"hr"}).StoreFilter(), Tags: []string{"t-y", "t-m"}}, []string{"m"}},
 	} {
 		if got := find(tc.q); !slices.Equal(got, tc.want) {
 			t.Fatalf("filter %+v: %v, want %v", tc.q, got, tc.want)
+		}
+	}
+	// Access is rewritten in place, and read back as written.
+	if n, err := s.SetAccess(ctx, ns, "x", "h", []string{"fin"}); err != nil || n != 1 {
+		t.Fatalf("SetAccess: %d %v", n, err)
+	}
+	if got := find(ragd.ChunkQuery{Access: ragd.GroupAudience([]string{"eng"}).StoreFilter()}); !slices.Equal(got, []string{"m", "y"}) {
+		t.Fatalf("after sharing x with fin only, eng finds %v", got)
+	}
+	c, err := s.Chunk(ctx, ns, x[0].ID)
+	if err != nil || c == nil || !slices.Equal(c.Access, []string{"fin"}) {
+		t.Fatalf("chunk x reads back with access %+v (%v)", c, err)
+	}
+	page, err := s.ScanChunks(ctx, ns, "", 10)
+	must(t, err)
+	for _, c := range page {
+		if want := map[string][]string{"x": {"fin"}, "y": {"eng", "fin"}}[c.DocumentID]; !slices.Equal(c.Access, want) {
+			t.Fatalf("scanned chunk of %s has access %v, want %v", c.DocumentID, c.Access, want)
 		}
 	}
 }

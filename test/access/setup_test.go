@@ -97,23 +97,33 @@ func start(t *testing.T, roots ...string) *kb {
 // call sends method path with body (JSON, or raw bytes) as token.
 func call(t *testing.T, s *stack.Stack, token, method, path string, body any) stack.Response {
 	t.Helper()
-	var r io.Reader
-	switch b := body.(type) {
-	case nil:
-	case []byte:
-		r = bytes.NewReader(b)
-	default:
-		raw, err := json.Marshal(b)
-		if err != nil {
+	raw, ok := body.([]byte)
+	if !ok && body != nil {
+		var err error
+		if raw, err = json.Marshal(body); err != nil {
 			t.Fatal(err)
 		}
-		r = bytes.NewReader(raw)
+	}
+	return send(t, s, token, method, path, "application/json", raw)
+}
+
+// callRaw sends a body of its own type.
+func callRaw(t *testing.T, k *kb, token, method, path, contentType string, body []byte) stack.Response {
+	t.Helper()
+	return send(t, k.s, token, method, path, contentType, body)
+}
+
+func send(t *testing.T, s *stack.Stack, token, method, path, contentType string, body []byte) stack.Response {
+	t.Helper()
+	var r io.Reader
+	if body != nil {
+		r = bytes.NewReader(body)
 	}
 	req, err := http.NewRequest(method, s.URL+path, r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Content-Type", contentType)
 	req.Header.Set("Authorization", "Bearer "+token)
 	client := &http.Client{Timeout: 60 * time.Second}
 	resp, err := client.Do(req)

@@ -95,7 +95,7 @@ func start(t *testing.T, roots ...string) *kb {
 }
 
 // call sends method path with body (JSON, or raw bytes) as token.
-func call(t *testing.T, s *stack.Stack, token, method, path string, body any) stack.Response {
+func call(t testing.TB, s *stack.Stack, token, method, path string, body any) stack.Response {
 	t.Helper()
 	raw, ok := body.([]byte)
 	if !ok && body != nil {
@@ -113,7 +113,7 @@ func callRaw(t *testing.T, k *kb, token, method, path, contentType string, body 
 	return send(t, k.s, token, method, path, contentType, body)
 }
 
-func send(t *testing.T, s *stack.Stack, token, method, path, contentType string, body []byte) stack.Response {
+func send(t testing.TB, s *stack.Stack, token, method, path, contentType string, body []byte) stack.Response {
 	t.Helper()
 	var r io.Reader
 	if body != nil {

@@ -1,0 +1,234 @@
+package access_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/weaviate/weaviate-go-client/v5/weaviate"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/grpc"
+
+	"ragd"
+	"ragd/config"
+	"ragd/eval"
+	"ragd/internal/stack"
+	"ragd/internal/testenv"
+)
+
+var benchQueries = []string{
+	"happens before relation", "data race definition", "channel send and receive", "mutex unlock", "goroutine creation",
+	"atomic operations", "buffered reader", "zip archive entries", "compare byte slices", "parse command line flags",
+	"format verbs", "read a file", "http request headers", "json encoding of structs", "regular expression syntax",
+	"sort a slice", "string builder", "time durations", "template execution", "unicode code points",
+}
+
+// BenchmarkAccessFilter measures what document access costs a search:
+// rag_search over REST (hybrid, expansion off, uncached, top_k 5) for a
+// key in group g0 — every document of a namespace built from this
+// machine's Go docs and module READMEs is shared with one of g0 … g9, g0's
+// holding a tenth of the chunks — and for an operator key that sees all,
+// against raw Weaviate hybrid queries with the same vectors, alpha, limit
+// and tenant, with ragd's access filter and without. The
+// four run interleaved query by query at concurrency 1 and 16, three
+// rounds each; the ratios are the medians over rounds with their range.
+// Targets: 10 % key ≤ 1.15× raw with the filter.
+func BenchmarkAccessFilter(b *testing.B) {
+	root := b.TempDir()
+	src := eval.Sources{GOROOT: runtime.GOROOT(), GOMODCACHE: testenv.ModCache(b)}
+	for _, c := range eval.Corpora {
+		if c.Name == "stdlib" || c.Name == "gomod" || c.Name == "moddocs" {
+			if err := c.Build(src, filepath.Join(root, c.Name)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	for _, f := range []string{"go_spec.html", "go_mem.html", "asm.html", "godebug.md"} {
+		testenv.CopyFile(b, testenv.GorootFile(b, "doc/"+f), filepath.Join(root, f))
+	}
+	cfg := stack.Config(b, root)
+	cfg.Cache.Enabled = false
+	cfg.Search.StemExpansion, cfg.Search.SynonymExpansion, cfg.Search.KeywordSynonymExpansion = false, false, false
+	cfg.Auth.Mode = "static-token"
+	cfg.Auth.Keys = []config.AuthKey{{Name: "ops", Token: opsToken, Groups: []string{"*"}}, {Name: "g0", Token: engToken, Groups: []string{"g0"}}}
+	s := stack.Start(b, cfg, true)
+	if r := call(b, s, opsToken, http.MethodPost, "/tools/rag_index_directory", map[string]any{"directory_path": root, "kb_name": "bench", "wait": true}); r.Status != 200 {
+		b.Fatalf("index: %d %s", r.Status, r.Body)
+	}
+	visible, docs, chunks := shareTenth(b, s)
+	raw, vectors := rawClient(b, cfg, s)
+	filter := filters.Where().WithPath([]string{"access"}).WithOperator(filters.ContainsAny).
+		WithValueText(ragd.GroupAudience([]string{"g0"}).StoreFilter()...)
+	fs := []func(q string){
+		rawHybrid(b, raw, cfg, vectors, nil), rawHybrid(b, raw, cfg, vectors, filter),
+		restSearch(b, s.URL, opsToken), restSearch(b, s.URL, engToken),
+	}
+	for _, f := range fs { // warm connections, query vectors and Weaviate
+		interleaved(4, 1, f)
+	}
+	b.ResetTimer()
+	for range b.N {
+		fmt.Printf("access filter: %d documents, %d chunks; the g0 key sees %d chunks (%.1f %%); rag_search hybrid, top_k 5, expansion off, uncached:\n",
+			docs, chunks, visible, 100*float64(visible)/float64(chunks))
+		for _, c := range []int{1, 16} {
+			var tenVsFiltered, allVsRaw, filterCost []float64
+			var p50 [4][]float64
+			for range 3 {
+				l := interleaved(c, 3, fs...)
+				for i := range l {
+					p50[i] = append(p50[i], ms(pct(l[i], 0.5)))
+				}
+				tenVsFiltered = append(tenVsFiltered, float64(pct(l[3], 0.5))/float64(pct(l[1], 0.5)))
+				allVsRaw = append(allVsRaw, float64(pct(l[2], 0.5))/float64(pct(l[0], 0.5)))
+				filterCost = append(filterCost, float64(pct(l[1], 0.5))/float64(pct(l[0], 0.5)))
+			}
+			fmt.Printf("  c%-2d p50 ms: raw %.2f, raw+filter %.2f, ragd operator %.2f, ragd 10%% key %.2f | 10%% key / raw+filter %s (target ≤ 1.15), operator / raw %s, filter in Weaviate %s\n",
+				c, median(p50[0]), median(p50[1]), median(p50[2]), median(p50[3]), spread(tenVsFiltered), spread(allVsRaw), spread(filterCost))
+			b.ReportMetric(median(tenVsFiltered), fmt.Sprintf("p50-10pct-vs-raw-filtered-c%d", c))
+			b.ReportMetric(median(allVsRaw), fmt.Sprintf("p50-all-vs-raw-c%d", c))
+		}
+	}
+}
+
+// shareTenth shares every document with one of g0 … g9 (PATCH, as the
+// operator), g0 getting documents in list order while it holds under a
+// tenth of the chunks, and returns the chunks g0 sees, the documents and
+// the chunks.
+func shareTenth(b *testing.B, s *stack.Stack) (visible, docs, chunks int) {
+	r := call(b, s, opsToken, http.MethodGet, "/documents?kb_name=bench&limit=1000", nil)
+	list, _ := r.JSON["documents"].([]any)
+	for _, d := range list {
+		chunks += int(d.(map[string]any)["chunks"].(float64))
+	}
+	for i, d := range list {
+		doc := d.(map[string]any)
+		id, n := doc["document_id"].(string), int(doc["chunks"].(float64))
+		group := fmt.Sprintf("g%d", 1+i%9)
+		if visible+n <= chunks/10 {
+			group, visible = "g0", visible+n
+		}
+		if p := call(b, s, opsToken, http.MethodPatch, "/documents/"+id, map[string]any{"access": []string{group}}); p.Status != 200 {
+			b.Fatalf("PATCH %s: %d %s", id, p.Status, p.Body)
+		}
+	}
+	return visible, len(list), chunks
+}
+
+func rawClient(b *testing.B, cfg config.Config, s *stack.Stack) (*weaviate.Client, map[string][]float32) {
+	u, _ := url.Parse(cfg.Weaviate.URL)
+	raw, err := weaviate.NewClient(weaviate.Config{Host: u.Host, Scheme: u.Scheme, GrpcConfig: &grpc.Config{Host: cfg.Weaviate.GRPCAddr}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	vectors := map[string][]float32{}
+	for _, q := range benchQueries {
+		v, err := s.Search.Embedder.Embed(context.Background(), []string{q})
+		if err != nil {
+			b.Fatal(err)
+		}
+		vectors[q] = v[0]
+	}
+	return raw, vectors
+}
+
+// rawHybrid is the query rag_search sends, fetching the properties it
+// returns, with where as its filter.
+func rawHybrid(b *testing.B, raw *weaviate.Client, cfg config.Config, vectors map[string][]float32, where *filters.WhereBuilder) func(string) {
+	return func(q string) {
+		req := raw.Experimental().Search().WithCollection(cfg.Weaviate.Collection).WithTenant("bench").WithLimit(5).
+			WithProperties("text", "document_id", "source", "source_type", "content_hash", "chunk_index", "path", "level",
+				"summary", "page", "timestamp", "tags", "ocr", "access").
+			WithMetadata(&graphql.Metadata{ID: true, Score: true}).
+			WithHybrid((&graphql.HybridArgumentBuilder{}).WithQuery(q).WithVector(vectors[q]).WithAlpha(float32(cfg.Search.Alpha)).
+				WithProperties([]string{"text", "path"}).WithFusionType(graphql.RelativeScore))
+		if where != nil {
+			req = req.WithWhere(where)
+		}
+		if _, err := req.Do(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func restSearch(b *testing.B, base, token string) func(string) {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 32}}
+	return func(q string) {
+		body, _ := json.Marshal(map[string]any{"query": q, "top_k": 5, "kb_name": "bench"})
+		req, _ := http.NewRequest(http.MethodPost, base+"/tools/rag_search", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var out struct{ Count int }
+		_ = json.NewDecoder(resp.Body).Decode(&out)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || out.Count == 0 {
+			b.Fatalf("rag_search %q: %d, %d results", q, resp.StatusCode, out.Count)
+		}
+	}
+}
+
+// interleaved calls every f for every query, rounds times, with c
+// concurrent callers, each running the fs back to back on one query in a
+// rotating order, and returns each f's latencies.
+func interleaved(c, rounds int, fs ...func(q string)) [][]time.Duration {
+	var mu sync.Mutex
+	out := make([][]time.Duration, len(fs))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range c {
+		wg.Go(func() {
+			for n := range work {
+				q := benchQueries[n%len(benchQueries)]
+				for k := range fs {
+					j := (n + k) % len(fs)
+					start := time.Now()
+					fs[j](q)
+					d := time.Since(start)
+					mu.Lock()
+					out[j] = append(out[j], d)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for n := range rounds * len(benchQueries) {
+		work <- n
+	}
+	close(work)
+	wg.Wait()
+	return out
+}
+
+func pct(l []time.Duration, p float64) time.Duration {
+	s := slices.Clone(l)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[min(len(s)-1, int(float64(len(s))*p))]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// spread is a median with its range.
+func spread(xs []float64) string {
+	return fmt.Sprintf("%.2f (%.2f–%.2f)", median(xs), slices.Min(xs), slices.Max(xs))
+}
+

@@ -231,4 +231,3 @@ func median(xs []float64) float64 {
 func spread(xs []float64) string {
 	return fmt.Sprintf("%.2f (%.2f–%.2f)", median(xs), slices.Min(xs), slices.Max(xs))
 }
-

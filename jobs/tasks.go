@@ -28,7 +28,11 @@ type DocumentPayload struct {
 	Tags       []string        `json:"tags,omitempty"`
 	// Access is the document's new access (ragd.NormalizeAccess form);
 	// nil keeps what the document has.
-	Access    *[]string `json:"access,omitempty"`
+	Access *[]string `json:"access,omitempty"`
+	// Viewer is the groups of the principal that asked (ragd.Audience),
+	// nil when it sees every document: a job may not replace, nor
+	// re-share, a document hidden from it.
+	Viewer    *[]string `json:"viewer,omitempty"`
 	Force     bool      `json:"force,omitempty"`
 	ParentID  string    `json:"parent_id,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
@@ -46,8 +50,9 @@ type DirectoryPayload struct {
 	DirectoryPath string   `json:"directory_path"` // resolved, inside an ingest root
 	Recursive     bool     `json:"recursive"`
 	Tags          []string `json:"tags,omitempty"`
-	// Access is every file's, as DocumentPayload.Access.
+	// Access and Viewer are every file's, as DocumentPayload's.
 	Access *[]string `json:"access,omitempty"`
+	Viewer *[]string `json:"viewer,omitempty"`
 	Force  bool      `json:"force,omitempty"`
 	// Sync indexes only new and changed files and, with Prune, deletes
 	// the documents whose file under the directory is gone.

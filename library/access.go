@@ -25,6 +25,19 @@ func accessParam(access []string) (*[]string, error) {
 	return &n, nil
 }
 
+// viewerOf is the payload's Viewer for ctx's principal.
+func viewerOf(ctx context.Context) *[]string {
+	aud := auth.AudienceOf(ctx)
+	if aud.All() {
+		return nil
+	}
+	groups := aud.Groups()
+	if groups == nil {
+		groups = []string{}
+	}
+	return &groups
+}
+
 // wantedAccess is the access a job for pl would leave owner with, were
 // owner its document (what a dedup hit must already have).
 func wantedAccess(pl jobs.DocumentPayload, owner *ragd.Document) []string {

@@ -47,7 +47,8 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 	if err != nil {
 		return Enqueued{}, err
 	}
-	pl := jobs.DocumentPayload{Namespace: ns, Title: req.Title, Tags: req.Tags, Access: access, Force: req.Force, CreatedAt: time.Now().UTC()}
+	pl := jobs.DocumentPayload{Namespace: ns, Title: req.Title, Tags: req.Tags, Access: access, Viewer: viewerOf(ctx), Force: req.Force,
+		CreatedAt: time.Now().UTC()}
 	var rawHash string
 	switch n := countSet(req.FilePath, req.URL, req.Text); {
 	case n == 0:
@@ -147,7 +148,7 @@ func (s *Service) IndexDirectory(ctx context.Context, req DirectoryRequest) (Enq
 	}
 	id := jobs.NewJobID()
 	err = s.Queue.EnqueueDirectory(ctx, id, jobs.DirectoryPayload{Namespace: sc.Namespace, DirectoryPath: sc.Dir,
-		Recursive: sc.Recursive, Tags: req.Tags, Access: sc.Access, Force: req.Force, Sync: req.Sync, Prune: sc.Prune,
+		Recursive: sc.Recursive, Tags: req.Tags, Access: sc.Access, Viewer: viewerOf(ctx), Force: req.Force, Sync: req.Sync, Prune: sc.Prune,
 		IncludeIgnored: sc.IncludeIgnored, CreatedAt: time.Now().UTC()})
 	if err != nil {
 		return Enqueued{}, ragd.Unavailable("redis", err)

@@ -63,8 +63,8 @@ func (s *Service) enqueueUpload(ctx context.Context, ns string, req UploadReques
 	if err != nil {
 		return UploadJob{}, err
 	}
-	pl := jobs.DocumentPayload{Namespace: ns, Source: UploadSource(ns, f.Filename), Tags: req.Tags, Access: access, Force: req.Force,
-		CreatedAt: time.Now().UTC(), Upload: f.Hash, Filename: f.Filename}
+	pl := jobs.DocumentPayload{Namespace: ns, Source: UploadSource(ns, f.Filename), Tags: req.Tags, Access: access, Viewer: viewerOf(ctx),
+		Force: req.Force, CreatedAt: time.Now().UTC(), Upload: f.Hash, Filename: f.Filename}
 	pl.DocumentID = ragd.DocumentID(ns, pl.Source)
 	if err := s.mayReplace(ctx, pl); err != nil {
 		return UploadJob{}, err

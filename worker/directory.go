@@ -58,7 +58,7 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 		source := "file://" + f
 		err := p.Queue.EnqueueDocument(ctx, ids[i], jobs.DocumentPayload{
 			Namespace: pl.Namespace, DocumentID: ragd.DocumentID(pl.Namespace, source), Source: source,
-			FilePath: f, Tags: pl.Tags, Access: pl.Access, Force: pl.Force, ParentID: parentID, CreatedAt: pl.CreatedAt,
+			FilePath: f, Tags: pl.Tags, Access: pl.Access, Viewer: pl.Viewer, Force: pl.Force, ParentID: parentID, CreatedAt: pl.CreatedAt,
 		})
 		if err != nil {
 			return res, err

@@ -76,6 +76,9 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	if err != nil && ragd.KindOf(err) != ragd.KindNotFound {
 		return res, err
 	}
+	if pl.Viewer != nil && prev != nil && !ragd.GroupAudience(*pl.Viewer).Sees(prev.Access) {
+		return res, ragd.Forbidden("%s is indexed as a document not shared with the caller; it is left as it is", pl.Source)
+	}
 	access := accessOf(pl, prev)
 	if !pl.Force {
 		if dup, err := p.duplicate(ctx, lease, pl, prev, hash, access, &res); err != nil || dup {

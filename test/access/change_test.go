@@ -199,6 +199,19 @@ func TestDirectoryAccess(t *testing.T) {
 	if got := searchNames(t, k, engToken, "dir"); len(got) != 0 {
 		t.Fatalf("eng finds %v after the directory was shared with fin", got)
 	}
+	// eng may not share with itself what is hidden from it: each file fails.
+	r := call(t, k.s, engToken, http.MethodPost, "/tools/rag_index_directory",
+		map[string]any{"directory_path": root, "kb_name": "dir", "sync": true, "access": []string{"eng"}, "wait": true})
+	if r.Status != http.StatusOK {
+		t.Fatalf("eng's sync: %d %s", r.Status, r.Body)
+	}
+	if id, _ := r.JSON["job_id"].(string); id != "" {
+		waitJob(t, k, id)
+	}
+	check("eng re-sharing documents hidden from it", []string{"fin"})
+	if got := searchNames(t, k, engToken, "dir"); len(got) != 0 {
+		t.Fatalf("eng finds %v after trying to re-share the directory", got)
+	}
 }
 
 // Export and import are the operator's, and an archive carries access:

@@ -357,6 +357,24 @@ func checkImages(t *testing.T, s ragd.ChunkStore) {
 	if len(hits) == 0 {
 		t.Fatal("no image of document q found")
 	}
+	// Images keep to the access filter, and are rewritten with their document.
+	if _, err := s.SetAccess(ctx, ns, "q", "h", []string{"eng"}); err != nil {
+		t.Fatal(err)
+	}
+	docs := func(groups ...string) []string {
+		hits, err := s.SearchImages(ctx, ns, ragd.ChunkQuery{Text: "lighthouse", Vector: axis(0), Alpha: 0.5, Limit: 10,
+			Access: ragd.GroupAudience(groups).StoreFilter()})
+		must(t, err)
+		out := ids(hits, func(h ragd.ImageHit) string { return h.DocumentID })
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	if got := docs("fin"); !slices.Equal(got, []string{"p"}) {
+		t.Fatalf("fin's image search found documents %v, want [p]", got)
+	}
+	if got := docs("eng"); !slices.Equal(got, []string{"p", "q"}) {
+		t.Fatalf("eng's image search found documents %v, want [p q]", got)
+	}
 }
 
 // A namespace that never got anything answers empty, without an error.

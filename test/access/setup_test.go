@@ -77,7 +77,13 @@ func authConfig(t *testing.T, roots ...string) config.Config {
 // start indexes the four documents (as the operator) into a fresh stack.
 func start(t *testing.T, roots ...string) *kb {
 	t.Helper()
-	s := stack.Start(t, authConfig(t, roots...), true)
+	return startWith(t, authConfig(t, roots...))
+}
+
+// startWith is start on a config of the caller's (authConfig's keys).
+func startWith(t *testing.T, cfg config.Config) *kb {
+	t.Helper()
+	s := stack.Start(t, cfg, true)
 	k := &kb{s: s, ids: map[string]string{}, name: map[string]string{}}
 	for _, name := range []string{"eng", "fin", "both", "all"} {
 		body := map[string]any{"text": docTexts[name], "title": name, "kb_name": ns, "wait": true}

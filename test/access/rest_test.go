@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"ragd/internal/standin"
 )
 
 // Every REST read path shows each key exactly the documents it may see:
@@ -121,5 +123,27 @@ func checkStats(t *testing.T, k *kb, token string) {
 	acl, _ := nss[ns].(map[string]any)
 	if docs, chunks := acl["documents"], acl["chunks"]; docs != float64(len(sees[token])) || chunks != float64(len(sees[token])) {
 		t.Fatalf("rag_stats as %s: %v documents, %v chunks; want %d of each", keyName[token], docs, chunks, len(sees[token]))
+	}
+}
+
+// The ranking stages after the store — a reranker (a TEI stand-in),
+// MMR, pseudo-relevance feedback — see only what the store let through.
+func TestRankingStagesKeepToAccess(t *testing.T) {
+	t.Parallel()
+	rr := standin.NewReranker(t, standin.WireTEI, func(_, text string) float64 { return 1 / float64(len(text)) })
+	cfg := authConfig(t)
+	cfg.Rerank.Enabled, cfg.Rerank.BaseURL, cfg.Rerank.Candidates, cfg.Rerank.Format = true, rr.URL, 10, "tei"
+	cfg.Search.MMR, cfg.Search.PRF = true, true
+	k := startWith(t, cfg)
+	for _, token := range keyOrder {
+		for _, mode := range []string{"hybrid", "keyword"} {
+			r := call(t, k.s, token, http.MethodPost, "/tools/rag_search", map[string]any{"query": "harbour lighthouse report", "kb_name": ns, "top_k": 10, "mode": mode})
+			if got := k.names(field(r.JSON["results"], "document_id")); r.Status != http.StatusOK || !slices.Equal(got, sees[token]) {
+				t.Fatalf("reranked %s search as %s: %d %v, want %v", mode, keyName[token], r.Status, got, sees[token])
+			}
+		}
+	}
+	if len(rr.Requests()) == 0 {
+		t.Fatal("the reranker was never asked")
 	}
 }

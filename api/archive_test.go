@@ -38,28 +38,10 @@ func archiveStack(t *testing.T, edit func(*config.Config), roots ...string) *sta
 	return stack.Start(t, cfg, true)
 }
 
-// doRaw sends body with the Content-Type given, optionally a bearer token.
+// doRaw is stack.Stack.DoRaw.
 func doRaw(t *testing.T, s *stack.Stack, method, path, contentType, token string, body io.Reader) stack.Response {
 	t.Helper()
-	req, err := http.NewRequest(method, s.URL+path, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	out := stack.Response{Status: resp.StatusCode, Header: resp.Header}
-	out.Body, _ = io.ReadAll(resp.Body)
-	_ = json.Unmarshal(out.Body, &out.JSON)
-	return out
+	return s.DoRaw(t, method, path, contentType, token, body)
 }
 
 func exportKB(t *testing.T, s *stack.Stack, kb string) []byte {

@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"sort"
-	"sync"
 	"testing"
 	"time"
 
@@ -40,38 +39,12 @@ func (l latencies) pct(p float64) time.Duration {
 	return s[min(len(s)-1, int(float64(len(s))*p))]
 }
 
-// runInterleaved calls every f for every query, rounds times, with c
-// concurrent callers; each caller runs the fs back to back on one query, in
-// an order that rotates, so that they see the same load and the machine's
-// noise falls on all alike. It returns each f's latencies.
+// runInterleaved is stack.Interleaved over benchQueries.
 func runInterleaved(c, rounds int, fs ...func(q string)) []latencies {
-	var mu sync.Mutex
-	out := make([]latencies, len(fs))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for i := 0; i < c; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := range work {
-				q := benchQueries[n%len(benchQueries)]
-				for k := range fs {
-					j := (n + k) % len(fs)
-					start := time.Now()
-					fs[j](q)
-					d := time.Since(start)
-					mu.Lock()
-					out[j] = append(out[j], d)
-					mu.Unlock()
-				}
-			}
-		}()
+	var out []latencies
+	for _, l := range stack.Interleaved(c, rounds, benchQueries, fs...) {
+		out = append(out, l)
 	}
-	for n := 0; n < rounds*len(benchQueries); n++ {
-		work <- n
-	}
-	close(work)
-	wg.Wait()
 	return out
 }
 

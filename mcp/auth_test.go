@@ -12,20 +12,9 @@ import (
 	"ragd/internal/stack"
 )
 
-type bearer struct {
-	token string
-	next  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.next.RoundTrip(r)
-}
-
 func connectWithToken(t *testing.T, s *stack.Stack, token string) (*sdk.ClientSession, error) {
 	client := sdk.NewClient(&sdk.Implementation{Name: "ragd-auth-test", Version: "1"}, nil)
-	tr := &sdk.StreamableClientTransport{Endpoint: s.URL + "/mcp", HTTPClient: &http.Client{Transport: bearer{token, http.DefaultTransport}}}
+	tr := &sdk.StreamableClientTransport{Endpoint: s.URL + "/mcp", HTTPClient: &http.Client{Transport: stack.Bearer(token)}}
 	cs, err := client.Connect(t.Context(), tr, nil)
 	if err == nil {
 		t.Cleanup(func() { _ = cs.Close() })

@@ -23,6 +23,12 @@ type Response struct {
 // Do sends method path with body (a value encoded as JSON, or raw []byte).
 func (s *Stack) Do(t testing.TB, method, path string, body any) Response {
 	t.Helper()
+	return s.DoAs(t, "", method, path, body)
+}
+
+// DoAs is Do with token as the bearer key ("" for none).
+func (s *Stack) DoAs(t testing.TB, token, method, path string, body any) Response {
+	t.Helper()
 	var r io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -35,11 +41,23 @@ func (s *Stack) Do(t testing.TB, method, path string, body any) Response {
 		}
 		r = bytes.NewReader(raw)
 	}
-	req, err := http.NewRequest(method, s.URL+path, r)
+	return s.DoRaw(t, method, path, "application/json", token, r)
+}
+
+// DoRaw sends body with the Content-Type given ("" for none), and token
+// as the bearer key ("" for none).
+func (s *Stack) DoRaw(t testing.TB, method, path, contentType, token string, body io.Reader) Response {
+	t.Helper()
+	req, err := http.NewRequest(method, s.URL+path, body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Content-Type", "application/json")
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, path, err)
@@ -83,4 +101,19 @@ func (s *Stack) ChunkCount(t testing.TB, ns, docID string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// Bearer is a transport sending token as every request's bearer key, for
+// clients (MCP's) that take an http.Client.
+func Bearer(token string) http.RoundTripper { return bearer{token, http.DefaultTransport} }
+
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
 }

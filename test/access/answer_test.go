@@ -13,6 +13,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"ragd/internal/stack"
 )
 
 // echoChat speaks the OpenAI chat-completions wire format (a stand-in for
@@ -89,7 +91,7 @@ func TestAnswersReachModelsWithVisiblePassagesOnly(t *testing.T) {
 	for _, token := range keyOrder {
 		m := &echoModel{}
 		client := sdk.NewClient(&sdk.Implementation{Name: "ragd-access-sampling", Version: "1"}, &sdk.ClientOptions{CreateMessageHandler: m.handle})
-		tr := &sdk.StreamableClientTransport{Endpoint: plain.s.URL + "/mcp", HTTPClient: &http.Client{Transport: bearer{token, http.DefaultTransport}}}
+		tr := &sdk.StreamableClientTransport{Endpoint: plain.s.URL + "/mcp", HTTPClient: &http.Client{Transport: stack.Bearer(token)}}
 		cs, err := client.Connect(t.Context(), tr, nil)
 		if err != nil {
 			t.Fatal(err)

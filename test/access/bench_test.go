@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"sync"
 	"testing"
 	"time"
 
@@ -125,7 +124,7 @@ func shareTenth(b *testing.B, s *stack.Stack) (visible, docs, chunks int) {
 	return visible, len(list), chunks
 }
 
-func rawClient(b *testing.B, cfg config.Config, s *stack.Stack) (*weaviate.Client, map[string][]float32) {
+func rawClient(b testing.TB, cfg config.Config, s *stack.Stack) (*weaviate.Client, map[string][]float32) {
 	u, _ := url.Parse(cfg.Weaviate.URL)
 	raw, err := weaviate.NewClient(weaviate.Config{Host: u.Host, Scheme: u.Scheme, GrpcConfig: &grpc.Config{Host: cfg.Weaviate.GRPCAddr}})
 	if err != nil {
@@ -144,7 +143,7 @@ func rawClient(b *testing.B, cfg config.Config, s *stack.Stack) (*weaviate.Clien
 
 // rawHybrid is the query rag_search sends, fetching the properties it
 // returns, with where as its filter.
-func rawHybrid(b *testing.B, raw *weaviate.Client, cfg config.Config, vectors map[string][]float32, where *filters.WhereBuilder) func(string) {
+func rawHybrid(b testing.TB, raw *weaviate.Client, cfg config.Config, vectors map[string][]float32, where *filters.WhereBuilder) func(string) {
 	return func(q string) {
 		req := raw.Experimental().Search().WithCollection(cfg.Weaviate.Collection).WithTenant("bench").WithLimit(5).
 			WithProperties("text", "document_id", "source", "source_type", "content_hash", "chunk_index", "path", "level",
@@ -161,7 +160,7 @@ func rawHybrid(b *testing.B, raw *weaviate.Client, cfg config.Config, vectors ma
 	}
 }
 
-func restSearch(b *testing.B, base, token string) func(string) {
+func restSearch(b testing.TB, base, token string) func(string) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 32}}
 	return func(q string) {
 		body, _ := json.Marshal(map[string]any{"query": q, "top_k": 5, "kb_name": "bench"})
@@ -181,36 +180,9 @@ func restSearch(b *testing.B, base, token string) func(string) {
 	}
 }
 
-// interleaved calls every f for every query, rounds times, with c
-// concurrent callers, each running the fs back to back on one query in a
-// rotating order, and returns each f's latencies.
+// interleaved is stack.Interleaved over benchQueries.
 func interleaved(c, rounds int, fs ...func(q string)) [][]time.Duration {
-	var mu sync.Mutex
-	out := make([][]time.Duration, len(fs))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range c {
-		wg.Go(func() {
-			for n := range work {
-				q := benchQueries[n%len(benchQueries)]
-				for k := range fs {
-					j := (n + k) % len(fs)
-					start := time.Now()
-					fs[j](q)
-					d := time.Since(start)
-					mu.Lock()
-					out[j] = append(out[j], d)
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	for n := range rounds * len(benchQueries) {
-		work <- n
-	}
-	close(work)
-	wg.Wait()
-	return out
+	return stack.Interleaved(c, rounds, benchQueries, fs...)
 }
 
 func pct(l []time.Duration, p float64) time.Duration {

@@ -10,23 +10,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"ragd/internal/stack"
 )
-
-type bearer struct {
-	token string
-	next  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.next.RoundTrip(r)
-}
 
 func connect(t *testing.T, k *kb, token string) *sdk.ClientSession {
 	t.Helper()
 	client := sdk.NewClient(&sdk.Implementation{Name: "ragd-access-test", Version: "1"}, nil)
-	tr := &sdk.StreamableClientTransport{Endpoint: k.s.URL + "/mcp", HTTPClient: &http.Client{Transport: bearer{token, http.DefaultTransport}}}
+	tr := &sdk.StreamableClientTransport{Endpoint: k.s.URL + "/mcp", HTTPClient: &http.Client{Transport: stack.Bearer(token)}}
 	cs, err := client.Connect(t.Context(), tr, nil)
 	if err != nil {
 		t.Fatalf("connect as %s: %v", keyName[token], err)

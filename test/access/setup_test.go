@@ -7,13 +7,10 @@ package access_test
 
 import (
 	"bytes"
-	"encoding/json"
-	"io"
 	"net/http"
 	"slices"
 	"sort"
 	"testing"
-	"time"
 
 	"ragd/config"
 	"ragd/internal/stack"
@@ -103,44 +100,13 @@ func startWith(t *testing.T, cfg config.Config) *kb {
 // call sends method path with body (JSON, or raw bytes) as token.
 func call(t testing.TB, s *stack.Stack, token, method, path string, body any) stack.Response {
 	t.Helper()
-	raw, ok := body.([]byte)
-	if !ok && body != nil {
-		var err error
-		if raw, err = json.Marshal(body); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return send(t, s, token, method, path, "application/json", raw)
+	return s.DoAs(t, token, method, path, body)
 }
 
 // callRaw sends a body of its own type.
 func callRaw(t *testing.T, k *kb, token, method, path, contentType string, body []byte) stack.Response {
 	t.Helper()
-	return send(t, k.s, token, method, path, contentType, body)
-}
-
-func send(t testing.TB, s *stack.Stack, token, method, path, contentType string, body []byte) stack.Response {
-	t.Helper()
-	var r io.Reader
-	if body != nil {
-		r = bytes.NewReader(body)
-	}
-	req, err := http.NewRequest(method, s.URL+path, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", contentType)
-	req.Header.Set("Authorization", "Bearer "+token)
-	client := &http.Client{Timeout: 60 * time.Second}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	out := stack.Response{Status: resp.StatusCode, Header: resp.Header}
-	out.Body, _ = io.ReadAll(resp.Body)
-	_ = json.Unmarshal(out.Body, &out.JSON)
-	return out
+	return k.s.DoRaw(t, method, path, contentType, token, bytes.NewReader(body))
 }
 
 // names maps document ids to the documents' names, sorted, each once;

@@ -120,6 +120,17 @@ func checkResources(t *testing.T, k *kb, cs *sdk.ClientSession, token string) {
 			t.Fatalf("kb_summarize %s as %s: %v", name, keyName[token], err)
 		}
 	}
+	res, err := cs.GetPrompt(t.Context(), &sdk.GetPromptParams{Name: "kb_answer", Arguments: map[string]string{"question": "harbour lighthouse report", "kb_name": ns}})
+	if err != nil {
+		t.Fatalf("kb_answer as %s: %v", keyName[token], err)
+	}
+	var prompt strings.Builder
+	for _, m := range res.Messages {
+		if tc, ok := m.Content.(*sdk.TextContent); ok {
+			prompt.WriteString(tc.Text)
+		}
+	}
+	checkWords(t, "kb_answer prompt as "+keyName[token], prompt.String(), want)
 }
 
 func notFound(err error) bool {

@@ -15,10 +15,19 @@ import (
 )
 
 // NewRedis is the one place ragd's Redis clients are built from config:
-// a plain client for redis.url, or go-redis's failover client, which asks
+// a plain client for redis.url, go-redis's failover client, which asks
 // the sentinels for the primary and follows a promotion, for
-// redis.sentinel. The queue, worker, registry and cache all share it.
-func NewRedis(cfg config.Redis) (*redis.Client, error) {
+// redis.sentinel, or its cluster client, which routes each command to
+// the shard of its keys' slot and follows a shard's failover, for
+// redis.cluster. The queue, worker, registry and cache all share it.
+func NewRedis(cfg config.Redis) (redis.UniversalClient, error) {
+	if c := cfg.Cluster; c.Enabled() {
+		cc := redis.NewClusterClient(&redis.ClusterOptions{Addrs: c.Addrs, Password: c.Password, ReadOnly: c.ReadOnlyReplicas})
+		if c.FailoverWait > 0 {
+			cc.AddHook(failoverWait{wait: c.FailoverWait})
+		}
+		return cc, nil
+	}
 	if s := cfg.Sentinel; s.Enabled() {
 		c := redis.NewFailoverClient(&redis.FailoverOptions{MasterName: s.MasterName, SentinelAddrs: s.Addrs,
 			Password: s.Password, SentinelPassword: s.SentinelPassword})
@@ -37,6 +46,9 @@ func NewRedis(cfg config.Redis) (*redis.Client, error) {
 // AsynqRedis is the same connection as Asynq options, for the parts of
 // Asynq that open their own (the /monitoring UI).
 func AsynqRedis(cfg config.Redis) (asynq.RedisConnOpt, error) {
+	if c := cfg.Cluster; c.Enabled() {
+		return asynq.RedisClusterClientOpt{Addrs: c.Addrs, Password: c.Password}, nil
+	}
 	if s := cfg.Sentinel; s.Enabled() {
 		return asynq.RedisFailoverClientOpt{MasterName: s.MasterName, SentinelAddrs: s.Addrs,
 			Password: s.Password, SentinelPassword: s.SentinelPassword}, nil
@@ -50,6 +62,9 @@ func AsynqRedis(cfg config.Redis) (asynq.RedisConnOpt, error) {
 
 // describeRedis names the Redis in logs and errors.
 func describeRedis(cfg config.Redis) string {
+	if c := cfg.Cluster; c.Enabled() {
+		return "cluster of " + strings.Join(c.Addrs, ",")
+	}
 	if s := cfg.Sentinel; s.Enabled() {
 		return fmt.Sprintf("primary %q via sentinels %s", s.MasterName, strings.Join(s.Addrs, ","))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -52,7 +53,7 @@ func (h failoverWait) retry(ctx context.Context, try func() error) error {
 	pause := failoverFirstPause
 	for {
 		err := try()
-		if err == nil || !isDialError(err) || !time.Now().Add(pause).Before(deadline) {
+		if err == nil || !isFailoverError(err) || !time.Now().Add(pause).Before(deadline) {
 			return err
 		}
 		select {
@@ -64,10 +65,16 @@ func (h failoverWait) retry(ctx context.Context, try func() error) error {
 	}
 }
 
-// isDialError reports an error from opening a connection, which go-redis's
-// pool also hands back, unchanged, while it refuses to dial again for a
-// moment after a run of failures.
-func isDialError(err error) bool {
+// isFailoverError reports an error from opening a connection, which
+// go-redis's pool also hands back, unchanged, while it refuses to dial
+// again for a moment after a run of failures; and a cluster's answers
+// while a shard has no primary (CLUSTERDOWN) or is moving slots
+// (TRYAGAIN).
+func isFailoverError(err error) bool {
 	var op *net.OpError
-	return errors.As(err, &op) && op.Op == "dial"
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	msg := err.Error()
+	return strings.HasPrefix(msg, "CLUSTERDOWN") || strings.HasPrefix(msg, "TRYAGAIN")
 }

@@ -25,16 +25,34 @@ func TestNewRedisFromURLOrSentinel(t *testing.T) {
 	if _, err := NewRedis(config.Redis{URL: "mysql://nope"}); err == nil || !strings.Contains(err.Error(), "redis.url") {
 		t.Fatalf("bad url: %v", err)
 	}
-	c, err := NewRedis(config.Redis{URL: "redis://127.0.0.1:7/3"})
-	if err != nil || c.Options().Addr != "127.0.0.1:7" || c.Options().DB != 3 {
-		t.Fatalf("url client: %v %+v", err, c.Options())
+	u, err := NewRedis(config.Redis{URL: "redis://127.0.0.1:7/3"})
+	c, _ := u.(*redis.Client)
+	if err != nil || c == nil || c.Options().Addr != "127.0.0.1:7" || c.Options().DB != 3 {
+		t.Fatalf("url client: %v %T", err, u)
 	}
 	_ = c.Close()
-	c, err = NewRedis(sentinelRedis())
-	if err != nil || c.Options().Password != "p" {
-		t.Fatalf("failover client: %v", err)
+	u, err = NewRedis(sentinelRedis())
+	if c, _ = u.(*redis.Client); err != nil || c == nil || c.Options().Password != "p" {
+		t.Fatalf("failover client: %v %T", err, u)
 	}
 	_ = c.Close()
+	u, err = NewRedis(clusterRedis())
+	cc, _ := u.(*redis.ClusterClient)
+	if err != nil || cc == nil || strings.Join(cc.Options().Addrs, ",") != "127.0.0.1:1,127.0.0.1:2" || cc.Options().Password != "p" || !cc.Options().ReadOnly {
+		t.Fatalf("cluster client: %v %T", err, u)
+	}
+	_ = cc.Close()
+}
+
+func clusterRedis() config.Redis {
+	return config.Redis{KeyPrefix: "x", Cluster: config.Cluster{Addrs: []string{"127.0.0.1:1", "127.0.0.1:2"}, Password: "p", ReadOnlyReplicas: true}}
+}
+
+func TestAsynqRedisOnCluster(t *testing.T) {
+	opt, err := AsynqRedis(clusterRedis())
+	if c, ok := opt.(asynq.RedisClusterClientOpt); err != nil || !ok || len(c.Addrs) != 2 || c.Password != "p" {
+		t.Fatalf("asynq option %#v, %v", opt, err)
+	}
 }
 
 func TestAsynqRedisFollowsSentinel(t *testing.T) {
@@ -105,7 +123,7 @@ func TestFailoverWaitRidesOutNoPrimary(t *testing.T) {
 		return c
 	}
 	ctx := context.Background()
-	if err := client(100 * time.Millisecond).Ping(ctx).Err(); !isDialError(err) {
+	if err := client(100 * time.Millisecond).Ping(ctx).Err(); !isFailoverError(err) {
 		t.Fatalf("short wait, nothing listening: %v, want the dial error", err)
 	}
 	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)

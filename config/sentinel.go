@@ -41,12 +41,19 @@ func (s Sentinel) Enabled() bool { return s.MasterName != "" || len(s.Addrs) > 0
 func (r Redis) check() []error {
 	s := r.Sentinel
 	switch {
-	case r.URL != "" && s.Enabled():
+	case r.URL != "" && s.Enabled() && !r.Cluster.Enabled():
 		return []error{errors.New(`redis.url and redis.sentinel are both set: set redis.url to "" (RAGD_REDIS_URL=) to reach Redis through the sentinels, or remove redis.sentinel`)}
-	case r.URL == "" && !s.Enabled():
-		return []error{errors.New("redis.url is empty and redis.sentinel is not set: give one of them")}
+	case r.URL == "" && !s.Enabled() && !r.Cluster.Enabled():
+		return []error{errors.New("redis.url is empty and neither redis.sentinel nor redis.cluster is set: give one of them")}
+	}
+	if err := r.checkServers(); err != nil {
+		return []error{err}
+	}
+	switch {
 	case r.URL != "":
 		return nil
+	case r.Cluster.Enabled():
+		return r.Cluster.check()
 	}
 	var errs []error
 	if s.MasterName == "" {

@@ -46,7 +46,7 @@ func TestSentinelWithURLClearedFromEnv(t *testing.T) {
 func TestSentinelConfigErrors(t *testing.T) {
 	cases := []struct{ name, yaml, want string }{
 		{"both", "redis:\n  sentinel:\n    master_name: m\n    addrs: [127.0.0.1:1]\n", "redis.url and redis.sentinel are both set"},
-		{"neither", "redis:\n  url: \"\"\n", "redis.url is empty and redis.sentinel is not set"},
+		{"neither", "redis:\n  url: \"\"\n", "redis.url is empty and neither redis.sentinel nor redis.cluster is set"},
 		{"no master", "redis:\n  url: \"\"\n  sentinel:\n    addrs: [127.0.0.1:1]\n", "redis.sentinel.master_name is empty"},
 		{"no addrs", "redis:\n  url: \"\"\n  sentinel:\n    master_name: m\n", "redis.sentinel.addrs is empty"},
 		{"bad addr", "redis:\n  url: \"\"\n  sentinel:\n    master_name: m\n    addrs: [localhost]\n", `redis.sentinel.addrs[0] "localhost": want host:port`},

@@ -1,0 +1,73 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Cluster reaches a Redis Cluster: the queue, the registry, the cache and
+// every other key of ragd's spread over its shards by hash slot (each
+// namespace's keys, and each queue's, share one slot).
+type Cluster struct {
+	// Addrs are some of the cluster's nodes, host:port each; the rest are
+	// found from them.
+	Addrs []string `yaml:"addrs"`
+	// Password authenticates to every node.
+	Password string `yaml:"password"`
+	// ReadOnlyReplicas sends read-only commands to replicas.
+	ReadOnlyReplicas bool `yaml:"read_only_replicas"`
+	// FailoverWait is how long a command that finds a shard without a
+	// primary keeps trying (as redis.sentinel.failover_wait).
+	FailoverWait time.Duration `yaml:"failover_wait"`
+}
+
+// Enabled reports whether a cluster section is given at all.
+func (c Cluster) Enabled() bool { return len(c.Addrs) > 0 || c.Password != "" || c.ReadOnlyReplicas }
+
+// servers names the ways to a Redis that r sets.
+func (r Redis) servers() []string {
+	var set []string
+	if r.URL != "" {
+		set = append(set, "redis.url")
+	}
+	if r.Sentinel.Enabled() {
+		set = append(set, "redis.sentinel")
+	}
+	if r.Cluster.Enabled() {
+		set = append(set, "redis.cluster")
+	}
+	return set
+}
+
+// checkServers refuses a Redis section that sets no server, or more than
+// one kind, by the fields' names.
+func (r Redis) checkServers() error {
+	switch set := r.servers(); len(set) {
+	case 0:
+		return errors.New("redis: give one of redis.url, redis.sentinel and redis.cluster")
+	case 1:
+		return nil
+	default:
+		return fmt.Errorf(`redis: %s are all set; give only one (set redis.url to "" with RAGD_REDIS_URL= to use redis.sentinel or redis.cluster)`,
+			strings.Join(set, " and "))
+	}
+}
+
+// checkCluster checks the cluster section.
+func (c Cluster) check() []error {
+	var errs []error
+	if len(c.Addrs) == 0 {
+		errs = append(errs, errors.New("redis.cluster.addrs is empty: list some of the cluster's nodes as host:port"))
+	}
+	for i, a := range c.Addrs {
+		if err := checkHostPort(a); err != nil {
+			errs = append(errs, fmt.Errorf("redis.cluster.addrs[%d] %q: %w", i, a, err))
+		}
+	}
+	if c.FailoverWait < 0 {
+		errs = append(errs, errors.New("redis.cluster.failover_wait must not be negative"))
+	}
+	return errs
+}

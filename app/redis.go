@@ -74,16 +74,21 @@ func describeRedis(cfg config.Redis) string {
 	return cfg.URL
 }
 
-// queueOptions: with sentinels, a job is acknowledged once a replica holds
-// it (redis.sentinel.wait_replicas), so a failover does not lose it.
+// queueOptions: with sentinels or a cluster, a job is acknowledged once a
+// replica holds it (wait_replicas), so a failover does not lose it.
 func queueOptions(cfg config.Config, log *slog.Logger) jobs.Options {
 	o := jobs.Options{Queue: cfg.Worker.Queue, Keys: keyspace.New(cfg.Redis.KeyPrefix), MaxRetries: cfg.Worker.MaxRetries,
 		Timeout: cfg.Worker.TaskTimeout, Retention: cfg.Worker.JobRetention}
-	if s := cfg.Redis.Sentinel; s.Enabled() {
+	if c := cfg.Redis.Cluster; c.Enabled() {
+		o.WaitReplicas, o.WaitTimeout = c.WaitReplicas, c.WaitTimeout
+	} else if s := cfg.Redis.Sentinel; s.Enabled() {
 		o.WaitReplicas, o.WaitTimeout = s.WaitReplicas, s.WaitTimeout
+	}
+	if o.WaitReplicas > 0 {
+		wanted := o.WaitReplicas
 		o.Unreplicated = func(jobID string, acked int64) {
 			log.Warn("job accepted but not yet on a Redis replica: a failover now could lose it",
-				"job_id", jobID, "replicas", acked, "wanted", s.WaitReplicas, "waited", s.WaitTimeout)
+				"job_id", jobID, "replicas", acked, "wanted", wanted, "waited", o.WaitTimeout)
 		}
 	}
 	return o

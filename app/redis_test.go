@@ -68,8 +68,8 @@ func TestAsynqRedisFollowsSentinel(t *testing.T) {
 	}
 }
 
-// The wait for a replica is on with sentinels only.
-func TestQueueOptionsWaitWithSentinelOnly(t *testing.T) {
+// The wait for a replica is on with sentinels or a cluster only.
+func TestQueueOptionsWaitWithSentinelOrCluster(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg := config.Default()
 	if o := queueOptions(cfg, log); o.WaitReplicas != 0 || o.Unreplicated != nil {
@@ -78,6 +78,11 @@ func TestQueueOptionsWaitWithSentinelOnly(t *testing.T) {
 	cfg.Redis = sentinelRedis()
 	if o := queueOptions(cfg, log); o.WaitReplicas != 2 || o.WaitTimeout != time.Second || o.Unreplicated == nil {
 		t.Fatalf("sentinel: %+v", o)
+	}
+	cfg.Redis = clusterRedis()
+	cfg.Redis.Cluster.WaitReplicas, cfg.Redis.Cluster.WaitTimeout = 1, 2*time.Second
+	if o := queueOptions(cfg, log); o.WaitReplicas != 1 || o.WaitTimeout != 2*time.Second || o.Unreplicated == nil {
+		t.Fatalf("cluster: %+v", o)
 	}
 }
 

@@ -18,6 +18,10 @@ type Cluster struct {
 	Password string `yaml:"password"`
 	// ReadOnlyReplicas sends read-only commands to replicas.
 	ReadOnlyReplicas bool `yaml:"read_only_replicas"`
+	// WaitReplicas and WaitTimeout: a new job is acknowledged once this
+	// many replicas of its queue's shard hold it (as redis.sentinel's).
+	WaitReplicas int           `yaml:"wait_replicas"`
+	WaitTimeout  time.Duration `yaml:"wait_timeout"`
 	// FailoverWait is how long a command that finds a shard without a
 	// primary keeps trying (as redis.sentinel.failover_wait).
 	FailoverWait time.Duration `yaml:"failover_wait"`
@@ -68,6 +72,12 @@ func (c Cluster) check() []error {
 	}
 	if c.FailoverWait < 0 {
 		errs = append(errs, errors.New("redis.cluster.failover_wait must not be negative"))
+	}
+	if c.WaitReplicas < 0 {
+		errs = append(errs, errors.New("redis.cluster.wait_replicas must not be negative"))
+	}
+	if c.WaitReplicas > 0 && c.WaitTimeout <= 0 {
+		errs = append(errs, errors.New("redis.cluster.wait_timeout must be positive when wait_replicas is set"))
 	}
 	return errs
 }

@@ -351,7 +351,7 @@ func Default() Config {
 	return Config{
 		HTTP: HTTP{Addr: "127.0.0.1:8000", MaxBodyBytes: 10 << 20, WaitTimeout: 50 * time.Second, MaxBatchCalls: 50, BodyTimeout: time.Minute, BodyIdleTimeout: time.Minute},
 		Redis: Redis{URL: "redis://127.0.0.1:6379/0", KeyPrefix: "ragd", Sentinel: Sentinel{Addrs: []string{}, WaitReplicas: 1, WaitTimeout: time.Second, FailoverWait: 15 * time.Second},
-			Cluster: Cluster{Addrs: []string{}, FailoverWait: 15 * time.Second}},
+			Cluster: Cluster{Addrs: []string{}, WaitReplicas: 1, WaitTimeout: time.Second, FailoverWait: 15 * time.Second}},
 		Weaviate:  Weaviate{URL: "http://127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", Collection: "RagdChunk", BatchSize: 200, Timeout: 30 * time.Second, ReplicationFactor: 1, Consistency: "QUORUM"},
 		Data:      Data{Dir: "./data"},
 		Embed:     Embed{Provider: "glove", BatchSize: 64, Timeout: 30 * time.Second},

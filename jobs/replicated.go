@@ -23,14 +23,16 @@ import (
 // child loses the completion too, and the directory task runs again and
 // re-enqueues it.
 func (q *Queue) replicated(ctx context.Context, jobID string, body []byte) error {
-	pool, ok := q.rdb.(interface{ Conn() *redis.Conn })
 	var m indexMeta
-	if q.opts.WaitReplicas <= 0 || !ok || json.Unmarshal(body, &m) != nil || m.ParentID != "" {
+	if q.opts.WaitReplicas <= 0 || json.Unmarshal(body, &m) != nil || m.ParentID != "" {
 		return nil
 	}
-	conn := pool.Conn()
+	conn, err := q.markerConn(ctx)
+	if conn == nil || err != nil {
+		return err
+	}
 	defer func() { _ = conn.Close() }()
-	err := conn.Incr(ctx, q.keys.Replicated()).Err()
+	err = conn.Incr(ctx, q.keys.Replicated()).Err()
 	var acked int64
 	if err == nil {
 		acked, err = conn.Wait(ctx, q.opts.WaitReplicas, q.opts.WaitTimeout).Result()
@@ -44,4 +46,22 @@ func (q *Queue) replicated(ctx context.Context, jobID string, body []byte) error
 		q.opts.Unreplicated(jobID, acked)
 	}
 	return nil
+}
+
+// markerConn is a connection of its own to the primary holding the
+// queue's keys: the one primary of a single Redis or a sentinel's, or, on
+// a cluster, the primary of the queue's hash slot (the marker shares it).
+// nil when the client offers none.
+func (q *Queue) markerConn(ctx context.Context) (*redis.Conn, error) {
+	switch c := q.rdb.(type) {
+	case *redis.ClusterClient:
+		node, err := c.MasterForKey(ctx, q.keys.Replicated())
+		if err != nil {
+			return nil, err
+		}
+		return node.Conn(), nil
+	case interface{ Conn() *redis.Conn }:
+		return c.Conn(), nil
+	}
+	return nil, nil
 }

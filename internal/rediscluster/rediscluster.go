@@ -109,16 +109,21 @@ func (c *Cluster) waitAnswers(t testing.TB) {
 	})
 }
 
-// waitOK waits until every node says the cluster is ok (all slots served).
+// waitOK waits until every node says the cluster is ok (all slots
+// served) and every primary has its replica in sync.
 func (c *Cluster) waitOK(t testing.TB) {
 	t.Helper()
-	c.wait(t, "cluster_state:ok on every node", func(ctx context.Context) error {
+	c.wait(t, "cluster_state:ok on every node, and every primary's replica online", func(ctx context.Context) error {
 		for _, a := range c.Addrs() {
 			rc := redis.NewClient(&redis.Options{Addr: a})
 			info, err := rc.ClusterInfo(ctx).Result()
+			repl, rerr := rc.Info(ctx, "replication").Result()
 			_ = rc.Close()
 			if err != nil || !strings.Contains(info, "cluster_state:ok") {
 				return fmt.Errorf("%s: %v %.80s", a, err, info)
+			}
+			if rerr != nil || strings.Contains(repl, "role:master") && !strings.Contains(repl, "state=online") {
+				return fmt.Errorf("%s: replica not in sync (%v)", a, rerr)
 			}
 		}
 		return nil

@@ -45,7 +45,8 @@ func TestEveryRedisPathOnACluster(t *testing.T) {
 	alt := standin.NewEmbeddings(t, "alt-embed", 48)
 	cfg := stack.Config(t, root)
 	cfg.Redis.URL = ""
-	cfg.Redis.Cluster = config.Cluster{Addrs: c.Addrs()[:3], FailoverWait: 15 * time.Second}
+	cfg.Redis.Cluster = config.Cluster{Addrs: c.Addrs()[:3], WaitReplicas: 1, WaitTimeout: time.Second,
+		FailoverWait: 15 * time.Second}
 	cfg.Auth.Mode, cfg.Auth.APIKey = "static-token", token
 	cfg.Embedders = map[string]config.Embed{"alt": {Provider: "openai", BaseURL: alt.URL, Model: alt.Model, Dimension: 48, BatchSize: 32}}
 	s := stack.Start(t, cfg, true)

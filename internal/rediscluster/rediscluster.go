@@ -151,3 +151,79 @@ func (c *Cluster) stop() {
 		_ = cmd.Wait()
 	}
 }
+
+// PrimaryOf is the port of the primary serving key's hash slot now.
+func (c *Cluster) PrimaryOf(ctx context.Context, key string) (int, error) {
+	cc := redis.NewClusterClient(&redis.ClusterOptions{Addrs: c.live()})
+	defer cc.Close()
+	node, err := cc.MasterForKey(ctx, key)
+	if err != nil {
+		return 0, err
+	}
+	_, port, err := net.SplitHostPort(node.Options().Addr)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(port)
+}
+
+// Kill SIGKILLs the server on port.
+func (c *Cluster) Kill(t testing.TB, port int) {
+	t.Helper()
+	cmd := c.servers[port]
+	if cmd == nil {
+		t.Fatalf("no redis-server of the cluster on :%d", port)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatalf("kill redis on :%d: %v", port, err)
+	}
+	_ = cmd.Wait()
+	delete(c.servers, port)
+}
+
+// WaitPromoted waits until key's slot is served by a primary other than
+// old and every live node says the cluster is ok, and returns its port.
+func (c *Cluster) WaitPromoted(t testing.TB, key string, old int, within time.Duration) int {
+	t.Helper()
+	ctx := context.Background()
+	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		p, err := c.PrimaryOf(ctx, key)
+		if err != nil || p == old || !c.allOK(ctx) {
+			continue
+		}
+		return p
+	}
+	t.Fatalf("no replica was promoted for %s within %s of killing its primary on :%d", key, within, old)
+	return 0
+}
+
+// Restart starts a killed server again on port: it rejoins the cluster
+// from its nodes.conf, as a replica of the primary promoted meanwhile.
+func (c *Cluster) Restart(t testing.TB, port int) {
+	t.Helper()
+	c.start(t, port)
+}
+
+// live are the addresses of the servers running.
+func (c *Cluster) live() []string {
+	var a []string
+	for _, addr := range c.Addrs() {
+		_, port, _ := net.SplitHostPort(addr)
+		if p, _ := strconv.Atoi(port); c.servers[p] != nil {
+			a = append(a, addr)
+		}
+	}
+	return a
+}
+
+func (c *Cluster) allOK(ctx context.Context) bool {
+	for _, a := range c.live() {
+		rc := redis.NewClient(&redis.Options{Addr: a})
+		info, err := rc.ClusterInfo(ctx).Result()
+		_ = rc.Close()
+		if err != nil || !strings.Contains(info, "cluster_state:ok") {
+			return false
+		}
+	}
+	return true
+}

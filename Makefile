@@ -14,8 +14,8 @@ help: ## show this help
 run: ## install deps, start Redis + Weaviate (./data), run `ragd serve --worker $(ARGS)`
 	scripts/run.sh $(ARGS)
 
-cluster: ## three Weaviate nodes, Redis primary + replica + 3 sentinels, 2 `ragd serve` + 3 `ragd worker` (data ./data/cluster, ports 9xxx)
-	scripts/cluster.sh
+cluster: ## three Weaviate nodes, Redis primary + replica + 3 sentinels (REDIS=cluster: a 3+3 Redis Cluster), 2 `ragd serve` + 3 `ragd worker` (data ./data/cluster, ports 9xxx)
+	REDIS=$(REDIS) scripts/cluster.sh
 
 test: ## install deps, start throwaway Redis + Weaviate on test ports, go vet + go test -race
 	scripts/test.sh

@@ -3,7 +3,8 @@
 # missing, then starts
 #   three Weaviate nodes (one Raft/memberlist cluster; each node its own
 #   HTTP, gRPC, gossip, data, raft and raft-RPC ports and data directory),
-#   a Redis primary, its replica and three Redis Sentinels,
+#   a Redis primary, its replica and three Redis Sentinels (REDIS=cluster:
+#   a Redis Cluster of three primaries and three replicas instead),
 #   two `ragd serve` replicas and three `ragd worker` processes,
 # all sharing one generated config (weaviate.replication_factor: 3, the
 # Weaviate node lists, redis.sentinel). Data lives under $RAGD_CLUSTER_DIR
@@ -27,6 +28,9 @@ REDIS_PRIMARY=9379
 REDIS_REPLICA=9380
 SENTINELS=(9381 9382 9383)
 MASTER_NAME=ragd
+REDIS_MODE=${REDIS:-sentinel}
+REDIS_CLUSTER=(9391 9392 9393 9394 9395 9396) # cluster bus: +10000
+[[ $REDIS_MODE == sentinel || $REDIS_MODE == cluster ]] || die "REDIS=$REDIS_MODE: want sentinel (default) or cluster"
 RAGD_HTTP=(9001 9002)
 WORKERS=3
 
@@ -57,27 +61,43 @@ sleep 5
 start_node 1
 start_node 2
 
-start_redis_node "$REDIS_PRIMARY" "$CLUSTER_DIR/redis-$REDIS_PRIMARY"
-start_redis_node "$REDIS_REPLICA" "$CLUSTER_DIR/redis-$REDIS_REPLICA" "$REDIS_PRIMARY"
-for p in "${SENTINELS[@]}"; do
-	start_sentinel "$p" "$CLUSTER_DIR/sentinel-$p" "$MASTER_NAME" "$REDIS_PRIMARY"
-done
-wait_ready
-deadline=$((SECONDS + READY_TIMEOUT))
-until sentinels_ready "$MASTER_NAME" "${SENTINELS[@]}"; do
-	((SECONDS < deadline)) || die "the sentinels did not find the replica and each other in ${READY_TIMEOUT}s (logs under $CLUSTER_DIR/sentinel-*)"
-	sleep 0.5
-done
-log "sentinels ready"
+if [[ $REDIS_MODE == cluster ]]; then
+	for p in "${REDIS_CLUSTER[@]}"; do
+		start_redis_cluster_node "$p" "$CLUSTER_DIR/rcluster-$p"
+	done
+	wait_ready
+	redis_cluster_create "${REDIS_CLUSTER[@]}"
+else
+	start_redis_node "$REDIS_PRIMARY" "$CLUSTER_DIR/redis-$REDIS_PRIMARY"
+	start_redis_node "$REDIS_REPLICA" "$CLUSTER_DIR/redis-$REDIS_REPLICA" "$REDIS_PRIMARY"
+	for p in "${SENTINELS[@]}"; do
+		start_sentinel "$p" "$CLUSTER_DIR/sentinel-$p" "$MASTER_NAME" "$REDIS_PRIMARY"
+	done
+	wait_ready
+	deadline=$((SECONDS + READY_TIMEOUT))
+	until sentinels_ready "$MASTER_NAME" "${SENTINELS[@]}"; do
+		((SECONDS < deadline)) || die "the sentinels did not find the replica and each other in ${READY_TIMEOUT}s (logs under $CLUSTER_DIR/sentinel-*)"
+		sleep 0.5
+	done
+	log "sentinels ready"
+fi
 
 # ---------------------------------------------------------------- config
 
-urls="" grpcs="" sentinel_addrs=""
+urls="" grpcs="" sentinel_addrs="" cluster_addrs=""
 for i in 0 1 2; do
 	urls+="${urls:+,}http://127.0.0.1:${WEAVIATE_HTTP[$i]}"
 	grpcs+="${grpcs:+,}127.0.0.1:${WEAVIATE_GRPC[$i]}"
 	sentinel_addrs+="${sentinel_addrs:+, }127.0.0.1:${SENTINELS[$i]}"
+	cluster_addrs+="${cluster_addrs:+, }127.0.0.1:${REDIS_CLUSTER[$i]}"
 done
+redis_cfg="  sentinel:
+    master_name: $MASTER_NAME
+    addrs: [$sentinel_addrs]"
+if [[ $REDIS_MODE == cluster ]]; then
+	redis_cfg="  cluster:
+    addrs: [$cluster_addrs]"
+fi
 # A ragd without Weaviate replication (weaviate.replication_factor and
 # node lists) refuses those keys: it then talks to node 1
 # only, at replication factor 1.
@@ -99,9 +119,7 @@ http:
   addr: 127.0.0.1:${RAGD_HTTP[0]} # each serve process sets RAGD_HTTP_ADDR
 redis:
   url: ""
-  sentinel:
-    master_name: $MASTER_NAME
-    addrs: [$sentinel_addrs]
+$redis_cfg
 weaviate:
 $weaviate_cfg
 data:
@@ -166,13 +184,23 @@ for i in "${!RAGD_HTTP[@]}"; do
 	done
 done
 
+redis_summary() {
+	if [[ $REDIS_MODE == cluster ]]; then
+		printf '    Redis Cluster     %s (primaries and replicas; cluster bus +10000)\n' "${REDIS_CLUSTER[*]}"
+		redis-cli -p "${REDIS_CLUSTER[0]}" cluster nodes | awk '{printf "                      %s %s\n", $2, $3}'
+		return
+	fi
+	printf '    Redis             127.0.0.1:%s and 127.0.0.1:%s; primary now %s\n' "$REDIS_PRIMARY" "$REDIS_REPLICA" \
+		"$(redis-cli -p "${SENTINELS[0]}" sentinel get-master-addr-by-name "$MASTER_NAME" | paste -sd:)"
+	printf '    Sentinels         %s   (master name %s)\n' "$sentinel_addrs" "$MASTER_NAME"
+}
+
 cat >&2 <<EOF
 ==> cluster ready (Ctrl-C stops everything)
     ragd REST + MCP   http://127.0.0.1:${RAGD_HTTP[0]}  http://127.0.0.1:${RAGD_HTTP[1]}   (/mcp, /health, /monitoring)
     ragd workers      $WORKERS   (logs $CLUSTER_DIR/logs)
     Weaviate          $urls   (gRPC $grpcs)
-    Redis             127.0.0.1:$REDIS_PRIMARY and 127.0.0.1:$REDIS_REPLICA; primary now $(redis-cli -p "${SENTINELS[0]}" sentinel get-master-addr-by-name "$MASTER_NAME" | paste -sd:)
-    Sentinels         $sentinel_addrs   (master name $MASTER_NAME)
+$(redis_summary)
     config            $CONFIG
 EOF
 

@@ -420,6 +420,45 @@ start_redis_node() {
 	WAIT_REDIS+=("$! $port $log_file")
 }
 
+# start_redis_cluster_node PORT DIR: a Redis in cluster mode (its cluster
+# bus on PORT+10000). Its DIR/nodes.conf keeps the cluster's shape, so a
+# restart rejoins the cluster it was part of.
+start_redis_cluster_node() {
+	local port=$1 dir=$2
+	ports_free redis "$port" "$((port + 10000))"
+	mkdir -p "$dir"
+	local conf=$dir/redis.conf log_file=$dir/redis.log
+	if [[ ! -f $conf ]]; then
+		printf 'port %s\nbind 127.0.0.1\ndir %s\nsave ""\nappendonly yes\ndaemonize no\n' "$port" "$dir" >"$conf"
+		printf 'cluster-enabled yes\ncluster-config-file nodes.conf\ncluster-node-timeout %s\n' "${REDIS_CLUSTER_NODE_TIMEOUT_MS:-5000}" >>"$conf"
+	fi
+	log "redis: starting cluster node on 127.0.0.1:$port (data $dir, log $log_file)"
+	setsid redis-server "$conf" >>"$log_file" 2>&1 & # setsid: see start_redis
+	remember $! "redis on :$port" redis-server
+	WAIT_REDIS+=("$! $port $log_file")
+}
+
+# redis_cluster_create PORT...: joins the nodes into a cluster of
+# primaries and one replica each, unless they form one already (a
+# restart), then waits until every slot is served.
+redis_cluster_create() {
+	local p addrs=()
+	if [[ $(redis-cli -p "$1" cluster info 2>/dev/null | tr -d '\r' | awk -F: '/^cluster_known_nodes/ {print $2}') -lt $# ]]; then
+		for p in "$@"; do addrs+=("127.0.0.1:$p"); done
+		log "redis: creating the cluster of ${addrs[*]}"
+		redis-cli --cluster create "${addrs[@]}" --cluster-replicas 1 --cluster-yes >/dev/null ||
+			die "redis-cli --cluster create failed"
+	fi
+	local deadline=$((SECONDS + READY_TIMEOUT))
+	for p in "$@"; do
+		until redis-cli -p "$p" cluster info 2>/dev/null | grep -q '^cluster_state:ok'; do
+			((SECONDS < deadline)) || die "the Redis cluster is not ok on :$p within ${READY_TIMEOUT}s"
+			sleep 0.5
+		done
+	done
+	log "redis cluster ready"
+}
+
 # start_sentinel PORT DIR MASTER_NAME PRIMARY_PORT: a Redis Sentinel watching
 # the primary (quorum 2 of 3; a primary silent for 5 s is replaced). The
 # config is written once: Sentinel keeps its state in it.

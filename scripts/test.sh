@@ -35,6 +35,8 @@ export RAGD_TEST_CHROMIUM
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ragd-test.XXXXXX")
 remove_on_exit "$TMP"
 start_test_stack "$TMP"
+# The chaos tests' figures (test/failover), printed after the run.
+export RAGD_TEST_REPORT="$TMP/report.txt"
 
 cd "$ROOT"
 log "go vet ./..."
@@ -44,6 +46,10 @@ log "go test -race ${RAGD_TEST_FLAGS:-} ${RAGD_TEST_PKGS:-./...}"
 # Word splitting of the two variables is intended.
 # shellcheck disable=SC2086
 go test -race -count=1 -timeout 30m ${RAGD_TEST_FLAGS:-} ${RAGD_TEST_PKGS:-./...}
+if [[ -s $RAGD_TEST_REPORT ]]; then
+	log "figures of the chaos tests"
+	cat "$RAGD_TEST_REPORT" >&2
+fi
 
 # Every fuzz target briefly (seed corpus first, then new inputs): a panic,
 # a hang or a broken invariant fails here, and the input is kept under

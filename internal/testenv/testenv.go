@@ -7,6 +7,7 @@ package testenv
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -59,3 +60,23 @@ func Unique(t testing.TB, prefix string) string {
 // then the tests that can run their services in memory (RedisOrMemory,
 // stack.StartService) do, and the rest skip.
 func InMemory() bool { return testing.Short() && os.Getenv("RAGD_TEST_REDIS_URL") == "" }
+
+// Report logs a line of figures and, when RAGD_TEST_REPORT names a file
+// (make test sets it), appends it there too, so that the figures of a
+// passing test (which go test does not print) show at the run's end.
+func Report(t testing.TB, format string, args ...any) {
+	t.Helper()
+	line := fmt.Sprintf(format, args...)
+	t.Log(line)
+	path := os.Getenv("RAGD_TEST_REPORT")
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Logf("report: %v", err)
+		return
+	}
+	defer f.Close()
+	_, _ = fmt.Fprintf(f, "%s: %s\n", t.Name(), line)
+}

@@ -79,7 +79,7 @@ func killUnderIngest(t *testing.T, cfg config.Config, root string, f failover) {
 	time.Sleep(2 * time.Second)
 	acked, refused := stream.stop()
 	sent, failed := searches.stop()
-	t.Logf("searches during the failover: %d sent, %d failed, the longest took %s", sent, len(failed), searches.longest.Round(time.Millisecond))
+	testenv.Report(t, "%s killed: searches %d sent, %d failed, the longest took %s", f.what, sent, len(failed), searches.longest.Round(time.Millisecond))
 	if len(failed) > 0 {
 		t.Errorf("%d of %d searches failed during the failover; first: %s", len(failed), sent, failed[0])
 	}
@@ -108,7 +108,7 @@ func checkAfterFailover(t *testing.T, s *stack.Stack, chaos string, files, clean
 	}
 	t.Logf("acknowledged jobs ended %s after the kill", time.Since(killed).Round(100*time.Millisecond))
 	chunks := s.ChunkCount(t, "chaos", "")
-	t.Logf("directory files %d, chunks clean %d chaos %d (duplicates %d, missing %d); requests acknowledged %d, refused %d, lost %d",
+	testenv.Report(t, "directory files %d, chunks clean %d chaos %d (duplicates %d, missing %d); requests acknowledged %d, refused %d, jobs lost %d",
 		files, cleanChunks, chunks, max(chunks-cleanChunks, 0), max(cleanChunks-chunks, 0), len(acked), refused, lost)
 	if chunks != cleanChunks {
 		t.Errorf("chaos run stored %d chunks, the clean run %d", chunks, cleanChunks)

@@ -70,6 +70,7 @@ func BenchmarkGrowth(b *testing.B) {
 			total, files, time.Since(start).Round(time.Second), float64(stepChunks)/elapsed.Seconds())
 		growthSearch(b, s, d, raw, cfg.Weaviate.Collection)
 		fmt.Printf("  ragd RSS %d MB, Redis %s, Weaviate disk %s\n", rssMB(), redisMemory(b, s), duHuman(os.Getenv("RAGD_TEST_WEAVIATE_DIR")))
+		fmt.Print(redisFamilies(b, s.Redis, cfg.Redis.KeyPrefix, cfg.Worker.Queue, total, files))
 	}
 }
 

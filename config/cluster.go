@@ -59,25 +59,8 @@ func (r Redis) checkServers() error {
 	}
 }
 
-// checkCluster checks the cluster section.
+// check checks the cluster section.
 func (c Cluster) check() []error {
-	var errs []error
-	if len(c.Addrs) == 0 {
-		errs = append(errs, errors.New("redis.cluster.addrs is empty: list some of the cluster's nodes as host:port"))
-	}
-	for i, a := range c.Addrs {
-		if err := checkHostPort(a); err != nil {
-			errs = append(errs, fmt.Errorf("redis.cluster.addrs[%d] %q: %w", i, a, err))
-		}
-	}
-	if c.FailoverWait < 0 {
-		errs = append(errs, errors.New("redis.cluster.failover_wait must not be negative"))
-	}
-	if c.WaitReplicas < 0 {
-		errs = append(errs, errors.New("redis.cluster.wait_replicas must not be negative"))
-	}
-	if c.WaitReplicas > 0 && c.WaitTimeout <= 0 {
-		errs = append(errs, errors.New("redis.cluster.wait_timeout must be positive when wait_replicas is set"))
-	}
-	return errs
+	errs := checkAddrs("redis.cluster", c.Addrs, "list some of the cluster's nodes as host:port")
+	return append(errs, checkWaits("redis.cluster", c.WaitReplicas, c.WaitTimeout, c.FailoverWait)...)
 }

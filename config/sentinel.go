@@ -59,22 +59,36 @@ func (r Redis) check() []error {
 	if s.MasterName == "" {
 		errs = append(errs, errors.New("redis.sentinel.master_name is empty: name the primary the sentinels monitor"))
 	}
-	if len(s.Addrs) == 0 {
-		errs = append(errs, errors.New("redis.sentinel.addrs is empty: list the sentinels as host:port"))
+	errs = append(errs, checkAddrs("redis.sentinel", s.Addrs, "list the sentinels as host:port")...)
+	return append(errs, checkWaits("redis.sentinel", s.WaitReplicas, s.WaitTimeout, s.FailoverWait)...)
+}
+
+// checkAddrs checks section.addrs: present, each host:port.
+func checkAddrs(section string, addrs []string, hint string) []error {
+	var errs []error
+	if len(addrs) == 0 {
+		errs = append(errs, fmt.Errorf("%s.addrs is empty: %s", section, hint))
 	}
-	for i, a := range s.Addrs {
+	for i, a := range addrs {
 		if err := checkHostPort(a); err != nil {
-			errs = append(errs, fmt.Errorf("redis.sentinel.addrs[%d] %q: %w", i, a, err))
+			errs = append(errs, fmt.Errorf("%s.addrs[%d] %q: %w", section, i, a, err))
 		}
 	}
-	if s.WaitReplicas < 0 {
-		errs = append(errs, errors.New("redis.sentinel.wait_replicas must not be negative"))
+	return errs
+}
+
+// checkWaits checks section's wait_replicas, wait_timeout and
+// failover_wait.
+func checkWaits(section string, replicas int, timeout, failover time.Duration) []error {
+	var errs []error
+	if replicas < 0 {
+		errs = append(errs, fmt.Errorf("%s.wait_replicas must not be negative", section))
 	}
-	if s.FailoverWait < 0 {
-		errs = append(errs, errors.New("redis.sentinel.failover_wait must not be negative"))
+	if failover < 0 {
+		errs = append(errs, fmt.Errorf("%s.failover_wait must not be negative", section))
 	}
-	if s.WaitReplicas > 0 && s.WaitTimeout <= 0 {
-		errs = append(errs, errors.New("redis.sentinel.wait_timeout must be positive when wait_replicas is set"))
+	if replicas > 0 && timeout <= 0 {
+		errs = append(errs, fmt.Errorf("%s.wait_timeout must be positive when wait_replicas is set", section))
 	}
 	return errs
 }

@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -16,6 +15,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"ragd/internal/testenv"
 )
 
 // Nodes is how many servers a cluster runs: 3 primaries, 3 replicas.
@@ -70,27 +71,10 @@ func (c *Cluster) Addrs() []string {
 
 func (c *Cluster) start(t testing.TB, port int) {
 	t.Helper()
-	if conn, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(port), time.Second); err == nil {
-		_ = conn.Close()
-		t.Fatalf("port %d on 127.0.0.1 is already in use (by another test run?)", port)
-	}
 	dir := filepath.Join(c.dir, strconv.Itoa(port))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	logf, err := os.Create(filepath.Join(dir, "log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("redis-server", "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--dir", dir,
-		"--cluster-enabled", "yes", "--cluster-config-file", filepath.Join(dir, "nodes.conf"), "--cluster-node-timeout", "2000",
-		"--save", "", "--appendonly", "yes", "--daemonize", "no")
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start redis-server on :%d: %v", port, err)
-	}
-	_ = logf.Close()
-	c.servers[port] = cmd
+	c.servers[port] = testenv.StartServer(t, port, dir, "redis-server", "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
+		"--dir", dir, "--cluster-enabled", "yes", "--cluster-config-file", filepath.Join(dir, "nodes.conf"),
+		"--cluster-node-timeout", "2000", "--save", "", "--appendonly", "yes", "--daemonize", "no")
 }
 
 // waitAnswers waits until every server answers PING.

@@ -6,7 +6,6 @@ package sentinel
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +16,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"ragd/internal/testenv"
 )
 
 // MasterName is the name the sentinels monitor the primary under.
@@ -158,21 +159,7 @@ func (s *Set) startSentinel(t testing.TB, port int) {
 
 func (s *Set) run(t testing.TB, port int, dir, bin string, args ...string) {
 	t.Helper()
-	if c, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(port), time.Second); err == nil {
-		_ = c.Close()
-		t.Fatalf("port %d on 127.0.0.1 is already in use (by another test run?)", port)
-	}
-	logf, err := os.Create(filepath.Join(dir, "log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, args...)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", bin, err)
-	}
-	_ = logf.Close()
-	s.servers[port] = cmd
+	s.servers[port] = testenv.StartServer(t, port, dir, bin, args...)
 }
 
 func (s *Set) waitReady(t testing.TB) {

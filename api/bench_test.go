@@ -166,3 +166,27 @@ func BenchmarkSearchLatency(b *testing.B) {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// BenchmarkIndexWaitIdle measures what an agent waits for one small
+// inline text indexed with wait:true when the worker was idle (300 ms
+// between requests): the job's wait in the empty queue (worker.poll_interval)
+// plus the ingest itself. 20 requests in turn; mean and worst reported.
+func BenchmarkIndexWaitIdle(b *testing.B) {
+	s := stack.Start(b, stack.Config(b), true)
+	for range b.N {
+		var total, worst time.Duration
+		for i := range 20 {
+			time.Sleep(300 * time.Millisecond)
+			start := time.Now()
+			r := s.Do(b, http.MethodPost, "/tools/rag_index", map[string]any{"text": fmt.Sprintf("Note %d on the harbour light, %d.", i, i*13), "wait": true})
+			d := time.Since(start)
+			if r.Status != http.StatusOK {
+				b.Fatalf("rag_index: %d %s", r.Status, r.Body)
+			}
+			total, worst = total+d, max(worst, d)
+		}
+		fmt.Printf("rag_index wait:true after an idle worker, 20 small texts in turn: mean %.0f ms, worst %.0f ms (worker.poll_interval %s)\n",
+			ms(total/20), ms(worst), stack.Config(b).Worker.PollInterval)
+		b.ReportMetric(ms(total/20), "mean-ms")
+	}
+}

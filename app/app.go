@@ -246,7 +246,7 @@ func (a *App) NewWorker() *worker.Server {
 		a.Log.Warn("scanned PDF pages will not be read (ingest.ocr)", "error", err)
 	}
 	return worker.NewServer(a.Redis, worker.ServerOptions{Queue: a.Config.Worker.Queue,
-		Concurrency: a.Config.Worker.Concurrency, Log: a.Log, Importer: a.Archiver, Switcher: a.Embedders, Pin: a.Live.Pin}, a.Pipeline)
+		Concurrency: a.Config.Worker.Concurrency, PollInterval: a.Config.Worker.PollInterval, Log: a.Log, Importer: a.Archiver, Switcher: a.Embedders, Pin: a.Live.Pin}, a.Pipeline)
 }
 
 // LoadSearch reads what searches need but a worker does not (WordNet),

@@ -50,6 +50,7 @@ func (c Config) Validate() error {
 	check(c.Ingest.OCR == "auto" || c.Ingest.OCR == "off", "ingest.ocr must be auto or off, not %q", c.Ingest.OCR)
 	check(ocrLanguages.MatchString(c.Ingest.OCRLanguages), "ingest.ocr_languages must be tesseract language codes joined by '+' (e.g. eng+deu), not %q", c.Ingest.OCRLanguages)
 	check(c.Worker.Concurrency > 0, "worker.concurrency must be positive")
+	check(c.Worker.PollInterval > 0 && c.Worker.PollInterval <= time.Minute, "worker.poll_interval must be positive and at most 1m")
 	check(c.Worker.Queue != "", "worker.queue is empty")
 	check(c.Worker.MaxRetries >= 0, "worker.max_retries must not be negative")
 	errs = append(errs, c.Search.validate(c.UsesWordNet())...)

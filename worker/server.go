@@ -27,7 +27,9 @@ type Server struct {
 type ServerOptions struct {
 	Queue       string
 	Concurrency int
-	Log         *slog.Logger
+	// PollInterval is how often an idle worker looks for a new job.
+	PollInterval time.Duration
+	Log          *slog.Logger
 	// Importer, when set, runs import jobs.
 	Importer Importer
 	// Switcher, when set, runs embedder switches.
@@ -41,11 +43,12 @@ type ServerOptions struct {
 // NewServer returns a server processing the queue with the pipeline.
 func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Server {
 	srv := asynq.NewServerFromRedisClient(rdb, asynq.Config{
-		Concurrency:     opts.Concurrency,
-		Queues:          map[string]int{opts.Queue: 1},
-		RetryDelayFunc:  retryDelay,
-		Logger:          slogAdapter{opts.Log},
-		ShutdownTimeout: 20 * time.Second,
+		Concurrency:       opts.Concurrency,
+		Queues:            map[string]int{opts.Queue: 1},
+		TaskCheckInterval: opts.PollInterval,
+		RetryDelayFunc:    retryDelay,
+		Logger:            slogAdapter{opts.Log},
+		ShutdownTimeout:   20 * time.Second,
 		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
 			logFailure(ctx, opts.Log, t, err)
 		}),

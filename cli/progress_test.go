@@ -34,7 +34,23 @@ func TestProgressBarsOnTerminal(t *testing.T) {
 	root := t.TempDir()
 	s := stack.Start(t, stack.Config(t, root), true)
 	inside := goDocs(t, filepath.Join(root, "godoc"))
+	// The uploaded copies differ from the files in place: the same bytes
+	// would be a duplicate of whichever was indexed first, and the
+	// summary would count it unchanged.
 	outside := goDocs(t, filepath.Join(t.TempDir(), "upload"))
+	for _, name := range []string{"go_spec.html", "go_mem.html", "asm.html", "godebug.md"} {
+		f, err := os.OpenFile(filepath.Join(outside, name), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.WriteString("\n\nThis copy was uploaded from outside the ingest roots.\n")
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	r := runTTY(t, s.URL, "ingest", inside, outside, "--kb", "tty")
 	if r.code != 0 {

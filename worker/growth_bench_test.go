@@ -69,7 +69,8 @@ func BenchmarkGrowth(b *testing.B) {
 		fmt.Printf("step %d chunks (%d files, %s since start): ingest %.0f chunks/s this step\n",
 			total, files, time.Since(start).Round(time.Second), float64(stepChunks)/elapsed.Seconds())
 		growthSearch(b, s, d, raw, cfg.Weaviate.Collection)
-		fmt.Printf("  ragd RSS %d MB, Redis %s, Weaviate disk %s\n", rssMB(), redisMemory(b, s), duHuman(os.Getenv("RAGD_TEST_WEAVIATE_DIR")))
+		fmt.Printf("  ragd RSS %d MB, Redis %s, Weaviate disk %s, Weaviate RSS %d MB\n", rssMB(), redisMemory(b, s),
+			duHuman(os.Getenv("RAGD_TEST_WEAVIATE_DIR")), weaviateRSS())
 		fmt.Print(redisFamilies(b, s.Redis, cfg.Redis.KeyPrefix, cfg.Worker.Queue, total, files))
 	}
 }
@@ -250,8 +251,21 @@ func rawClient(b *testing.B, weaviateURL, grpcAddr string) *weaviate.Client {
 // rssMB is this process's resident set: ragd's API and worker run in it,
 // beside a second API (with the default retrieval) and the benchmark, so it
 // is an upper bound on one ragd process's.
-func rssMB() int {
-	f, err := os.Open("/proc/self/status")
+func rssMB() int { return rssOf("self") }
+
+// weaviateRSS is the test Weaviate's RSS in MB (RAGD_TEST_WEAVIATE_PID,
+// which make test and make bench-growth set), or -1.
+func weaviateRSS() int {
+	pid := os.Getenv("RAGD_TEST_WEAVIATE_PID")
+	if pid == "" {
+		return -1
+	}
+	return rssOf(pid)
+}
+
+// rssOf is process pid's ("self" for this one) VmRSS in MB, or -1.
+func rssOf(pid string) int {
+	f, err := os.Open("/proc/" + pid + "/status")
 	if err != nil {
 		return -1
 	}

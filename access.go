@@ -117,19 +117,11 @@ func (a Audience) Sees(access []string) bool {
 
 // StoreFilter is the values one of which a chunk's stored access must
 // hold for the audience to see it (see StoredAccess); nil means no
-// restriction.
+// restriction. A search plan carries it, so it is also what keeps the
+// cached results of audiences that see differently apart.
 func (a Audience) StoreFilter() []string {
 	if a.all {
 		return nil
 	}
 	return append([]string{EveryGroup}, a.groups...)
-}
-
-// Key names the audience in cache keys: two audiences with the same key
-// see the same documents. "" for every document.
-func (a Audience) Key() string {
-	if a.all {
-		return ""
-	}
-	return "g:" + strings.Join(a.groups, ",")
 }

@@ -44,6 +44,19 @@ type DocumentPayload struct {
 	Filename string `json:"filename,omitempty"`
 }
 
+// AccessFor is the access a run of pl leaves its document with: pl's,
+// or what prev (the document as recorded, nil for a new one) has when pl
+// sets none.
+func (pl DocumentPayload) AccessFor(prev *ragd.Document) []string {
+	switch {
+	case pl.Access != nil:
+		return *pl.Access
+	case prev != nil:
+		return prev.Access
+	}
+	return nil
+}
+
 // DirectoryPayload asks a worker to fan a directory out into document jobs.
 type DirectoryPayload struct {
 	Namespace     string   `json:"kb_name"`

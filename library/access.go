@@ -38,18 +38,6 @@ func viewerOf(ctx context.Context) *[]string {
 	return &groups
 }
 
-// wantedAccess is the access a job for pl would leave owner with, were
-// owner its document (what a dedup hit must already have).
-func wantedAccess(pl jobs.DocumentPayload, owner *ragd.Document) []string {
-	switch {
-	case pl.Access != nil:
-		return *pl.Access
-	case owner.ID == pl.DocumentID:
-		return owner.Access
-	}
-	return nil
-}
-
 // mayReplace refuses an index request for a source whose document the
 // caller may not see: its job would replace a document hidden from it.
 func (s *Service) mayReplace(ctx context.Context, pl jobs.DocumentPayload) error {

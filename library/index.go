@@ -131,7 +131,13 @@ func (s *Service) dedup(ctx context.Context, ns string, pl jobs.DocumentPayload,
 	if err != nil {
 		return nil, nil // recorded hash without a document: index afresh
 	}
-	if !auth.AudienceOf(ctx).Sees(doc.Access) || !slices.Equal(doc.Access, wantedAccess(pl, doc)) {
+	// A dedup hit must already have the access pl's job would leave;
+	// another document's own access is not pl's document's.
+	prev := doc
+	if owner != pl.DocumentID {
+		prev = nil
+	}
+	if !auth.AudienceOf(ctx).Sees(doc.Access) || !slices.Equal(doc.Access, pl.AccessFor(prev)) {
 		// Another's to see, or to be shared otherwise: this one is
 		// indexed as a document of its own (or, the same one, re-shared).
 		return nil, nil

@@ -79,7 +79,7 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	if pl.Viewer != nil && prev != nil && !ragd.GroupAudience(*pl.Viewer).Sees(prev.Access) {
 		return res, ragd.Forbidden("%s is indexed as a document not shared with the caller; it is left as it is", pl.Source)
 	}
-	access := accessOf(pl, prev)
+	access := pl.AccessFor(prev)
 	if !pl.Force {
 		if dup, err := p.duplicate(ctx, lease, pl, prev, hash, access, &res); err != nil || dup {
 			if err == nil {
@@ -199,18 +199,6 @@ func (p *Pipeline) duplicate(ctx context.Context, lease *registry.Lease, pl jobs
 	}
 	res.DedupHit, res.DocumentID, res.ChunksIndexed = true, owner, d.Chunks
 	return true, nil
-}
-
-// accessOf is the access a run gives the document: the payload's, or
-// what the document has when the payload sets none.
-func accessOf(pl jobs.DocumentPayload, prev *ragd.Document) []string {
-	switch {
-	case pl.Access != nil:
-		return *pl.Access
-	case prev != nil:
-		return prev.Access
-	}
-	return nil
 }
 
 // write embeds and upserts chunks step by step, reporting progress.

@@ -33,7 +33,7 @@ func NormalizeAccess(field string, groups []string) ([]string, error) {
 	}
 	out := make([]string, 0, len(groups))
 	for _, g := range groups {
-		if err := validGroup(field, g); err != nil {
+		if err := CheckGroup(field, g); err != nil {
 			return nil, err
 		}
 		if g == EveryGroup {
@@ -49,7 +49,10 @@ func NormalizeAccess(field string, groups []string) ([]string, error) {
 	return out, nil
 }
 
-func validGroup(field, g string) error {
+// CheckGroup checks one group name, of a document's access or a
+// principal's groups: 1 to MaxGroupChars printable characters, no comma
+// or space. field names where it came from in the error.
+func CheckGroup(field, g string) error {
 	n := utf8.RuneCountInString(g)
 	if n == 0 || n > MaxGroupChars || !utf8.ValidString(g) {
 		return Invalid(field, "value_error", "%s: a group name is 1 to %d characters", field, MaxGroupChars)

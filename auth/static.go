@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+
+	"ragd"
 )
 
 // staticKey is a configured key with its token reduced to a digest: the
@@ -52,8 +53,8 @@ func newStaticVerifier(keys []Key) (*staticVerifier, error) {
 			}
 		}
 		for _, g := range k.Groups {
-			if strings.TrimSpace(g) == "" || strings.ContainsAny(g, ", ") {
-				return nil, fmt.Errorf("auth: key %q: group %q is empty or holds a comma or a space", name, g)
+			if err := ragd.CheckGroup("groups", g); err != nil {
+				return nil, fmt.Errorf("auth: key %q: %v", name, err)
 			}
 		}
 		v.keys = append(v.keys, staticKey{name: name, hash: h, namespaces: slices.Clone(k.Namespaces), groups: slices.Clone(k.Groups)})

@@ -3,6 +3,7 @@ package auth
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"ragd"
@@ -68,7 +69,7 @@ func TestStaticKeyGroups(t *testing.T) {
 	if aud := s.principal.Audience(); aud.All() || !aud.Sees(nil) || aud.Sees([]string{"eng"}) {
 		t.Fatalf("a key without groups sees open documents only: %+v", aud)
 	}
-	for _, g := range []string{"a,b", "a b", " "} {
+	for _, g := range []string{"a,b", "a b", " ", "a\x01b", strings.Repeat("g", ragd.MaxGroupChars+1)} {
 		if _, err := New(Config{Mode: ModeStaticToken, Keys: []Key{{Name: "k", Token: "tok-k-0123456789", Groups: []string{g}}}}, nil); err == nil {
 			t.Fatalf("group %q accepted", g)
 		}

@@ -51,13 +51,12 @@ func (s *Store) setAccessIn(ctx context.Context, class, indexProp, namespace, do
 			}
 			return total, fmt.Errorf("weaviate: objects of document %s: %w", documentID, err)
 		}
-		g, gctx := errgroup.WithContext(ctx)
-		g.SetLimit(accessWriters)
-		for _, r := range results {
+		ids := make([]string, len(results))
+		for i, r := range results {
+			ids[i] = r.ID
 			from = max(from, num(r.Properties[indexProp])+1)
-			g.Go(func() error { return s.mergeAccess(gctx, class, namespace, r.ID, stored) })
 		}
-		if err := g.Wait(); err != nil {
+		if err := s.mergeAccess(ctx, class, namespace, ids, stored); err != nil {
 			return total, err
 		}
 		total += len(results)
@@ -67,7 +66,18 @@ func (s *Store) setAccessIn(ctx context.Context, class, indexProp, namespace, do
 	}
 }
 
-func (s *Store) mergeAccess(ctx context.Context, class, namespace, id string, stored []string) error {
+// mergeAccess sets the access of the objects ids of class in the
+// namespace's tenant, accessWriters at once.
+func (s *Store) mergeAccess(ctx context.Context, class, namespace string, ids []string, stored []string) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(accessWriters)
+	for _, id := range ids {
+		g.Go(func() error { return s.mergeOne(gctx, class, namespace, id, stored) })
+	}
+	return g.Wait()
+}
+
+func (s *Store) mergeOne(ctx context.Context, class, namespace, id string, stored []string) error {
 	err := s.client.Data().Updater().WithMerge().WithClassName(class).WithTenant(namespace).WithID(id).
 		WithConsistencyLevel(s.consistency).WithProperties(map[string]any{propAccess: stored}).Do(ctx)
 	var ce *fault.WeaviateClientError

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"golang.org/x/sync/errgroup"
-
 	"ragd"
 )
 
@@ -64,15 +62,13 @@ func (s *Store) backfillTenant(ctx context.Context, class, tenant string) error 
 			}
 			return err
 		}
-		eg, ectx := errgroup.WithContext(ctx)
-		eg.SetLimit(accessWriters)
+		var without []string
 		for _, o := range objs {
-			p, _ := o.Properties.(map[string]any)
-			if len(texts(p[propAccess])) == 0 {
-				eg.Go(func() error { return s.mergeAccess(ectx, class, tenant, o.ID.String(), open) })
+			if p, _ := o.Properties.(map[string]any); len(texts(p[propAccess])) == 0 {
+				without = append(without, o.ID.String())
 			}
 		}
-		if err := eg.Wait(); err != nil {
+		if err := s.mergeAccess(ctx, class, tenant, without, open); err != nil {
 			return err
 		}
 		if len(objs) < accessPage {

@@ -48,14 +48,16 @@ func (r Redis) servers() []string {
 // checkServers refuses a Redis section that sets no server, or more than
 // one kind, by the fields' names.
 func (r Redis) checkServers() error {
+	const which = `give only one (set redis.url to "", or RAGD_REDIS_URL=, to use redis.sentinel or redis.cluster)`
 	switch set := r.servers(); len(set) {
 	case 0:
-		return errors.New("redis: give one of redis.url, redis.sentinel and redis.cluster")
+		return errors.New("redis.url is empty and neither redis.sentinel nor redis.cluster is set: give one of them")
 	case 1:
 		return nil
+	case 2:
+		return fmt.Errorf("%s are both set: %s", strings.Join(set, " and "), which)
 	default:
-		return fmt.Errorf(`redis: %s are all set; give only one (set redis.url to "" with RAGD_REDIS_URL= to use redis.sentinel or redis.cluster)`,
-			strings.Join(set, " and "))
+		return fmt.Errorf("%s are all set: %s", strings.Join(set, " and "), which)
 	}
 }
 

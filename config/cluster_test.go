@@ -21,9 +21,9 @@ func TestClusterLoads(t *testing.T) {
 // fields' names.
 func TestClusterConfigErrors(t *testing.T) {
 	cases := []struct{ name, yaml, want string }{
-		{"url and cluster", "redis:\n  cluster:\n    addrs: [127.0.0.1:1]\n", "redis.url and redis.cluster are all set"},
+		{"url and cluster", "redis:\n  cluster:\n    addrs: [127.0.0.1:1]\n", "redis.url and redis.cluster are both set"},
 		{"sentinel and cluster", "redis:\n  url: \"\"\n  sentinel:\n    master_name: m\n    addrs: [127.0.0.1:1]\n  cluster:\n    addrs: [127.0.0.1:2]\n",
-			"redis.sentinel and redis.cluster are all set"},
+			"redis.sentinel and redis.cluster are both set"},
 		{"all three", "redis:\n  sentinel:\n    master_name: m\n    addrs: [127.0.0.1:1]\n  cluster:\n    addrs: [127.0.0.1:2]\n",
 			"redis.url and redis.sentinel and redis.cluster are all set"},
 		{"no addrs", "redis:\n  url: \"\"\n  cluster:\n    password: p\n", "redis.cluster.addrs is empty"},

@@ -37,24 +37,23 @@ type Sentinel struct {
 // Enabled reports whether a sentinel section is given at all.
 func (s Sentinel) Enabled() bool { return s.MasterName != "" || len(s.Addrs) > 0 }
 
-// check reports a Redis section that names no server, or two ways to one.
+// check reports a Redis section that names no server, or two ways to
+// one, and then what is wrong with the one it names.
 func (r Redis) check() []error {
-	s := r.Sentinel
-	switch {
-	case r.URL != "" && s.Enabled() && !r.Cluster.Enabled():
-		return []error{errors.New(`redis.url and redis.sentinel are both set: set redis.url to "" (RAGD_REDIS_URL=) to reach Redis through the sentinels, or remove redis.sentinel`)}
-	case r.URL == "" && !s.Enabled() && !r.Cluster.Enabled():
-		return []error{errors.New("redis.url is empty and neither redis.sentinel nor redis.cluster is set: give one of them")}
-	}
 	if err := r.checkServers(); err != nil {
 		return []error{err}
 	}
 	switch {
-	case r.URL != "":
-		return nil
 	case r.Cluster.Enabled():
 		return r.Cluster.check()
+	case r.Sentinel.Enabled():
+		return r.Sentinel.check()
 	}
+	return nil
+}
+
+// check checks the sentinel section.
+func (s Sentinel) check() []error {
 	var errs []error
 	if s.MasterName == "" {
 		errs = append(errs, errors.New("redis.sentinel.master_name is empty: name the primary the sentinels monitor"))

@@ -98,7 +98,7 @@ func (s *Store) DeleteStale(ctx context.Context, ns, documentID, keepHash string
 	snap := s.h.snapshot(ctx)
 	n, err := snap.Live.Store.DeleteStale(ctx, ns, documentID, keepHash)
 	if err == nil && snap.To != nil {
-		s.deleted(ctx, snap, ns, func() error {
+		s.alsoChange(ctx, snap, ns, func() error {
 			_, err := snap.To.Store.DeleteStale(ctx, ns, documentID, keepHash)
 			return err
 		})
@@ -111,7 +111,7 @@ func (s *Store) DeleteDocument(ctx context.Context, ns, documentID string) (int,
 	snap := s.h.snapshot(ctx)
 	n, err := snap.Live.Store.DeleteDocument(ctx, ns, documentID)
 	if err == nil && snap.To != nil {
-		s.deleted(ctx, snap, ns, func() error {
+		s.alsoChange(ctx, snap, ns, func() error {
 			_, err := snap.To.Store.DeleteDocument(ctx, ns, documentID)
 			return err
 		})
@@ -126,7 +126,7 @@ func (s *Store) SetAccess(ctx context.Context, ns, documentID, hash string, acce
 	snap := s.h.snapshot(ctx)
 	n, err := snap.Live.Store.SetAccess(ctx, ns, documentID, hash, access)
 	if err == nil && snap.To != nil {
-		s.deleted(ctx, snap, ns, func() error {
+		s.alsoChange(ctx, snap, ns, func() error {
 			_, err := snap.To.Store.SetAccess(ctx, ns, documentID, hash, access)
 			return err
 		})
@@ -139,18 +139,19 @@ func (s *Store) ClearNamespace(ctx context.Context, ns string) error {
 	snap := s.h.snapshot(ctx)
 	err := snap.Live.Store.ClearNamespace(ctx, ns)
 	if err == nil && snap.To != nil {
-		s.deleted(ctx, snap, ns, func() error { return snap.To.Store.ClearNamespace(ctx, ns) })
+		s.alsoChange(ctx, snap, ns, func() error { return snap.To.Store.ClearNamespace(ctx, ns) })
 	}
 	return err
 }
 
-// deleted runs a delete on the new collection and marks the namespace: the
-// copy may have read what it deletes before and write it after, so the
-// switch checks the namespace's documents against the registry again.
-func (s *Store) deleted(ctx context.Context, snap *Snapshot, ns string, del func() error) {
+// alsoChange runs a delete or an access change on the new collection and
+// marks the namespace: the copy may have read what it changes before and
+// write it after, so the switch checks the namespace's documents against
+// the registry again.
+func (s *Store) alsoChange(ctx context.Context, snap *Snapshot, ns string, change func() error) {
 	s.mark(ctx, ns)
-	if err := del(); err != nil {
-		s.log.Warn("delete on the collection being switched to failed; the switch reconciles the namespace",
+	if err := change(); err != nil {
+		s.log.Warn("a delete or access change on the collection being switched to failed; the switch reconciles the namespace",
 			"kb_name", ns, "collection", snap.To.Target.Collection, "error", err)
 	}
 }

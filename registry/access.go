@@ -18,10 +18,10 @@ const accessWindow = 1000
 // never documents but the page's).
 func (r *Registry) PageFor(ctx context.Context, namespace string, aud ragd.Audience, offset, limit int) ([]ragd.Document, int, error) {
 	hidden, err := r.hidden(ctx, namespace, aud)
-	if err != nil || len(hidden) == 0 {
-		if err != nil {
-			return nil, 0, err
-		}
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(hidden) == 0 {
 		return r.Page(ctx, namespace, offset, limit)
 	}
 	var ids []string

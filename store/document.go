@@ -60,6 +60,5 @@ func (s *Store) Chunk(ctx context.Context, namespace, id string) (*ragd.Chunk, e
 	}
 	p, _ := objs[0].Properties.(map[string]any)
 	c := chunkFrom(objs[0].ID.String(), namespace, p)
-	c.Tags = texts(p[propTags])
 	return &c, nil
 }

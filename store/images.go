@@ -9,7 +9,6 @@ import (
 	"github.com/go-openapi/strfmt"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 	"github.com/weaviate/weaviate/entities/models"
-	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 )
 
 const (
@@ -101,10 +100,8 @@ func (s *Store) SearchImages(ctx context.Context, namespace string, q ragd.Chunk
 		hits = append(hits, ragd.ImageHit{Score: float64(r.Metadata.Score), Image: ragd.Image{ID: r.ID, Namespace: namespace,
 			DocumentID: str(p[propDocumentID]), ContentHash: str(p[propContentHash]), Source: str(p[propSource]),
 			Caption: str(p[propCaption]), Nearby: str(p[propNearby]), Format: str(p[propFormat]), Index: num(p[propImageIndex]),
-			Page: num(p[propPage]), Position: num(p[propPosition]), Width: num(p[propWidth]), Height: num(p[propHeight])}})
-		if l, ok := p[propAccess].(*pb.ListValue); ok {
-			hits[len(hits)-1].Access = loadedAccess(l.GetTextValues().GetValues())
-		}
+			Page: num(p[propPage]), Position: num(p[propPosition]), Width: num(p[propWidth]), Height: num(p[propHeight]),
+			Access: loadedAccess(texts(p[propAccess]))}})
 	}
 	return hits, nil
 }

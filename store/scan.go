@@ -6,6 +6,7 @@ import (
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 	"github.com/weaviate/weaviate/entities/models"
+	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 
 	"ragd"
 )
@@ -23,7 +24,6 @@ func (s *Store) ScanChunks(ctx context.Context, namespace, after string, limit i
 	for _, o := range objs {
 		p, _ := o.Properties.(map[string]any)
 		c := chunkFrom(o.ID.String(), namespace, p)
-		c.Tags = texts(p[propTags])
 		c.Related = str(p[propRelated])
 		c.Vector = o.Vector
 		chunks = append(chunks, c)
@@ -73,8 +73,12 @@ func (s *Store) CountVersion(ctx context.Context, namespace, documentID, content
 		eq(propDocumentID, documentID), eq(propContentHash, contentHash)}))
 }
 
-// texts reads a text[] property as the REST listing returns it.
+// texts reads a text[] property as a gRPC search (a ListValue) or the
+// REST listing ([]any) returns it.
 func texts(v any) []string {
+	if l, ok := v.(*pb.ListValue); ok {
+		return l.GetTextValues().GetValues()
+	}
 	list, _ := v.([]any)
 	if list == nil {
 		return nil

@@ -8,7 +8,6 @@ import (
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
-	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 
 	"ragd"
 )
@@ -122,14 +121,7 @@ func chunkFrom(id, namespace string, p map[string]any) ragd.Chunk {
 	if ts, err := time.Parse(time.RFC3339Nano, str(p[propTimestamp])); err == nil {
 		c.Timestamp = ts
 	}
-	if l, ok := p[propTags].(*pb.ListValue); ok {
-		c.Tags = l.GetTextValues().GetValues()
-	}
-	if l, ok := p[propAccess].(*pb.ListValue); ok {
-		c.Access = loadedAccess(l.GetTextValues().GetValues())
-	} else {
-		c.Access = loadedAccess(texts(p[propAccess]))
-	}
+	c.Tags, c.Access = texts(p[propTags]), loadedAccess(texts(p[propAccess]))
 	return c
 }
 

@@ -129,6 +129,12 @@ func TestIngestAccess(t *testing.T) {
 	if up.Status != http.StatusOK {
 		t.Fatalf("upload: %d %s", up.Status, up.Body)
 	}
+	twice := "--b\r\nContent-Disposition: form-data; name=\"access\"\r\n\r\neng\r\n--b\r\nContent-Disposition: form-data; name=\"access\"\r\n\r\nfin\r\n" +
+		"--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"x.md\"\r\n\r\n# X\r\n--b--\r\n"
+	if r := callRaw(t, k, engToken, http.MethodPost, "/documents", "multipart/form-data; boundary=b", []byte(twice)); r.Status != http.StatusUnprocessableEntity ||
+		!strings.Contains(string(r.Body), "access is given twice") {
+		t.Fatalf("upload with access given twice: %d %s", r.Status, r.Body)
+	}
 	memo := field(up.JSON["jobs"], "document_id")[0]
 	if got := accessOf(t, k, memo); !slices.Equal(got, []string{"eng", "fin"}) {
 		t.Fatalf("uploaded with access=fin, eng: %v", got)

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"net/http"
 	"os"
@@ -112,8 +113,16 @@ func TestExportClearImportRoundTrip(t *testing.T) {
 		t.Fatalf("indexed %d documents, %d chunks", len(docsBefore), chunks)
 	}
 
+	wordsBefore := vocabulary(t, s, "godocs")
 	data := exportKB(t, s, "godocs")
 	h, tr := readArchive(t, data)
+	// Each document carries its vocabulary, counted from its chunks
+	// (Redis keeps none per document).
+	for _, rec := range archiveRecords(t, data) {
+		if d := rec.Document; d != nil && (d.Vocabulary == nil || d.Vocabulary.Chunks != d.Document.Chunks || len(d.Vocabulary.DF) == 0) {
+			t.Errorf("document %s (%d chunks) exported with vocabulary %+v", d.Document.Source, d.Document.Chunks, d.Vocabulary)
+		}
+	}
 	if h.KBName != "godocs" || h.Embedder.Name != s.Search.Embedder.Name() || h.Embedder.Dimension != 100 ||
 		tr.Documents != 5 || tr.Chunks != chunks || len(tr.Skipped) != 0 {
 		t.Fatalf("archive header %+v, trailer %+v (%d chunks stored)", h, tr, chunks)
@@ -141,6 +150,9 @@ func TestExportClearImportRoundTrip(t *testing.T) {
 		t.Fatalf("documents after import:\n%+v\nbefore:\n%+v", got, docsBefore)
 	}
 	compareSearches(t, before, searchAll(t, s, "godocs"), nil)
+	if got := vocabulary(t, s, "godocs"); !maps.Equal(got, wordsBefore) {
+		t.Errorf("vocabulary after the import: %d words, %d before", len(got), len(wordsBefore))
+	}
 	if entries, _ := os.ReadDir(filepath.Join(s.Config.Data.Dir, "imports")); len(entries) != 0 {
 		t.Errorf("imported archive left in %s: %v", s.Config.Data.Dir, entries)
 	}
@@ -237,6 +249,40 @@ func sameDocuments(a, b []ragd.Document) bool {
 		}
 	}
 	return true
+}
+
+// vocabulary is the namespace's word counts (" chunks" counts chunks).
+func vocabulary(t *testing.T, s *stack.Stack, kb string) map[string]int {
+	t.Helper()
+	st, err := s.Library.Versions.Vocab.Load(context.Background(), kb, s.Library.Registry.CurrentHashes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{" chunks": st.Chunks()}
+	for _, w := range st.Words() {
+		out[w] = st.DF(w)
+	}
+	return out
+}
+
+// archiveRecords reads an archive's records.
+func archiveRecords(t *testing.T, data []byte) []archive.Record {
+	t.Helper()
+	r, err := archive.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []archive.Record
+	for {
+		rec, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, rec)
+	}
 }
 
 // readArchive reads an archive's header and trailer.

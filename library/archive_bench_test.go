@@ -21,6 +21,7 @@ import (
 	"ragd/internal/stack"
 	"ragd/jobs"
 	"ragd/library"
+	"ragd/vocab"
 )
 
 // specTemplate is the Go specification's chunks, one document's worth.
@@ -57,7 +58,7 @@ func fill(b *testing.B, s *stack.Stack, ns string, template []ragd.Chunk, docs i
 		if err := s.Library.Registry.Put(ctx, doc); err != nil {
 			b.Fatal(err)
 		}
-		if err := s.Library.Versions.Vocab.Learn(ctx, ns, id, hash, texts); err != nil {
+		if err := s.Library.Versions.Vocab.Learn(ctx, ns, id, hash, vocab.CountTexts(texts), nil); err != nil {
 			b.Fatal(err)
 		}
 		if keep {

@@ -8,7 +8,6 @@ import (
 	"ragd/jobs"
 	"ragd/registry"
 	"ragd/versions"
-	"ragd/vocab"
 )
 
 // Archiver exports a namespace as one archive and imports archives into
@@ -26,8 +25,6 @@ type Archiver struct {
 	// Versions makes each imported document current, and discards what a
 	// failed import wrote.
 	Versions *versions.Keeper
-	// Vocab exports each document's vocabulary; nil skips it.
-	Vocab *vocab.Store
 	// Dir keeps uploaded archives until their import job ends
 	// (<data.dir>/imports); API and worker must share it.
 	Dir string

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"ragd"
 	"ragd/archive"
 	"ragd/auth"
@@ -203,17 +205,17 @@ func (e *Export) documents(ctx context.Context, aw *archive.Writer, docs map[str
 	}
 }
 
-// vocabularyBatch is how many documents' vocabularies are read at once: a
-// long document's is a map of thousands of words.
+// vocabularyBatch is how many documents' vocabularies are counted at
+// once: a long document's is a map of thousands of words.
 const vocabularyBatch = 16
+
+// vocabularyReads is how many documents' chunks are read at once to
+// count their words.
+const vocabularyReads = 4
 
 // writeDocuments writes the records of a batch of documents.
 func (e *Export) writeDocuments(ctx context.Context, aw *archive.Writer, docs map[string]*exported, batch []ragd.Document) (int, error) {
-	words, err := e.vocabularies(ctx, batch)
-	if err != nil {
-		return 0, err
-	}
-	written := 0
+	var ready []ragd.Document
 	for _, doc := range batch {
 		d := docs[doc.ID]
 		if d == nil {
@@ -225,31 +227,41 @@ func (e *Export) writeDocuments(ctx context.Context, aw *archive.Writer, docs ma
 		if d.written || d.broken || d.hash != doc.ContentHash || d.chunks != doc.Chunks {
 			continue // met twice, or changed since its chunks were read
 		}
-		rec := &archive.Document{Document: doc}
-		if v, ok := words[doc.ID]; ok && v.Hash == doc.ContentHash {
-			rec.Vocabulary = &archive.Vocabulary{Chunks: v.Chunks, DF: v.DF}
+		ready = append(ready, doc)
+	}
+	words, err := e.vocabularies(ctx, ready)
+	if err != nil {
+		return 0, err
+	}
+	written := 0
+	for i, doc := range ready {
+		if words[i].Chunks != doc.Chunks {
+			docs[doc.ID].broken = true // its chunks went since they were read
+			continue
 		}
+		rec := &archive.Document{Document: doc, Vocabulary: &archive.Vocabulary{Chunks: words[i].Chunks, DF: words[i].DF}}
 		if err := aw.Document(rec); err != nil {
 			return written, err
 		}
-		d.written = true
+		docs[doc.ID].written = true
 		written++
 	}
 	return written, nil
 }
 
-// vocabularies reads the recorded vocabulary of a page of documents.
-func (e *Export) vocabularies(ctx context.Context, page []ragd.Document) (map[string]vocab.Vocabulary, error) {
-	if e.a.Vocab == nil || len(page) == 0 {
-		return nil, nil
+// vocabularies counts the words of each document's current version from
+// its chunks in the store, as the namespace's vocabulary counted them
+// (versions.Keeper.Words): Redis keeps no document's counts.
+func (e *Export) vocabularies(ctx context.Context, docs []ragd.Document) ([]vocab.Counts, error) {
+	out := make([]vocab.Counts, len(docs))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(vocabularyReads)
+	for i, doc := range docs {
+		g.Go(func() error {
+			c, err := e.a.Versions.Words(gctx, e.ns, doc.ID, doc.ContentHash)
+			out[i] = c
+			return err
+		})
 	}
-	ids := make([]string, len(page))
-	for i, d := range page {
-		ids[i] = d.ID
-	}
-	words, err := e.a.Vocab.Entries(ctx, e.ns, ids)
-	if err != nil {
-		return nil, ragd.Unavailable("redis", err)
-	}
-	return words, nil
+	return out, g.Wait()
 }

@@ -176,10 +176,10 @@ func (im *importer) commit(ctx context.Context, rec *archive.Document) error {
 	if err != nil && ragd.KindOf(err) != ragd.KindNotFound {
 		return err
 	}
-	// An archive without the vocabulary forgets an earlier version's.
+	// An archive without the vocabulary: Commit counts it from the chunks.
 	var words versions.Words
 	if v := rec.Vocabulary; v != nil {
-		words.Known = &vocab.Vocabulary{Chunks: v.Chunks, DF: v.DF}
+		words.Known = &vocab.Counts{Chunks: v.Chunks, DF: v.DF}
 	}
 	if _, err := im.a.Versions.Commit(ctx, lease, doc, words); err != nil {
 		return err

@@ -10,10 +10,10 @@ import (
 
 // Words are a version's words for query expansion: the texts to learn
 // them from (an ingest) or the counts an archive carried (an import).
-// Neither forgets an earlier version's.
+// Neither set, they are counted from the version's chunks in the store.
 type Words struct {
 	Texts []string
-	Known *vocab.Vocabulary
+	Known *vocab.Counts
 }
 
 // Commit makes doc the document's current version, under lease, once the
@@ -61,24 +61,27 @@ func (k *Keeper) FinishLearning(ctx context.Context, ns, id, hash string, texts 
 }
 
 // record records the words of doc, the current version, after the switch,
-// so the statistics never describe a version searches cannot see. A
-// failure costs only expansion quality, so it is logged rather than
-// failing a version already current; the next index of the same version
-// learns it (FinishLearning).
+// so the statistics never describe a version searches cannot see (the
+// version it replaces is recounted from its chunks, which DeleteStale has
+// not deleted yet). A failure costs only expansion quality, so it is
+// logged rather than failing a version already current; the next index
+// of the same version learns it (FinishLearning).
 func (k *Keeper) record(ctx context.Context, doc ragd.Document, words Words) {
 	if k.Vocab == nil {
 		return
 	}
+	var counts vocab.Counts
 	var err error
 	switch {
 	case words.Texts != nil:
-		err = k.Vocab.Learn(ctx, doc.Namespace, doc.ID, doc.ContentHash, words.Texts)
+		counts = vocab.CountTexts(words.Texts)
 	case words.Known != nil:
-		v := *words.Known
-		v.Hash = doc.ContentHash
-		err = k.Vocab.Restore(ctx, doc.Namespace, doc.ID, v)
+		counts = *words.Known
 	default:
-		err = k.Vocab.Forget(ctx, doc.Namespace, doc.ID)
+		counts, err = k.Words(ctx, doc.Namespace, doc.ID, doc.ContentHash)
+	}
+	if err == nil {
+		err = k.Vocab.Learn(ctx, doc.Namespace, doc.ID, doc.ContentHash, counts, k.previous(doc.Namespace, doc.ID))
 	}
 	if err != nil {
 		k.Log.Warn("vocabulary not recorded; query expansion will miss this document's words",

@@ -18,7 +18,6 @@ import (
 	"log/slog"
 	"time"
 
-	"ragd"
 	"ragd/cache"
 	"ragd/registry"
 	"ragd/vocab"
@@ -31,7 +30,7 @@ const DefaultLockWait = 20 * time.Second
 // Keeper makes versions current and removes them.
 type Keeper struct {
 	// Store comes guarded (breaker, timeout, retries).
-	Store       ragd.ChunkWriter
+	Store       Store
 	Registry    *registry.Registry
 	Generations *cache.Generations
 	// Vocab records each current version's words for query expansion; nil

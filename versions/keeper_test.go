@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
 	"ragd"
 	"ragd/internal/stack"
+	"ragd/keyspace"
 	"ragd/registry"
 	"ragd/versions"
 )
@@ -169,5 +171,70 @@ func TestRemoveAndDiscard(t *testing.T) {
 	}
 	if n, err := k.Discard(ctx, ns, "kept", "v1"); err != nil || n != 0 || s.ChunkCount(t, ns, "kept") != 2 {
 		t.Fatalf("discard after its own version became current: %d, %v", n, err)
+	}
+}
+
+// The namespace's vocabulary follows the current versions while Redis
+// keeps, per document, only which version it counts: a new version's
+// words replace the old one's (recounted from the old chunks before they
+// go), a removed document's words go, and an import's version whose
+// archive carried no vocabulary is counted from its chunks.
+func TestVocabularyFollowsVersions(t *testing.T) {
+	t.Parallel()
+	s := stack.StartService(t, stack.ServiceConfig(t), false)
+	k, ctx := s.Library.Versions, context.Background()
+	const ns = "words"
+	commit := func(id, hash string, n int, words versions.Words) {
+		t.Helper()
+		lease, err := k.Lock(ctx, ns, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer lease.Release()
+		if _, err := k.Commit(ctx, lease, version(t, s, ns, id, hash, n), words); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stats := func() map[string]int {
+		t.Helper()
+		st, err := k.Vocab.Load(ctx, ns, k.Registry.CurrentHashes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]int{" chunks": st.Chunks()}
+		for _, w := range st.Words() {
+			out[w] = st.DF(w)
+		}
+		return out
+	}
+	// version() writes chunks "chunk <i> of <hash>"; an ingest counts the
+	// same texts.
+	texts := func(hash string, n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("chunk %d of %s", i, hash)
+		}
+		return out
+	}
+	commit("a", "alpha", 2, versions.Words{Texts: texts("alpha", 2)})
+	commit("b", "bravo", 1, versions.Words{}) // counted from its chunks
+	want := map[string]int{" chunks": 3, "chunk": 3, "of": 3, "0": 2, "1": 1, "alpha": 2, "bravo": 1}
+	if got := stats(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after two documents: %v, want %v", got, want)
+	}
+	commit("a", "charlie", 1, versions.Words{Texts: texts("charlie", 1)})
+	want = map[string]int{" chunks": 2, "chunk": 2, "of": 2, "0": 2, "bravo": 1, "charlie": 1}
+	if got := stats(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after a's new version: %v, want %v (alpha's words recounted and dropped)", got, want)
+	}
+	if rec, err := s.Redis.HGet(ctx, keyspace.New(s.Config.Redis.KeyPrefix).Vocabulary(ns), "a").Result(); err != nil || rec != "charlie" {
+		t.Fatalf("a's record: %q, %v; want its version alone", rec, err)
+	}
+	if _, err := k.Remove(ctx, ns, "a"); err != nil {
+		t.Fatal(err)
+	}
+	want = map[string]int{" chunks": 1, "chunk": 1, "of": 1, "0": 1, "bravo": 1}
+	if got := stats(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after removing a: %v, want %v", got, want)
 	}
 }

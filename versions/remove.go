@@ -17,6 +17,7 @@ func (k *Keeper) Remove(ctx context.Context, ns, id string) (int, error) {
 		return 0, ragd.Unavailable("redis", err)
 	}
 	defer lease.Release()
+	words := k.countedNow(ctx, ns, id) // while its chunks can still be counted
 	// Chunks first: if Weaviate fails, the document is still listed and the
 	// same delete can be tried again. The other order would forget the
 	// document and strand its chunks where no request can reach them.
@@ -28,7 +29,7 @@ func (k *Keeper) Remove(ctx context.Context, ns, id string) (int, error) {
 		return 0, ragd.Unavailable("redis", err)
 	}
 	if k.Vocab != nil {
-		if err := k.Vocab.Forget(ctx, ns, id); err != nil {
+		if err := k.Vocab.Forget(ctx, ns, id, words); err != nil {
 			// Costs only expansion quality: a gone word may be added to
 			// queries and match nothing.
 			k.Log.Warn("vocabulary of a deleted document not forgotten", "kb_name", ns, "document_id", id, "error", err)

@@ -13,25 +13,29 @@ import (
 	"ragd/keyspace"
 )
 
-// Store keeps per-namespace term statistics in Redis: one entry per
-// document (its words and in how many of its chunks each occurs) and the
-// namespace's totals, kept up to date by every Learn and Forget. A search
-// reads only the totals — one hash of the namespace's distinct words —
-// however many documents the namespace holds; summing the entries instead
-// took seconds for 10,000 documents, on every search after an ingest.
+// Store keeps per-namespace term statistics in Redis: the namespace's
+// totals (word → chunks holding it), which a search reads as one hash
+// however many documents the namespace holds, and per document only which
+// version the totals count. A version's own counts are not kept: they are
+// a function of its chunks, which the chunk store holds, so the caller
+// recounts them (Previous) when that version is replaced or forgotten.
+// Keeping them cost half of all Redis memory (about 3.4 KB a document).
 type Store struct {
 	rdb  redis.UniversalClient
 	keys keyspace.Keys
 }
 
-// New returns a store keeping each namespace's entries and totals where
+// New returns a store keeping each namespace's records and totals where
 // keys names them (one hash slot per namespace, as the scripts need).
 func New(rdb redis.UniversalClient, keys keyspace.Keys) *Store {
 	return &Store{rdb: rdb, keys: keys}
 }
 
-// key is the namespace's entries: one field per document. Clear deletes
-// it, and totalsKey.
+// key is the namespace's records: one field per document, the content
+// hash of the version the totals count. A ragd before 0.x kept the
+// version's counts there too, as JSON (an entry); such an entry still
+// works, and is replaced by the hash alone at its document's next change.
+// Clear deletes it, and totalsKey.
 func (s *Store) key(namespace string) string { return s.keys.Vocabulary(namespace) }
 
 // totalsKey is the namespace's totals: word → chunks holding it, plus the
@@ -40,36 +44,96 @@ func (s *Store) totalsKey(namespace string) string { return s.keys.VocabularyTot
 
 const (
 	chunksField = " chunks" // chunks counted
-	markerField = " v"      // the totals cover every entry
+	markerField = " v"      // the totals cover every document recorded
 )
 
-// entry is one document's statistics, tied to the version they describe.
+// Counts are one version's words: how many chunks it has and in how many
+// of them each word occurs.
+type Counts struct {
+	Chunks int            `json:"n"`
+	DF     map[string]int `json:"df"`
+}
+
+// CountTexts counts the words of a version's chunks as BM25 sees them
+// (heading trail and body: ragd.Chunk.EmbeddingText).
+func CountTexts(texts []string) Counts {
+	c := Counts{DF: map[string]int{}}
+	for _, t := range texts {
+		c.Add(t)
+	}
+	return c
+}
+
+// Add counts one more chunk.
+func (c *Counts) Add(text string) {
+	if c.DF == nil {
+		c.DF = map[string]int{}
+	}
+	c.Chunks++
+	seen := map[string]bool{}
+	for _, w := range Terms(text) {
+		if !seen[w] {
+			seen[w] = true
+			c.DF[w]++
+		}
+	}
+}
+
+// Previous recounts the version hash of a document from the chunks the
+// store holds, for the totals to drop: what Learn and Forget call when
+// the version they replace was recorded. A version whose chunks are gone
+// counts nothing (its words then stay in the totals: expansion may add a
+// word that matches nothing).
+type Previous func(ctx context.Context, hash string) (Counts, error)
+
+// entry is a record written by an earlier ragd: the version and its counts.
 type entry struct {
 	Hash   string         `json:"h"`
 	Chunks int            `json:"n"`
-	DF     map[string]int `json:"df"` // word → chunks of this document holding it
+	DF     map[string]int `json:"df"`
 }
 
-// applyScript replaces (ARGV[2] set) or removes (ARGV[2] empty) document
-// ARGV[1]'s entry in KEYS[1] and moves the totals in KEYS[2] by the
-// difference, atomically. Totals that do not cover every entry yet (kept
-// by a ragd from before totals existed: no marker) are left for Load to
-// rebuild; a namespace without entries starts them.
+// applyScript records in KEYS[1] that document ARGV[1] is counted at
+// version ARGV[4] (forgets it when ARGV[4] is empty) and moves the totals
+// in KEYS[2] by the difference: minus the counts of the version recorded
+// (an earlier ragd's entry carries them; otherwise ARGV[3], which the
+// caller recounted for the version it read, ARGV[2]), plus ARGV[5]. It
+// returns -1, changing nothing, when the record is no longer ARGV[2]
+// (callers hold the document's lock, so only a writer that lost it can
+// meet that). Totals that do not cover every record yet (kept by a ragd
+// from before totals existed: no marker) are left for Load to rebuild, and
+// the record is then written as an entry with its counts, which the
+// rebuild sums; a namespace without records starts them.
 var applyScript = redis.NewScript(`
-local old = redis.call("HGET", KEYS[1], ARGV[1])
+local rec = redis.call("HGET", KEYS[1], ARGV[1])
+local old = nil
+if rec and string.sub(rec, 1, 1) == "{" then
+  old = rec
+elseif (rec or "") ~= ARGV[2] then
+  return -1
+elseif rec then
+  old = ARGV[3]
+end
 local fresh = redis.call("HLEN", KEYS[1]) == 0
-if ARGV[2] == "" then
+if not fresh and redis.call("HEXISTS", KEYS[2], ARGV[7]) == 0 then
+  if ARGV[4] == "" then
+    redis.call("HDEL", KEYS[1], ARGV[1])
+  else
+    redis.call("HSET", KEYS[1], ARGV[1], '{"h":"' .. ARGV[4] .. '",' .. string.sub(ARGV[5], 2))
+  end
+  return 0
+end
+if ARGV[4] == "" then
   redis.call("HDEL", KEYS[1], ARGV[1])
 else
-  redis.call("HSET", KEYS[1], ARGV[1], ARGV[2])
+  redis.call("HSET", KEYS[1], ARGV[1], ARGV[4])
 end
 if fresh then
   redis.call("DEL", KEYS[2])
-  redis.call("HSET", KEYS[2], ARGV[4], 1)
-elseif redis.call("HEXISTS", KEYS[2], ARGV[4]) == 0 then
-  return 0
+  redis.call("HSET", KEYS[2], ARGV[7], 1)
 end
 local function move(raw, sign)
+  if raw == nil or raw == "" then return end
   local ok, e = pcall(cjson.decode, raw)
   if not ok or type(e) ~= "table" then return end
   if type(e.df) == "table" then
@@ -77,60 +141,117 @@ local function move(raw, sign)
       if redis.call("HINCRBY", KEYS[2], w, sign * n) <= 0 then redis.call("HDEL", KEYS[2], w) end
     end
   end
-  if type(e.n) == "number" then redis.call("HINCRBY", KEYS[2], ARGV[3], sign * e.n) end
+  if type(e.n) == "number" then redis.call("HINCRBY", KEYS[2], ARGV[6], sign * e.n) end
 end
-if old then move(old, -1) end
-if ARGV[2] ~= "" then move(ARGV[2], 1) end
+move(old, -1)
+move(ARGV[5], 1)
 return 1
 `)
 
-// Learn records the vocabulary of one version of a document: texts are its
-// chunks as BM25 sees them (heading trail and body). It replaces whatever
-// was recorded for an earlier version, in the totals too. Callers hold the
-// document's lock.
-func (s *Store) Learn(ctx context.Context, namespace, documentID, contentHash string, texts []string) error {
-	e := entry{Hash: contentHash, Chunks: len(texts), DF: map[string]int{}}
-	for _, t := range texts {
-		seen := map[string]bool{}
-		for _, w := range Terms(t) {
-			if !seen[w] {
-				seen[w] = true
-				e.DF[w]++
-			}
-		}
-	}
-	body, err := json.Marshal(e)
-	if err != nil {
-		return err
-	}
-	if err := s.apply(ctx, namespace, documentID, string(body)); err != nil {
+// errRecordMoved is applyScript's -1.
+var errRecordMoved = errors.New("the document's vocabulary record changed meanwhile")
+
+// Learn records the words of one version of a document: counts are its
+// chunks' (CountTexts). It replaces whatever version was recorded, in the
+// totals too, recounting that one with previous. Learning the version
+// already recorded changes nothing. Callers hold the document's lock.
+func (s *Store) Learn(ctx context.Context, namespace, documentID, contentHash string, counts Counts, previous Previous) error {
+	if err := s.record(ctx, namespace, documentID, contentHash, counts, previous); err != nil {
 		return fmt.Errorf("vocab: record %s: %w", documentID, err)
 	}
 	return nil
 }
 
-// Learned returns the content hash of the version whose vocabulary is
-// recorded for a document, or "" when none is (or the entry is unreadable,
-// so that it is learned again). Every unchanged re-index asks, so only the
-// entry's head crosses the network, not its word counts.
-func (s *Store) Learned(ctx context.Context, namespace, documentID string) (string, error) {
-	head, err := entryHeadScript.Run(ctx, s.rdb, []string{s.key(namespace)}, documentID, entryHeadBytes).Text()
-	if errors.Is(err, redis.Nil) {
-		return "", nil
+// Forget removes a deleted document's words from the namespace's
+// statistics, recounting them with previous; it is called before the
+// document's chunks go. Forgetting an unknown document is not an error.
+func (s *Store) Forget(ctx context.Context, namespace, documentID string, previous Previous) error {
+	if err := s.record(ctx, namespace, documentID, "", Counts{}, previous); err != nil {
+		return fmt.Errorf("vocab: forget %s: %w", documentID, err)
 	}
+	return nil
+}
+
+// record moves the document's record to version hash ("" forgets it)
+// with counts.
+func (s *Store) record(ctx context.Context, namespace, documentID, hash string, counts Counts, previous Previous) error {
+	learned, legacy, err := s.learned(ctx, namespace, documentID)
+	if err != nil {
+		return err
+	}
+	if learned == hash && !legacy {
+		return nil
+	}
+	var before []byte
+	if learned != "" && !legacy && previous != nil {
+		old, err := previous(ctx, learned)
+		if err != nil {
+			return err
+		}
+		if before, err = json.Marshal(old); err != nil {
+			return err
+		}
+	}
+	var after []byte
+	if hash != "" {
+		if counts.DF == nil {
+			counts.DF = map[string]int{}
+		}
+		if after, err = json.Marshal(counts); err != nil {
+			return err
+		}
+	}
+	expect := learned
+	if legacy {
+		expect = "" // the script reads an entry's counts itself
+	}
+	keys := []string{s.key(namespace), s.totalsKey(namespace)}
+	n, err := applyScript.Run(ctx, s.rdb, keys, documentID, expect, before, hash, after, chunksField, markerField).Int()
+	if err != nil {
+		return err
+	}
+	if n < 0 {
+		return errRecordMoved
+	}
+	return nil
+}
+
+// Learned returns the content hash of the version whose words are
+// recorded for a document, or "" when none is (or the record is
+// unreadable, so that it is learned again).
+func (s *Store) Learned(ctx context.Context, namespace, documentID string) (string, error) {
+	hash, _, err := s.learned(ctx, namespace, documentID)
 	if err != nil {
 		return "", fmt.Errorf("vocab: %w", err)
 	}
-	return hashOfHead(head), nil
+	return hash, nil
+}
+
+// learned reads a document's record: the version, and whether it is an
+// earlier ragd's entry. Only an entry's head crosses the network, not its
+// word counts.
+func (s *Store) learned(ctx context.Context, namespace, documentID string) (string, bool, error) {
+	head, err := recordHeadScript.Run(ctx, s.rdb, []string{s.key(namespace)}, documentID, entryHeadBytes).Text()
+	if errors.Is(err, redis.Nil) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	if strings.HasPrefix(head, "{") {
+		return hashOfHead(head), true, nil
+	}
+	return head, false, nil
 }
 
 // entryHeadBytes is enough of an entry for its hash: json.Marshal writes
-// entry's fields in order, so it starts {"h":"<64 hex digits>".
+// entry's fields in order, so it starts {"h":"<64 hex digits>". A record
+// of ours is the hash alone.
 const entryHeadBytes = 96
 
-// entryHeadScript returns the first ARGV[2] bytes of document ARGV[1]'s
-// entry in KEYS[1], or nil.
-var entryHeadScript = redis.NewScript(`
+// recordHeadScript returns the first ARGV[2] bytes of document ARGV[1]'s
+// record in KEYS[1], or nil.
+var recordHeadScript = redis.NewScript(`
 local v = redis.call("HGET", KEYS[1], ARGV[1])
 if not v then return false end
 return string.sub(v, 1, tonumber(ARGV[2]))
@@ -148,20 +269,6 @@ func hashOfHead(head string) string {
 		return ""
 	}
 	return hash
-}
-
-// Forget removes a deleted document's vocabulary from the namespace's
-// statistics. Forgetting an unknown document is not an error.
-func (s *Store) Forget(ctx context.Context, namespace, documentID string) error {
-	if err := s.apply(ctx, namespace, documentID, ""); err != nil {
-		return fmt.Errorf("vocab: forget %s: %w", documentID, err)
-	}
-	return nil
-}
-
-func (s *Store) apply(ctx context.Context, namespace, documentID, body string) error {
-	keys := []string{s.key(namespace), s.totalsKey(namespace)}
-	return applyScript.Run(ctx, s.rdb, keys, documentID, body, chunksField, markerField).Err()
 }
 
 // Versions reports the current content hash of each document ("" when the
@@ -210,7 +317,9 @@ func statsOf(totals map[string]string) *Stats {
 
 // rebuild sums the entries of the namespace's current documents into its
 // totals, deleting the entries of documents it no longer holds, and
-// returns them. A namespace without entries gets no totals (any name may
+// returns them. A record without counts (ours) cannot be summed: it is
+// deleted, which says the totals do not count that document, so its next
+// index learns it again. A namespace without entries gets no totals (any name may
 // be searched; Learn starts them). It fails with redis.TxFailedErr when an
 // entry changed meanwhile.
 func (s *Store) rebuild(ctx context.Context, namespace string, current Versions) (*Stats, error) {
@@ -235,7 +344,7 @@ func (s *Store) rebuild(ctx context.Context, namespace string, current Versions)
 		for id, raw := range all {
 			var e entry
 			if err := json.Unmarshal([]byte(raw), &e); err != nil || hashes[id] == "" {
-				gone = append(gone, id) // unreadable, or the document is gone
+				gone = append(gone, id) // unreadable, without counts, or the document is gone
 				continue
 			}
 			chunks += e.Chunks

@@ -39,29 +39,53 @@ func versions(m map[string]string) Versions {
 	}
 }
 
+// chunkStore stands in for the chunk store a Previous reads: each
+// version's counts, by namespace, document and hash.
+type chunkStore map[string]Counts
+
+func (c chunkStore) previous(ns, id string) Previous {
+	return func(_ context.Context, hash string) (Counts, error) { return c[ns+"/"+id+"/"+hash], nil }
+}
+
+// learn writes version hash of a document (its counts into the stand-in
+// store, as its chunks) and learns it.
+func (c chunkStore) learn(t testing.TB, s *Store, ns, id, hash string, texts ...string) {
+	t.Helper()
+	counts := CountTexts(texts)
+	c[ns+"/"+id+"/"+hash] = counts
+	if err := s.Learn(context.Background(), ns, id, hash, counts, c.previous(ns, id)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (c chunkStore) forget(t testing.TB, s *Store, ns, id string) {
+	t.Helper()
+	if err := s.Forget(context.Background(), ns, id, c.previous(ns, id)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Learn and Forget keep the namespace's totals equal to the sum of its
-// documents' entries: a new version replaces the old one's counts, a
-// forgotten document's words go, other namespaces stay apart.
+// documents' current counts: a new version replaces the old one's counts
+// (recounted from the store), a forgotten document's words go, other
+// namespaces stay apart. Per document Redis holds only the version.
 func TestStoreTotalsFollowLearnAndForget(t *testing.T) {
 	ctx := context.Background()
 	s, rdb := testStore(t)
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	must(s.Learn(ctx, "ns", "a", "h1", []string{"Heap > Intro\nA heap is a tree", "the heap invariant"}))
-	must(s.Learn(ctx, "ns", "b", "h2", []string{"Readers read", "readers again"}))
-	must(s.Learn(ctx, "ns", "gone", "h3", []string{"deleted document words"}))
-	must(s.Learn(ctx, "other", "c", "h4", []string{"another namespace"}))
+	store := chunkStore{}
+	store.learn(t, s, "ns", "a", "h1", "Heap > Intro\nA heap is a tree", "the heap invariant")
+	store.learn(t, s, "ns", "b", "h2", "Readers read", "readers again")
+	store.learn(t, s, "ns", "gone", "h3", "deleted document words")
+	store.learn(t, s, "other", "c", "h4", "another namespace")
 	t.Cleanup(func() { _ = s.Clear(ctx, "other") })
-	must(s.Learn(ctx, "ns", "b", "h5", []string{"Writers write"})) // a new version of b
-	must(s.Forget(ctx, "ns", "gone"))
-	must(s.Forget(ctx, "ns", "never-learned"))
+	store.learn(t, s, "ns", "b", "h5", "Writers write") // a new version of b
+	store.forget(t, s, "ns", "gone")
+	store.forget(t, s, "ns", "never-learned")
 
 	st, err := s.Load(ctx, "ns", versions(nil)) // totals exist: the registry is not asked
-	must(err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if st.Chunks() != 3 || st.DF("heap") != 2 || st.DF("tree") != 1 || st.DF("intro") != 1 || st.DF("writers") != 1 {
 		t.Errorf("stats: chunks %d, df heap %d tree %d intro %d writers %d",
 			st.Chunks(), st.DF("heap"), st.DF("tree"), st.DF("intro"), st.DF("writers"))
@@ -69,17 +93,86 @@ func TestStoreTotalsFollowLearnAndForget(t *testing.T) {
 	if st.Has("readers") || st.Has("deleted") || st.Has("another") {
 		t.Error("words of a replaced version, a forgotten document or another namespace counted")
 	}
+	if rec, _ := rdb.HGet(ctx, s.key("ns"), "b").Result(); rec != "h5" {
+		t.Errorf("record of b: %q, want its version alone", rec)
+	}
 	// Forgetting everything leaves no word behind, not zero or negative counts.
-	must(s.Forget(ctx, "ns", "a"))
-	must(s.Forget(ctx, "ns", "b"))
+	store.forget(t, s, "ns", "a")
+	store.forget(t, s, "ns", "b")
 	st, err = s.Load(ctx, "ns", versions(nil))
-	must(err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if st.Chunks() != 0 || len(st.Words()) != 0 {
 		t.Errorf("after forgetting every document: %d chunks, words %v", st.Chunks(), st.Words())
 	}
-	must(s.Clear(ctx, "ns"))
+	if err := s.Clear(ctx, "ns"); err != nil {
+		t.Fatal(err)
+	}
 	if n, _ := rdb.Exists(ctx, s.key("ns"), s.totalsKey("ns")).Result(); n != 0 {
 		t.Error("statistics of a cleared namespace left in Redis")
+	}
+}
+
+// Learning the version already recorded asks the store nothing and
+// changes nothing; a record moved by another writer (one that lost the
+// document's lock) refuses the change.
+func TestStoreLearnsOnce(t *testing.T) {
+	ctx := context.Background()
+	s, rdb := testStore(t)
+	store := chunkStore{}
+	store.learn(t, s, "ns", "a", "h1", "heap tree")
+	asked := 0
+	counting := func(ctx context.Context, hash string) (Counts, error) { asked++; return store["ns/a/"+hash], nil }
+	if err := s.Learn(ctx, "ns", "a", "h1", CountTexts([]string{"heap tree"}), counting); err != nil || asked != 0 {
+		t.Fatalf("learning the recorded version again: %v, store asked %d times", err, asked)
+	}
+	st, _ := s.Load(ctx, "ns", versions(nil))
+	if st.Chunks() != 1 || st.DF("heap") != 1 {
+		t.Fatalf("after learning twice: %d chunks, heap %d", st.Chunks(), st.DF("heap"))
+	}
+	// Another writer moves the record between this one's read and its script.
+	moving := func(ctx context.Context, hash string) (Counts, error) {
+		rdb.HSet(ctx, s.key("ns"), "a", "h9")
+		return store["ns/a/"+hash], nil
+	}
+	if err := s.Learn(ctx, "ns", "a", "h2", CountTexts([]string{"reader"}), moving); err == nil || !strings.Contains(err.Error(), "changed meanwhile") {
+		t.Fatalf("learn over a moved record: %v", err)
+	}
+	if st, _ := s.Load(ctx, "ns", versions(nil)); st.Has("reader") || st.DF("heap") != 1 {
+		t.Fatal("a refused learn moved the totals")
+	}
+}
+
+// An entry an earlier ragd wrote (the version with its counts) is used as
+// it is: a new version subtracts the entry's counts without asking the
+// store, and leaves the version alone as the record.
+func TestStoreReplacesOlderEntries(t *testing.T) {
+	ctx := context.Background()
+	s, rdb := testStore(t)
+	store := chunkStore{}
+	store.learn(t, s, "ns", "b", "h0", "unrelated words") // totals exist
+	body, _ := json.Marshal(entry{Hash: "h1", Chunks: 2, DF: map[string]int{"heap": 2, "tree": 1}})
+	rdb.HSet(ctx, s.key("ns"), "a", body)
+	rdb.HIncrBy(ctx, s.totalsKey("ns"), "heap", 2)
+	rdb.HIncrBy(ctx, s.totalsKey("ns"), "tree", 1)
+	rdb.HIncrBy(ctx, s.totalsKey("ns"), chunksField, 2)
+	if h, _ := s.Learned(ctx, "ns", "a"); h != "h1" {
+		t.Fatalf("Learned of an older entry: %q", h)
+	}
+	never := func(context.Context, string) (Counts, error) {
+		t.Error("the store was asked for counts an older entry carries")
+		return Counts{}, nil
+	}
+	if err := s.Learn(ctx, "ns", "a", "h2", CountTexts([]string{"reader writer"}), never); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := s.Load(ctx, "ns", versions(nil))
+	if st.Chunks() != 2 || st.Has("heap") || st.Has("tree") || st.DF("reader") != 1 {
+		t.Errorf("after replacing an older entry: %d chunks, heap %v tree %v reader %d", st.Chunks(), st.Has("heap"), st.Has("tree"), st.DF("reader"))
+	}
+	if rec, _ := rdb.HGet(ctx, s.key("ns"), "a").Result(); rec != "h2" {
+		t.Errorf("record after the change: %q", rec)
 	}
 }
 
@@ -90,6 +183,7 @@ func TestStoreTotalsFollowLearnAndForget(t *testing.T) {
 func TestStoreRebuildsTotalsFromOlderEntries(t *testing.T) {
 	ctx := context.Background()
 	s, rdb := testStore(t)
+	store := chunkStore{}
 	legacy := func(id, hash string, chunks int, df map[string]int) {
 		t.Helper()
 		body, _ := json.Marshal(entry{Hash: hash, Chunks: chunks, DF: df})
@@ -102,11 +196,9 @@ func TestStoreRebuildsTotalsFromOlderEntries(t *testing.T) {
 	if err := rdb.HSet(ctx, s.key("ns"), "broken", "{not json").Err(); err != nil {
 		t.Fatal(err)
 	}
-	// Learned while totals are missing: the entry is written, totals are
-	// left to the rebuild.
-	if err := s.Learn(ctx, "ns", "b", "h3", []string{"heap readers"}); err != nil {
-		t.Fatal(err)
-	}
+	// Learned while totals are missing: the record is written with its
+	// counts, totals are left to the rebuild.
+	store.learn(t, s, "ns", "b", "h3", "heap readers")
 	if n, _ := rdb.Exists(ctx, s.totalsKey("ns")).Result(); n != 0 {
 		t.Fatal("totals started over entries they do not cover")
 	}
@@ -123,9 +215,7 @@ func TestStoreRebuildsTotalsFromOlderEntries(t *testing.T) {
 		t.Errorf("entries after the rebuild: %v, want a and b (gone and broken deleted)", fields)
 	}
 	// From now on totals follow every change.
-	if err := s.Forget(ctx, "ns", "a"); err != nil {
-		t.Fatal(err)
-	}
+	store.forget(t, s, "ns", "a")
 	st, _ = s.Load(ctx, "ns", versions(nil))
 	if st.Chunks() != 1 || st.DF("heap") != 1 || st.Has("tree") {
 		t.Errorf("after forgetting a: chunks %d, heap %d, tree %v", st.Chunks(), st.DF("heap"), st.Has("tree"))
@@ -133,18 +223,17 @@ func TestStoreRebuildsTotalsFromOlderEntries(t *testing.T) {
 }
 
 // Whatever the order of learns and forgets, the totals equal the sum of
-// the entries left.
+// the counts of the versions recorded.
 func TestStoreTotalsMatchEntries(t *testing.T) {
 	ctx := context.Background()
 	s, rdb := testStore(t)
+	store := chunkStore{}
 	r := rand.New(rand.NewPCG(7, 7))
 	words := strings.Fields("heap tree reader writer buffer timeout cancel context deadline error wrap join")
 	for i := range 300 {
 		id := fmt.Sprint("d", r.IntN(20))
 		if r.IntN(4) == 0 {
-			if err := s.Forget(ctx, "ns", id); err != nil {
-				t.Fatal(err)
-			}
+			store.forget(t, s, "ns", id)
 			continue
 		}
 		texts := make([]string, 1+r.IntN(4))
@@ -153,22 +242,17 @@ func TestStoreTotalsMatchEntries(t *testing.T) {
 				texts[c] += words[r.IntN(len(words))] + " "
 			}
 		}
-		if err := s.Learn(ctx, "ns", id, fmt.Sprint("h", i), texts); err != nil {
-			t.Fatal(err)
-		}
+		store.learn(t, s, "ns", id, fmt.Sprint("h", i), texts...)
 	}
 	all, err := rdb.HGetAll(ctx, s.key("ns")).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
 	chunks, df := 0, map[string]int{}
-	for _, raw := range all {
-		var e entry
-		if err := json.Unmarshal([]byte(raw), &e); err != nil {
-			t.Fatal(err)
-		}
-		chunks += e.Chunks
-		for w, n := range e.DF {
+	for id, hash := range all {
+		c := store["ns/"+id+"/"+hash]
+		chunks += c.Chunks
+		for w, n := range c.DF {
 			df[w] += n
 		}
 	}
@@ -181,7 +265,7 @@ func TestStoreTotalsMatchEntries(t *testing.T) {
 		got[w] = st.DF(w)
 	}
 	if st.Chunks() != chunks || !reflect.DeepEqual(got, df) {
-		t.Errorf("totals: %d chunks %v; entries sum to %d chunks %v", st.Chunks(), got, chunks, df)
+		t.Errorf("totals: %d chunks %v; recorded versions sum to %d chunks %v", st.Chunks(), got, chunks, df)
 	}
 }
 
@@ -208,7 +292,7 @@ func BenchmarkLoad(b *testing.B) {
 			}
 			texts[c] = sb.String()
 		}
-		if err := s.Learn(ctx, "ns", fmt.Sprint(d), "h", texts); err != nil {
+		if err := s.Learn(ctx, "ns", fmt.Sprint(d), "h", CountTexts(texts), nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -235,8 +319,9 @@ func TestStoreLoadOfUnknownNamespaceWritesNothing(t *testing.T) {
 	}
 }
 
-// Learned reads the recorded version's hash from the head of its entry,
-// however many words the entry counts, and "" for none or an unreadable one.
+// Learned reads the recorded version: a record of ours is the hash; an
+// earlier ragd's entry gives it from its head, however many words the
+// entry counts; none or an unreadable entry is "".
 func TestLearned(t *testing.T) {
 	ctx := context.Background()
 	s, rdb := testStore(t)
@@ -245,50 +330,19 @@ func TestLearned(t *testing.T) {
 	for i := range 5000 {
 		words = append(words, fmt.Sprintf("word%d", i))
 	}
-	if err := s.Learn(ctx, "ns", "big", hash, []string{strings.Join(words, " ")}); err != nil {
+	if err := s.Learn(ctx, "ns", "ours", hash, CountTexts([]string{strings.Join(words, " ")}), nil); err != nil {
 		t.Fatal(err)
 	}
-	for id, want := range map[string]string{"big": hash, "unknown": ""} {
+	body, _ := json.Marshal(entry{Hash: hash, Chunks: 1, DF: map[string]int{"a": 1}})
+	rdb.HSet(ctx, s.key("ns"), "older", body)
+	rdb.HSet(ctx, s.key("ns"), "garbled", "{not json")
+	for id, want := range map[string]string{"ours": hash, "older": hash, "unknown": "", "garbled": ""} {
 		got, err := s.Learned(ctx, "ns", id)
 		if err != nil || got != want {
 			t.Errorf("Learned(%s) = %q, %v; want %q", id, got, err, want)
 		}
 	}
-	rdb.HSet(ctx, s.key("ns"), "garbled", "not json")
-	if got, err := s.Learned(ctx, "ns", "garbled"); err != nil || got != "" {
-		t.Errorf("Learned(garbled) = %q, %v; want \"\" (learn again)", got, err)
-	}
-}
-
-// A document's vocabulary read with Entries and restored elsewhere gives
-// the same statistics as learning it there.
-func TestEntriesRestore(t *testing.T) {
-	ctx := context.Background()
-	s, _ := testStore(t)
-	t.Cleanup(func() { _ = s.Clear(ctx, "copy"); _ = s.Clear(ctx, "learned") })
-	texts := []string{"Heap > Intro\nA heap is a tree", "the heap invariant"}
-	if err := s.Learn(ctx, "ns", "a", "h1", texts); err != nil {
-		t.Fatal(err)
-	}
-	got, err := s.Entries(ctx, "ns", []string{"a", "missing"})
-	if err != nil || len(got) != 1 || got["a"].Hash != "h1" || got["a"].Chunks != 2 || got["a"].DF["heap"] != 2 {
-		t.Fatalf("entries: %+v, %v", got, err)
-	}
-	if err := s.Restore(ctx, "copy", "a2", got["a"]); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Learn(ctx, "learned", "a2", "h1", texts); err != nil {
-		t.Fatal(err)
-	}
-	restored, err := s.Load(ctx, "copy", versions(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	learned, _ := s.Load(ctx, "learned", versions(nil))
-	if restored.Chunks() != learned.Chunks() || !reflect.DeepEqual(restored.Words(), learned.Words()) || restored.DF("heap") != 2 {
-		t.Fatalf("restored %d chunks %v, learned %d chunks %v", restored.Chunks(), restored.Words(), learned.Chunks(), learned.Words())
-	}
-	if h, _ := s.Learned(ctx, "copy", "a2"); h != "h1" {
-		t.Fatalf("restored entry's version: %q", h)
+	if n, _ := rdb.HStrLen(ctx, s.key("ns"), "ours").Result(); n != int64(len(hash)) {
+		t.Errorf("a record of 5,000 words takes %d bytes, want the hash alone", n)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"ragd"
 	"ragd/internal/stack"
 	"ragd/jobs"
+	vocabpkg "ragd/vocab"
 )
 
 // indexText indexes text as document "doc" of namespace ns through the
@@ -34,7 +35,10 @@ func TestDuplicateRetryLearnsMissingVocabulary(t *testing.T) {
 		t.Fatalf("after indexing: learned %q, %v; want %q", h, err, res.ContentHash)
 	}
 
-	if err := vocab.Forget(ctx, "learn", "doc"); err != nil { // as if the run died before Learn
+	counted := func(ctx context.Context, hash string) (vocabpkg.Counts, error) {
+		return s.Library.Versions.Words(ctx, "learn", "doc", hash)
+	}
+	if err := vocab.Forget(ctx, "learn", "doc", counted); err != nil { // as if the run died before Learn
 		t.Fatal(err)
 	}
 	gen, err := s.Library.Versions.Generations.Get(ctx, "learn")

@@ -191,8 +191,12 @@ func (q *Queue) mark(ctx context.Context, jobs []ragd.Job, check, topLevel bool)
 				if err != nil {
 					return err
 				}
-				cmds[i] = markCancelScript.EvalSha(ctx, p, []string{q.keys.Control(j.ID), q.keys.Task(j.ID), q.keys.Cancelled()},
-					body, ttl, now, checkArg, j.ID, countArg)
+				outcomes, field := q.keys.Control(j.ID), ""
+				if parent, suffix, ok := parentOf(j.ID); ok {
+					outcomes, field = q.keys.Files(parent), suffix
+				}
+				cmds[i] = markCancelScript.EvalSha(ctx, p, []string{q.keys.Control(j.ID), q.keys.Task(j.ID), q.keys.Cancelled(), outcomes},
+					body, ttl, now, checkArg, j.ID, countArg, field)
 			}
 			return nil
 		})

@@ -34,16 +34,19 @@ func (q *Queue) aggregateChildren(ctx context.Context, job *ragd.Job, rep *repor
 	for i, c := range rep.Children {
 		child := ragd.ChildJob{ID: c.ID, FilePath: c.FilePath, Status: ragd.JobActive}
 		info, err := states[i].info, states[i].err
+		cj := outcomeJob(c.ID, states[i].outcome)
 		switch {
 		case states[i].ctl == ctlCancelled:
 			child.Status = ragd.JobCancelled
-		case errors.Is(err, asynq.ErrTaskNotFound):
+		case cj == nil && errors.Is(err, asynq.ErrTaskNotFound):
 			// Its record expired: it finished more than the retention ago.
 			child.Status = ragd.JobCompleted
-		case err != nil:
+		case cj == nil && err != nil:
 			child.Error = "state unknown: " + err.Error()
 		default:
-			cj, _ := fromTaskInfo(info)
+			if cj == nil {
+				cj, _ = fromTaskInfo(info)
+			}
 			child.Status, child.Error = cj.Status, cj.Error
 			var r ragd.DocumentResult
 			if cj.Result != nil && json.Unmarshal(cj.Result, &r) == nil {
@@ -81,9 +84,10 @@ func (q *Queue) aggregateChildren(ctx context.Context, job *ragd.Job, rep *repor
 // childState is one child task as read, or why it could not be read, and
 // its control record's status.
 type childState struct {
-	info *asynq.TaskInfo
-	err  error
-	ctl  string
+	info    *asynq.TaskInfo
+	err     error
+	ctl     string
+	outcome string // a completed file job's (outcome.go)
 }
 
 // childStates reads the children's tasks with one pipelined round trip per
@@ -95,14 +99,16 @@ func (q *Queue) childStates(ctx context.Context, children []childRef) []childSta
 	out := make([]childState, len(children))
 	cmds := make([]*redis.SliceCmd, 0, min(len(children), childBatch))
 	ctls := make([]*redis.StringCmd, 0, min(len(children), childBatch))
+	outcomes := make([]*redis.StringCmd, 0, min(len(children), childBatch))
 	for start := 0; start < len(children); start += childBatch {
 		batch := children[start:min(start+childBatch, len(children))]
-		cmds, ctls = cmds[:0], ctls[:0]
+		cmds, ctls, outcomes = cmds[:0], ctls[:0], outcomes[:0]
 		// Each command carries its own error, read below; Exec's is the first of them.
 		_, _ = q.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 			for _, c := range batch {
 				cmds = append(cmds, p.HMGet(ctx, q.keys.Task(c.ID), taskFields...))
 				ctls = append(ctls, p.HGet(ctx, q.keys.Control(c.ID), "status"))
+				outcomes = append(outcomes, q.readOutcome(ctx, p, c.ID))
 			}
 			return nil
 		})
@@ -113,6 +119,9 @@ func (q *Queue) childStates(ctx context.Context, children []childRef) []childSta
 			}
 			out[start+i].err = err
 			out[start+i].ctl = ctls[i].Val()
+			if outcomes[i] != nil {
+				out[start+i].outcome = outcomes[i].Val()
+			}
 		}
 	}
 	return out

@@ -146,3 +146,42 @@ func BenchmarkDirectoryJobStatus(b *testing.B) {
 		}
 	}
 }
+
+// A completed file job leaves its outcome under its directory and no
+// Asynq task: read alone it answers as a completed document job (its
+// document id derived from its source), a cancel of it is refused as of
+// a completed job, and its directory's outcomes expire with the retention.
+func TestCompletedFileJobLeavesOnlyItsOutcome(t *testing.T) {
+	t.Parallel()
+	d := startDirectory(t, 12, 12, 0)
+	ctx := t.Context()
+	const i = 3 // indexed
+	id := childID(d.parentID, i)
+	if n, err := d.queue.rdb.Exists(ctx, d.queue.keys.Task(id), d.queue.keys.Control(id)).Result(); err != nil || n != 0 {
+		t.Fatalf("a completed file job kept %d of its task and control record (%v)", n, err)
+	}
+	job, err := d.queue.Job(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res ragd.DocumentResult
+	source := "file://" + childPath(i)
+	if job.Status != ragd.JobCompleted || job.Type != TypeIngestDocument || job.Namespace != "docs" || job.CompletedAt == nil ||
+		job.CreatedAt.IsZero() || json.Unmarshal(job.Result, &res) != nil || res.Source != source ||
+		res.DocumentID != ragd.DocumentID("docs", source) || res.ChunksIndexed != chunksOf(i) ||
+		job.Progress != (ragd.Progress{Done: chunksOf(i), Total: chunksOf(i), Unit: "chunks"}) {
+		t.Fatalf("file job read from its outcome: %+v, result %s", job, job.Result)
+	}
+	if err := d.queue.Cancel(ctx, job); ragd.KindOf(err) != ragd.KindConflict {
+		t.Fatalf("cancel of a completed file job: %v, want a conflict", err)
+	}
+	// Marked directly, as a directory's cancel marks its files: refused too.
+	states, err := d.queue.mark(ctx, []ragd.Job{{ID: id}}, true, false)
+	if err != nil || states[0] != "completed" {
+		t.Fatalf("mark of a completed file job: %v, %v", states, err)
+	}
+	ttl, err := d.queue.rdb.PTTL(ctx, d.queue.keys.Files(d.parentID)).Result()
+	if err != nil || ttl <= 0 || ttl > d.queue.opts.Retention {
+		t.Fatalf("outcomes expire in %v (%v), want within the retention %v", ttl, err, d.queue.opts.Retention)
+	}
+}

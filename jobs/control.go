@@ -42,15 +42,19 @@ func (q *Queue) cancelTTL() time.Duration { return max(q.opts.Retention, time.Mi
 func (q *Queue) commitTTL() time.Duration { return q.opts.Timeout + q.opts.Retention + time.Hour }
 
 // markCancelScript records a job cancelled unless it already is, has begun
-// to commit, or (when ARGV[4] is "1") its task has ended or is gone. It
-// returns the record's status when there was one, else the task's state
-// ("missing" when there is no task), so the caller knows how to stop it.
+// to commit, or (when ARGV[4] is "1") its task has ended or is gone (a
+// file job's outcome says it completed). It returns the record's status
+// when there was one, else the task's state ("missing" when there is no
+// task), so the caller knows how to stop it.
 //
-// KEYS: ctl, task, cancelled set. ARGV: job JSON, ttl seconds, now (ms),
-// check task state, job id, count it in the set ("1" for a top-level job).
+// KEYS: ctl, task, cancelled set, the directory's outcomes (the ctl again
+// for a top-level job). ARGV: job JSON, ttl seconds, now (ms), check task
+// state, job id, count it in the set ("1" for a top-level job), the file
+// job's outcome field ("" for a top-level job).
 var markCancelScript = redis.NewScript(`
 local s = redis.call('HGET', KEYS[1], 'status')
 if s then return s end
+if ARGV[4] == '1' and ARGV[7] ~= '' and redis.call('HEXISTS', KEYS[4], ARGV[7]) == 1 then return 'completed' end
 local state = redis.call('HGET', KEYS[2], 'state') or 'missing'
 if ARGV[4] == '1' and (state == 'missing' or state == 'completed' or state == 'archived') then return state end
 redis.call('HSET', KEYS[1], 'status', 'cancelled', 'job', ARGV[1])

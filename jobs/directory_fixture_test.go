@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -126,8 +127,12 @@ func startDirectory(t testing.TB, total, enqueued, pending int) *directory {
 		case retrying:
 			return errors.New("embedder timed out")
 		}
-		NewReporter(task).Result(ragd.DocumentResult{Source: "file://" + childPath(i), ChunksIndexed: chunksOf(i)})
-		return nil
+		var pl DocumentPayload
+		if err := json.Unmarshal(task.Payload(), &pl); err != nil {
+			return err
+		}
+		res := ragd.DocumentResult{DocumentID: pl.DocumentID, Source: pl.Source, ChunksIndexed: chunksOf(i)}
+		return d.queue.FileDone(ctx, id, pl, ragd.Progress{Done: chunksOf(i), Total: chunksOf(i), Unit: "chunks"}, res)
 	})
 	if err := srv.Start(mux); err != nil {
 		t.Fatal(err)
@@ -164,18 +169,28 @@ func (d *directory) enqueueChild(ctx context.Context, i int) error {
 // have finished, failed or been put off for a retry.
 func (d *directory) waitSettled(t testing.TB) {
 	t.Helper()
-	running := 0
-	if d.enqueued > 2 {
-		running = 1
+	inHandler, done := 0, 0
+	for i := range d.enqueued {
+		switch d.outcome(i) {
+		case running:
+			inHandler++
+		case indexed:
+			done++
+		}
 	}
-	want := 1 + d.enqueued - running
+	// Indexed files leave outcomes, not tasks (outcome.go).
+	want := 1 + d.enqueued - inHandler - done
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		info, err := d.queue.inspector.GetQueueInfo(d.queue.Name())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if info.Pending == 0 && info.Active == running && info.Completed+info.Archived+info.Retry == want {
+		outcomes, err := d.queue.rdb.HLen(context.Background(), d.queue.keys.Files(d.parentID)).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Pending == 0 && info.Active == inHandler && info.Completed+info.Archived+info.Retry == want && outcomes == int64(done) {
 			return
 		}
 		if time.Now().After(deadline) {

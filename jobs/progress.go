@@ -25,6 +25,9 @@ func (r *Reporter) Progress(done, total int, unit string) {
 	r.write(nil)
 }
 
+// Reported is the progress last recorded.
+func (r *Reporter) Reported() ragd.Progress { return r.progress }
+
 // Children records a directory job's child jobs.
 func (r *Reporter) Children(ids, paths []string) {
 	r.children = make([]childRef, len(ids))

@@ -60,7 +60,7 @@ func NewJobID() string { return uuid.NewString() }
 
 // EnqueueDocument enqueues a document task under jobID.
 func (q *Queue) EnqueueDocument(ctx context.Context, jobID string, p DocumentPayload) error {
-	return q.enqueue(ctx, TypeIngestDocument, jobID, p)
+	return q.enqueue(ctx, TypeIngestDocument, jobID, p, fileRetention(p)...)
 }
 
 // EnqueueDirectory enqueues a directory task under jobID.

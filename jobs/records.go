@@ -18,10 +18,12 @@ var ctlFields = []string{"status", "job", "children"}
 // record is one job as read from Redis: its task (nil once gone) and its
 // control record.
 type record struct {
+	id       string
 	info     *asynq.TaskInfo
 	ctl      string // status: "", cancelled or committing
 	job      string // the cancelled job's JSON
 	children string // a cancelled directory's child refs' JSON
+	outcome  string // a completed file job's outcome (outcome.go)
 }
 
 // readRecords reads the tasks and control records of ids, one pipelined
@@ -33,18 +35,26 @@ func (q *Queue) readRecords(ctx context.Context, ids []string) ([]record, error)
 	for start := 0; start < len(ids); start += childBatch {
 		batch := ids[start:min(start+childBatch, len(ids))]
 		tasks, ctls := make([]*redis.SliceCmd, len(batch)), make([]*redis.SliceCmd, len(batch))
+		outcomes := make([]*redis.StringCmd, len(batch))
 		_, err := q.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 			for i, id := range batch {
 				tasks[i] = p.HMGet(ctx, q.keys.Task(id), taskFields...)
 				ctls[i] = p.HMGet(ctx, q.keys.Control(id), ctlFields...)
+				outcomes[i] = q.readOutcome(ctx, p, id)
 			}
 			return nil
 		})
-		if err != nil {
+		if err != nil && !errors.Is(err, redis.Nil) {
 			return nil, err
+		}
+		for _, cmd := range outcomes { // a missing outcome is redis.Nil, which Exec may have returned
+			if cmd != nil && cmd.Err() != nil && !errors.Is(cmd.Err(), redis.Nil) {
+				return nil, cmd.Err()
+			}
 		}
 		for i := range batch {
 			r := &out[start+i]
+			r.id = batch[i]
 			info, err := taskInfoOf(tasks[i].Val())
 			if err != nil && !errors.Is(err, asynq.ErrTaskNotFound) {
 				return nil, fmt.Errorf("job %s: %w", batch[i], err)
@@ -52,6 +62,9 @@ func (q *Queue) readRecords(ctx context.Context, ids []string) ([]record, error)
 			r.info = info
 			vals := ctls[i].Val()
 			r.ctl, r.job, r.children = str(vals[0]), str(vals[1]), str(vals[2])
+			if outcomes[i] != nil {
+				r.outcome = outcomes[i].Val()
+			}
 		}
 	}
 	return out, nil
@@ -87,6 +100,9 @@ func (q *Queue) jobOf(ctx context.Context, r record) *ragd.Job {
 		} else if r.info != nil {
 			_, rep = fromTaskInfo(r.info) // cancelled before its children were recorded
 		}
+	case r.outcome != "":
+		// Written as the job completed, just before Asynq deletes its task.
+		return outcomeJob(r.id, r.outcome)
 	case r.info == nil:
 		return nil
 	default:

@@ -164,6 +164,10 @@ func (j JobKeys) Match() string { return j.base + "*" }
 // children (a cancelled directory's child refs) and stopped.
 func (j JobKeys) Control(id string) string { return j.base + "ctl:" + id }
 
+// Files is <p>:jobs:{<queue>}:files:<id>, the outcomes of directory job
+// id's completed file jobs: a hash of file job id suffix → outcome (JSON).
+func (j JobKeys) Files(id string) string { return j.base + "files:" + id }
+
 // Cancelled is <p>:jobs:{<queue>}:cancelled, a sorted set of the cancelled
 // top-level jobs by cancel time (ms).
 func (j JobKeys) Cancelled() string { return j.base + "cancelled" }

@@ -75,6 +75,12 @@ func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Serv
 			}
 			return err
 		}
+		if pl.ParentID != "" {
+			// A directory's file: its outcome stands for its task, which
+			// Asynq does not keep (jobs/outcome.go).
+			id, _ := asynq.GetTaskID(ctx)
+			return p.Queue.FileDone(ctx, id, pl, rep.Reported(), res)
+		}
 		rep.Result(res)
 		return nil
 	})

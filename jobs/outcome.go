@@ -1,0 +1,110 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+
+	"ragd"
+)
+
+// A directory's file jobs are most of a large ingest's jobs, one per file,
+// and Asynq keeps every finished task's whole record (message, payload,
+// result: about 1.4 KB with its place in the completed set) for the
+// retention. A file job therefore is not retained by Asynq: when it
+// completes it leaves a small outcome under its directory
+// (JobKeys.Files, one field per file job), and Asynq deletes its task. A
+// reader that finds the task gone reads the outcome instead; the outcomes
+// of a directory expire together, the retention after the last one was
+// written. A file job that fails or is cancelled keeps its records as any
+// job does.
+
+// fileOutcome is a completed file job as its directory keeps it.
+type fileOutcome struct {
+	Namespace   string        `json:"ns"`
+	CreatedAt   int64         `json:"c"` // unix ns, the directory's
+	CompletedAt int64         `json:"d"` // unix s, as Asynq records it
+	Retried     int           `json:"r,omitempty"`
+	Progress    ragd.Progress `json:"p"`
+	// Result is without its document id, which follows from the
+	// namespace and the source (ragd.DocumentID).
+	Result ragd.DocumentResult `json:"res"`
+}
+
+// parentOf splits a file job's id, <directory id>.<suffix> (worker's
+// ChildJobID), into the directory's id and the suffix; ok is false for a
+// top-level job's id (a UUID, with no dot).
+func parentOf(id string) (parent, suffix string, ok bool) {
+	i := strings.LastIndexByte(id, '.')
+	if i <= 0 || i == len(id)-1 {
+		return "", "", false
+	}
+	return id[:i], id[i+1:], true
+}
+
+// fileRetention is a file job's Asynq retention option: none, as its
+// outcome stands for it (FileDone).
+func fileRetention(p DocumentPayload) []asynq.Option {
+	if p.ParentID == "" {
+		return nil
+	}
+	return []asynq.Option{asynq.Retention(0)}
+}
+
+// FileDone records that file job id of a directory completed with res:
+// its outcome is written under the directory and its control record goes,
+// in one transaction, before Asynq deletes its task. A job without a
+// directory records nothing here (its task is retained).
+func (q *Queue) FileDone(ctx context.Context, id string, pl DocumentPayload, progress ragd.Progress, res ragd.DocumentResult) error {
+	parent, suffix, ok := parentOf(id)
+	if pl.ParentID == "" || !ok || parent != pl.ParentID {
+		return nil
+	}
+	retried, _ := asynq.GetRetryCount(ctx)
+	res.DocumentID = ""
+	body, err := json.Marshal(fileOutcome{Namespace: pl.Namespace, CreatedAt: pl.CreatedAt.UnixNano(),
+		CompletedAt: time.Now().Unix(), Retried: retried, Progress: progress, Result: res})
+	if err != nil {
+		return err
+	}
+	key := q.keys.Files(parent)
+	_, err = q.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.HSet(ctx, key, suffix, body)
+		p.PExpire(ctx, key, max(q.opts.Retention, time.Minute))
+		p.Del(ctx, q.keys.Control(id))
+		return nil
+	})
+	return err
+}
+
+// outcomeJob is the job an outcome describes, nil for none or an
+// unreadable one.
+func outcomeJob(id, raw string) *ragd.Job {
+	var o fileOutcome
+	if raw == "" || json.Unmarshal([]byte(raw), &o) != nil {
+		return nil
+	}
+	res := o.Result
+	res.DocumentID = ragd.DocumentID(o.Namespace, res.Source)
+	body, err := json.Marshal(res)
+	if err != nil {
+		return nil
+	}
+	done := time.Unix(o.CompletedAt, 0).UTC()
+	return &ragd.Job{ID: id, Type: TypeIngestDocument, Namespace: o.Namespace, Status: ragd.JobCompleted,
+		Progress: o.Progress, Result: body, Retried: o.Retried, CreatedAt: time.Unix(0, o.CreatedAt).UTC(), CompletedAt: &done}
+}
+
+// readOutcome queues, on p, the read of file job id's outcome; nil for a
+// top-level job.
+func (q *Queue) readOutcome(ctx context.Context, p redis.Pipeliner, id string) *redis.StringCmd {
+	parent, suffix, ok := parentOf(id)
+	if !ok {
+		return nil
+	}
+	return p.HGet(ctx, q.keys.Files(parent), suffix)
+}

@@ -5,7 +5,6 @@ package registry
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -48,9 +47,9 @@ func document(cmd *redis.StringCmd, namespace, id string) (*ragd.Document, error
 	if err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
 	}
-	var d ragd.Document
-	if err := json.Unmarshal(raw, &d); err != nil {
-		return nil, fmt.Errorf("registry: document %s: %w", id, err)
+	d, err := decode(namespace, id, raw)
+	if err != nil {
+		return nil, err
 	}
 	return &d, nil
 }
@@ -139,7 +138,7 @@ func (r *Registry) put(ctx context.Context, d ragd.Document, transact func(func(
 	if err != nil && ragd.KindOf(err) != ragd.KindNotFound {
 		return err
 	}
-	body, err := json.Marshal(d)
+	body, err := encode(d)
 	if err != nil {
 		return err
 	}
@@ -282,7 +281,7 @@ func (r *Registry) Page(ctx context.Context, namespace string, offset, limit int
 		if attempt == rebuildAttempts {
 			// Writes keep winning the race: page what was read, as
 			// before the order set existed. A later page rebuilds it.
-			return pageAll(all, offset, limit)
+			return pageAll(namespace, all, offset, limit)
 		}
 		all, err = r.rebuildOrder(ctx, namespace)
 		if err != nil && !errors.Is(err, redis.TxFailedErr) {
@@ -341,9 +340,9 @@ func (r *Registry) load(ctx context.Context, namespace string, ids []string) ([]
 		if !ok {
 			continue
 		}
-		var d ragd.Document
-		if err := json.Unmarshal([]byte(raw), &d); err != nil {
-			return nil, fmt.Errorf("registry: document %s: %w", ids[i], err)
+		d, err := decode(namespace, ids[i], []byte(raw))
+		if err != nil {
+			return nil, err
 		}
 		docs = append(docs, d)
 	}
@@ -363,13 +362,11 @@ func (r *Registry) rebuildOrder(ctx context.Context, namespace string) (map[stri
 		}
 		members := make([]redis.Z, 0, len(all))
 		for id, raw := range all {
-			var d struct { // only the source: decoding whole documents costs a third more
-				Source string `json:"source"`
-			}
-			if err := json.Unmarshal([]byte(raw), &d); err != nil {
+			source, err := sourceOf([]byte(raw))
+			if err != nil {
 				return fmt.Errorf("document %s: %w", id, err)
 			}
-			members = append(members, redis.Z{Member: orderMember(ragd.Document{Source: d.Source, ID: id})})
+			members = append(members, redis.Z{Member: orderMember(ragd.Document{Source: source, ID: id})})
 		}
 		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
 			p.Del(ctx, order)
@@ -383,13 +380,13 @@ func (r *Registry) rebuildOrder(ctx context.Context, namespace string) (map[stri
 	return all, err
 }
 
-// pageAll pages documents read as a whole (id → JSON).
-func pageAll(all map[string]string, offset, limit int) ([]ragd.Document, int, error) {
+// pageAll pages a namespace's documents read as a whole (id → entry).
+func pageAll(namespace string, all map[string]string, offset, limit int) ([]ragd.Document, int, error) {
 	docs := make([]ragd.Document, 0, len(all))
 	for id, raw := range all {
-		var d ragd.Document
-		if err := json.Unmarshal([]byte(raw), &d); err != nil {
-			return nil, 0, fmt.Errorf("registry: document %s: %w", id, err)
+		d, err := decode(namespace, id, []byte(raw))
+		if err != nil {
+			return nil, 0, err
 		}
 		docs = append(docs, d)
 	}

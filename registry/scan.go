@@ -2,7 +2,6 @@ package registry
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"ragd"
@@ -20,9 +19,9 @@ func (r *Registry) Scan(ctx context.Context, namespace string, cursor uint64, co
 	}
 	docs := make([]ragd.Document, 0, len(kv)/2)
 	for i := 0; i+1 < len(kv); i += 2 {
-		var d ragd.Document
-		if err := json.Unmarshal([]byte(kv[i+1]), &d); err != nil {
-			return nil, 0, fmt.Errorf("registry: document %s: %w", kv[i], err)
+		d, err := decode(namespace, kv[i], []byte(kv[i+1]))
+		if err != nil {
+			return nil, 0, err
 		}
 		docs = append(docs, d)
 	}

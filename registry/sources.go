@@ -2,7 +2,6 @@ package registry
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/redis/go-redis/v9"
@@ -67,7 +66,7 @@ func (r *Registry) GetMany(ctx context.Context, namespace string, ids []string) 
 // next sync skips it unread. Versions, dedup entries and the epoch stay as
 // they are (searches are not affected). Callers hold the document's lock.
 func (r *Registry) RecordFileStat(ctx context.Context, d ragd.Document) error {
-	body, err := json.Marshal(d)
+	body, err := encode(d)
 	if err != nil {
 		return err
 	}

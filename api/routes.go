@@ -122,7 +122,7 @@ func jobRoutes() []route {
 		{handler: (*handlers).job, op: openapi.Operation{Method: "GET", Path: "/jobs/:id", Summary: "State of an ingest job", Tags: []string{"jobs"},
 			Responses: with(errs(404, 503), 200, openapi.Response{Body: ragd.Job{}})}},
 		{handler: (*handlers).listJobs, op: openapi.Operation{Method: "GET", Path: "/jobs", Summary: "Ingest jobs, newest first, one page at a time", Tags: []string{"jobs"},
-			Description: "The jobs callers asked for (a directory's per-file jobs are in GET /jobs/{id}), finished ones for worker.job_retention. Page on with offset=next_offset until next_offset is absent; total counts the jobs that match.",
+			Description: "The jobs callers asked for (a directory's per-file jobs are in GET /jobs/{id}), finished ones for jobs.retention. Page on with offset=next_offset until next_offset is absent; total counts the jobs that match.",
 			Query: []openapi.Param{{Name: "kb_name", Description: "only this namespace's jobs (default: every namespace the key may use)"},
 				{Name: "status", Description: "only jobs in this status: queued, active, retry, completed, failed or cancelled"},
 				{Name: "limit", Type: "integer", Description: "jobs per page, 1-1000, default 100"},

@@ -76,6 +76,10 @@ func newGuards(cfg config.Config, hooks resilience.Hooks) resilience.Guards {
 // guards builds the app's guards, reporting to the metrics and log.
 func (a *App) guards() resilience.Guards {
 	warnToolTimeout(a.Config.Resilience, a.Log)
+	if r := a.Config.Worker.JobRetention; r > 0 {
+		a.Log.Warn("worker.job_retention is jobs.retention's earlier name: it still applies, but write jobs.retention instead",
+			"job_retention", r.String())
+	}
 	hooks := resilience.Hooks{
 		StateChange: func(name string, from, to gobreaker.State) {
 			a.Metrics.ObserveBreaker(name, from, to)

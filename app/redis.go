@@ -78,7 +78,7 @@ func describeRedis(cfg config.Redis) string {
 // replica holds it (wait_replicas), so a failover does not lose it.
 func queueOptions(cfg config.Config, log *slog.Logger) jobs.Options {
 	o := jobs.Options{Queue: cfg.Worker.Queue, Keys: keyspace.New(cfg.Redis.KeyPrefix), MaxRetries: cfg.Worker.MaxRetries,
-		Timeout: cfg.Worker.TaskTimeout, Retention: cfg.Worker.JobRetention}
+		Timeout: cfg.Worker.TaskTimeout, Retention: cfg.Jobs.Retention}
 	if c := cfg.Redis.Cluster; c.Enabled() {
 		o.WaitReplicas, o.WaitTimeout = c.WaitReplicas, c.WaitTimeout
 	} else if s := cfg.Redis.Sentinel; s.Enabled() {

@@ -19,6 +19,7 @@ type Config struct {
 	Embedders  map[string]Embed `yaml:"embedders"`
 	Ingest     Ingest           `yaml:"ingest"`
 	Worker     Worker           `yaml:"worker"`
+	Jobs       Jobs             `yaml:"jobs"`
 	Search     Search           `yaml:"search"`
 	LLM        LLM              `yaml:"llm"`
 	Rerank     Rerank           `yaml:"rerank"`
@@ -220,10 +221,20 @@ type Worker struct {
 	Queue        string        `yaml:"queue"`
 	MaxRetries   int           `yaml:"max_retries"`
 	TaskTimeout  time.Duration `yaml:"task_timeout"`
+	// JobRetention is jobs.retention's earlier name, still read: set
+	// alone, it sets jobs.retention (Load).
 	JobRetention time.Duration `yaml:"job_retention"`
 	// PollInterval is how often an idle worker looks for a new job: the
 	// most a job waits in an empty queue before it starts.
 	PollInterval time.Duration `yaml:"poll_interval"`
+}
+
+// Jobs configures the records of ingest jobs.
+type Jobs struct {
+	// Retention keeps a finished job readable (GET /jobs/{id}, the
+	// listing, a directory's files) for this long after it ends; then its
+	// records expire.
+	Retention time.Duration `yaml:"retention"`
 }
 
 // Search configures retrieval.
@@ -362,8 +373,9 @@ func Default() Config {
 		Ingest: Ingest{Roots: []string{"."}, MaxFileBytes: 50 << 20, URLTimeout: 30 * time.Second,
 			ChunkTokens: 384, ChunkOverlap: 32, MaxDirectoryFiles: 10000,
 			MaxPages: 5000, ParseTimeout: 2 * time.Minute, ParseMemoryBytes: 1 << 30, MaxUploadFiles: 10, OCR: "auto", OCRLanguages: "eng"},
-		Worker: Worker{Concurrency: 4, Queue: "ragd", MaxRetries: 3, TaskTimeout: 30 * time.Minute, JobRetention: 24 * time.Hour,
+		Worker: Worker{Concurrency: 4, Queue: "ragd", MaxRetries: 3, TaskTimeout: 30 * time.Minute,
 			PollInterval: 100 * time.Millisecond},
+		Jobs: Jobs{Retention: 24 * time.Hour},
 		Search: Search{Alpha: 0.3, MMRLambda: 0.7, RRFK: 60, QueryCacheSize: 4096, Fusion: "relative", PathBoost: 1, StemExpansion: false, NeighbourMinSimilarity: 0.6, NeighbourTerms: 3,
 			SynonymExpansion: false, KeywordSynonymExpansion: false, SynonymSenses: 1, WordNetDir: "/usr/share/wordnet", PRFDocs: 3, PRFTerms: 10},
 		LLM:        LLM{Timeout: 60 * time.Second, Temperature: 0.1, MaxTokens: 800},

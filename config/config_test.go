@@ -208,3 +208,40 @@ func TestOldToolTimeoutStillLoads(t *testing.T) {
 		t.Fatalf("old config: %v (tool_timeout %s)", err, cfg.Resilience.ToolTimeout)
 	}
 }
+
+// jobs.retention's earlier name still sets it; both names with different
+// values are refused by name; a retention under a minute is refused.
+func TestJobRetentionNames(t *testing.T) {
+	load := func(yaml string, env ...string) (Config, error) {
+		t.Helper()
+		path := filepath.Join(t.TempDir(), "c.yaml")
+		if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return Load(path, env)
+	}
+	if cfg, err := load("jobs:\n  retention: 2h\n"); err != nil || cfg.Jobs.Retention != 2*time.Hour {
+		t.Fatalf("jobs.retention: %v, %v", cfg.Jobs.Retention, err)
+	}
+	if cfg, err := load("worker:\n  job_retention: 3h\n"); err != nil || cfg.Jobs.Retention != 3*time.Hour {
+		t.Fatalf("worker.job_retention alone: %v, %v", cfg.Jobs.Retention, err)
+	}
+	if cfg, err := load("", "RAGD_WORKER_JOB_RETENTION=90m"); err != nil || cfg.Jobs.Retention != 90*time.Minute {
+		t.Fatalf("RAGD_WORKER_JOB_RETENTION alone: %v, %v", cfg.Jobs.Retention, err)
+	}
+	if cfg, err := load("worker:\n  job_retention: 3h\njobs:\n  retention: 3h\n"); err != nil || cfg.Jobs.Retention != 3*time.Hour {
+		t.Fatalf("both names, same value: %v, %v", cfg.Jobs.Retention, err)
+	}
+	_, err := load("worker:\n  job_retention: 3h\njobs:\n  retention: 2h\n")
+	if err == nil || !strings.Contains(err.Error(), "worker.job_retention") || !strings.Contains(err.Error(), "jobs.retention") {
+		t.Fatalf("both names, two values: %v", err)
+	}
+	for _, bad := range []string{"jobs:\n  retention: 30s\n", "jobs:\n  retention: -1h\n"} {
+		if _, err := load(bad); err == nil || !strings.Contains(err.Error(), "jobs.retention must be at least 1m") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	if _, err := load("worker:\n  job_retention: -1h\n"); err == nil || !strings.Contains(err.Error(), "worker.job_retention") {
+		t.Errorf("negative worker.job_retention: %v", err)
+	}
+}

@@ -34,7 +34,26 @@ func Load(path string, environ []string) (Config, error) {
 	if err := applyEnv(&cfg, env); err != nil {
 		return cfg, err
 	}
+	if err := cfg.renamed(); err != nil {
+		return cfg, err
+	}
 	return cfg, cfg.Validate()
+}
+
+// renamed carries a setting given under its earlier name to its present
+// one: worker.job_retention to jobs.retention. Both given, with different
+// values, is refused.
+func (c *Config) renamed() error {
+	old := c.Worker.JobRetention
+	if old == 0 {
+		return nil
+	}
+	if c.Jobs.Retention != Default().Jobs.Retention && c.Jobs.Retention != old {
+		return fmt.Errorf("config: worker.job_retention (%s) and jobs.retention (%s) are both set: "+
+			"worker.job_retention is jobs.retention's earlier name; keep jobs.retention only", old, c.Jobs.Retention)
+	}
+	c.Jobs.Retention = old
+	return nil
 }
 
 func envMap(environ []string) map[string]string {

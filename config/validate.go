@@ -53,6 +53,8 @@ func (c Config) Validate() error {
 	check(c.Worker.PollInterval > 0 && c.Worker.PollInterval <= time.Minute, "worker.poll_interval must be positive and at most 1m")
 	check(c.Worker.Queue != "", "worker.queue is empty")
 	check(c.Worker.MaxRetries >= 0, "worker.max_retries must not be negative")
+	check(c.Jobs.Retention >= time.Minute, "jobs.retention must be at least 1m (a finished job must stay readable for its caller), not %s", c.Jobs.Retention)
+	check(c.Worker.JobRetention >= 0, "worker.job_retention must not be negative (it is jobs.retention's earlier name: use jobs.retention)")
 	errs = append(errs, c.Search.validate(c.UsesWordNet())...)
 	check((c.LLM.BaseURL == "") == (c.LLM.Model == ""), "llm.base_url and llm.model are set together (or neither, for extractive answers)")
 	check(c.LLM.Timeout > 0, "llm.timeout must be positive")

@@ -40,7 +40,36 @@ func (q *Queue) index(ctx context.Context, typ, id string, body []byte) error {
 	if err != nil {
 		return fmt.Errorf("index job: %w", err)
 	}
+	if q.indexed.Add(1)%pruneEvery == 0 {
+		q.pruneIndex(ctx, m.Namespace)
+	}
 	return nil
+}
+
+// A listing drops the entries of jobs past their retention as it meets
+// them; a namespace nobody lists would keep them all. Every pruneEvery-th
+// job indexed therefore looks at up to pruneBatch of its namespace's
+// entries older than the retention and drops those whose job is gone, so
+// the index stays about the size of the jobs still kept.
+const (
+	pruneEvery = 32
+	pruneBatch = 64
+)
+
+// pruneIndex drops up to pruneBatch of the namespace's expired entries.
+// It is best effort: what it leaves, the next prune or listing drops.
+func (q *Queue) pruneIndex(ctx context.Context, ns string) {
+	cutoff := time.Now().Add(-q.opts.Retention).UnixMilli()
+	old, err := q.rdb.ZRangeByScoreWithScores(ctx, q.keys.Index(ns), &redis.ZRangeBy{
+		Min: "-inf", Max: fmt.Sprint(cutoff), Count: pruneBatch}).Result()
+	if err != nil || len(old) == 0 {
+		return
+	}
+	entries := make([]entry, len(old))
+	for i, z := range old {
+		entries[i] = entry{id: z.Member.(string), ns: ns, created: int64(z.Score)}
+	}
+	_, _ = q.live(ctx, entries, false) // unindexes the gone
 }
 
 func (q *Queue) indexPipe(ctx context.Context, p redis.Pipeliner, typ, id string, m indexMeta) {

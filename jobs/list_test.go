@@ -189,3 +189,29 @@ func TestListKeepsSettledDirectories(t *testing.T) {
 		}
 	}
 }
+
+// Entries of jobs past their retention leave the index as jobs are
+// enqueued, though nobody lists the namespace; entries of jobs still kept
+// stay.
+func TestIndexPrunedAsJobsAreEnqueued(t *testing.T) {
+	t.Parallel()
+	q := testQueue(t)
+	ctx := t.Context()
+	kept := enqueueDoc(t, q, "docs", "")
+	for i := range 2 * pruneBatch {
+		old, _ := json.Marshal(indexMeta{Namespace: "docs", CreatedAt: time.Now().Add(-2*q.opts.Retention - time.Duration(i)*time.Second)})
+		if err := q.index(ctx, TypeIngestDocument, fmt.Sprint("expired-", i), old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 * pruneEvery {
+		enqueueDoc(t, q, "docs", "")
+	}
+	n, err := q.rdb.ZCard(ctx, q.keys.Index("docs")).Result()
+	if err != nil || n != 1+2*pruneEvery {
+		t.Fatalf("index holds %d entries (%v), want the %d jobs kept", n, err, 1+2*pruneEvery)
+	}
+	if _, err := q.rdb.ZScore(ctx, q.keys.Index("docs"), kept).Result(); err != nil {
+		t.Fatalf("a kept job left the index: %v", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -41,6 +42,8 @@ type Queue struct {
 	rdb  redis.UniversalClient
 	keys keyspace.JobKeys
 	opts Options
+	// indexed counts the jobs this process indexed (pruneIndex).
+	indexed atomic.Int64
 }
 
 // NewQueue uses rdb for both enqueueing and inspection.

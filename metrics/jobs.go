@@ -11,7 +11,7 @@ import (
 // own queue metrics never see a cancelled job: its task is removed.
 func (m *Metrics) CountCancelled(count func(context.Context) (int, error)) {
 	m.registry.MustRegister(&cancelledCollector{count: count, desc: prometheus.NewDesc("ragd_jobs_cancelled",
-		"Top-level ingest jobs (a directory once) cancelled within the job retention (worker.job_retention), as rag_stats counts them.", nil, nil)})
+		"Top-level ingest jobs (a directory once) cancelled within the job retention (jobs.retention), as rag_stats counts them.", nil, nil)})
 }
 
 // cancelledCollector reads the count at each scrape.

@@ -217,10 +217,10 @@ type Ingest struct {
 
 // Worker configures the Asynq ingest worker.
 type Worker struct {
-	Concurrency  int           `yaml:"concurrency"`
-	Queue        string        `yaml:"queue"`
-	MaxRetries   int           `yaml:"max_retries"`
-	TaskTimeout  time.Duration `yaml:"task_timeout"`
+	Concurrency int           `yaml:"concurrency"`
+	Queue       string        `yaml:"queue"`
+	MaxRetries  int           `yaml:"max_retries"`
+	TaskTimeout time.Duration `yaml:"task_timeout"`
 	// JobRetention is jobs.retention's earlier name, still read: set
 	// alone, it sets jobs.retention (Load).
 	JobRetention time.Duration `yaml:"job_retention"`

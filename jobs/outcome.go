@@ -23,16 +23,42 @@ import (
 // written. A file job that fails or is cancelled keeps its records as any
 // job does.
 
-// fileOutcome is a completed file job as its directory keeps it.
+// fileOutcome is a completed file job as its directory keeps it: its
+// result (ragd.DocumentResult) under short names, without its document id,
+// which follows from the namespace and the source (ragd.DocumentID), and
+// without its progress when that is the usual {chunks, chunks, "chunks"}.
 type fileOutcome struct {
-	Namespace   string        `json:"ns"`
-	CreatedAt   int64         `json:"c"` // unix ns, the directory's
-	CompletedAt int64         `json:"d"` // unix s, as Asynq records it
-	Retried     int           `json:"r,omitempty"`
-	Progress    ragd.Progress `json:"p"`
-	// Result is without its document id, which follows from the
-	// namespace and the source (ragd.DocumentID).
-	Result ragd.DocumentResult `json:"res"`
+	Namespace   string         `json:"ns"`
+	CreatedAt   int64          `json:"c"` // unix ns, the directory's
+	CompletedAt int64          `json:"d"` // unix s, as Asynq records it
+	Retried     int            `json:"r,omitempty"`
+	Progress    *ragd.Progress `json:"p,omitempty"`
+	Source      string         `json:"s"`
+	Chunks      int            `json:"n"`
+	DedupHit    bool           `json:"dd,omitempty"`
+	ContentHash string         `json:"h,omitempty"`
+	Replaced    int            `json:"x,omitempty"`
+	Images      int            `json:"i,omitempty"`
+	PagesOCR    int            `json:"o,omitempty"`
+}
+
+func newOutcome(pl DocumentPayload, retried int, progress ragd.Progress, res ragd.DocumentResult) fileOutcome {
+	o := fileOutcome{Namespace: pl.Namespace, CreatedAt: pl.CreatedAt.UnixNano(), CompletedAt: time.Now().Unix(),
+		Retried: retried, Source: res.Source, Chunks: res.ChunksIndexed, DedupHit: res.DedupHit,
+		ContentHash: res.ContentHash, Replaced: res.Replaced, Images: res.ImagesIndexed, PagesOCR: res.PagesOCR}
+	if progress != o.usualProgress() {
+		o.Progress = &progress
+	}
+	return o
+}
+
+func (o fileOutcome) usualProgress() ragd.Progress {
+	return ragd.Progress{Done: o.Chunks, Total: o.Chunks, Unit: "chunks"}
+}
+
+func (o fileOutcome) result() ragd.DocumentResult {
+	return ragd.DocumentResult{DocumentID: ragd.DocumentID(o.Namespace, o.Source), Source: o.Source, ChunksIndexed: o.Chunks,
+		DedupHit: o.DedupHit, ContentHash: o.ContentHash, Replaced: o.Replaced, ImagesIndexed: o.Images, PagesOCR: o.PagesOCR}
 }
 
 // parentOf splits a file job's id, <directory id>.<suffix> (worker's
@@ -65,9 +91,7 @@ func (q *Queue) FileDone(ctx context.Context, id string, pl DocumentPayload, pro
 		return nil
 	}
 	retried, _ := asynq.GetRetryCount(ctx)
-	res.DocumentID = ""
-	body, err := json.Marshal(fileOutcome{Namespace: pl.Namespace, CreatedAt: pl.CreatedAt.UnixNano(),
-		CompletedAt: time.Now().Unix(), Retried: retried, Progress: progress, Result: res})
+	body, err := json.Marshal(newOutcome(pl, retried, progress, res))
 	if err != nil {
 		return err
 	}
@@ -88,15 +112,17 @@ func outcomeJob(id, raw string) *ragd.Job {
 	if raw == "" || json.Unmarshal([]byte(raw), &o) != nil {
 		return nil
 	}
-	res := o.Result
-	res.DocumentID = ragd.DocumentID(o.Namespace, res.Source)
-	body, err := json.Marshal(res)
+	body, err := json.Marshal(o.result())
 	if err != nil {
 		return nil
 	}
+	progress := o.usualProgress()
+	if o.Progress != nil {
+		progress = *o.Progress
+	}
 	done := time.Unix(o.CompletedAt, 0).UTC()
 	return &ragd.Job{ID: id, Type: TypeIngestDocument, Namespace: o.Namespace, Status: ragd.JobCompleted,
-		Progress: o.Progress, Result: body, Retried: o.Retried, CreatedAt: time.Unix(0, o.CreatedAt).UTC(), CompletedAt: &done}
+		Progress: progress, Result: body, Retried: o.Retried, CreatedAt: time.Unix(0, o.CreatedAt).UTC(), CompletedAt: &done}
 }
 
 // readOutcome queues, on p, the read of file job id's outcome; nil for a

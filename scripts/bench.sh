@@ -15,6 +15,12 @@ remove_on_exit "$TMP"
 start_test_stack "$TMP"
 
 cd "$ROOT"
+# The benchmarks that measure ragd as users run it start this binary
+# (internal/ragdproc).
+log "go build -o $TMP/ragd ./cmd/ragd"
+go build -o "$TMP/ragd" ./cmd/ragd
+export RAGD_BIN="$TMP/ragd"
+
 log "go test -bench ${RAGD_BENCH_PKGS:-./...}"
 # shellcheck disable=SC2086
 go test -run '^$' -bench . -benchmem -count=1 ${RAGD_BENCH_PKGS:-./...}

@@ -24,7 +24,7 @@ remove_on_exit "$TMP"
 cd "$ROOT"
 log "go build -o $TMP/ragd ./cmd/ragd"
 go build -o "$TMP/ragd" ./cmd/ragd
-export RAGD_SOAK_BIN="$TMP/ragd"
+export RAGD_SOAK_BIN="$TMP/ragd" RAGD_BIN="$TMP/ragd"
 port=${RAGD_SOAK_ADDR:-127.0.0.1:28200}
 ports_free ragd "${port##*:}"
 

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"ragd/internal/ragdproc"
 )
 
 // bounds are how much each judged series may grow after the warm-up, in
@@ -38,7 +40,7 @@ func TestSoak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := StartRagd(s.Bin, s.Addr, t.TempDir())
+	r, err := ragdproc.Start(s.Bin, s.Addr, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +69,7 @@ func TestSoak(t *testing.T) {
 
 // sampleUntil takes a sample every s.Interval until ctx ends, printing
 // each row as it comes; a sample that cannot be taken is an error.
-func sampleUntil(ctx context.Context, s Settings, r *Ragd, rec *Recorder, start time.Time) ([]Sample, []string) {
+func sampleUntil(ctx context.Context, s Settings, r *ragdproc.Process, rec *Recorder, start time.Time) ([]Sample, []string) {
 	PrintHeader(os.Stdout)
 	tick := time.NewTicker(s.Interval)
 	defer tick.Stop()
@@ -97,7 +99,7 @@ func sampleUntil(ctx context.Context, s Settings, r *Ragd, rec *Recorder, start 
 
 // verdict fails the test on any error or on growth after the warm-up, and
 // prints the verdict line either way.
-func verdict(t *testing.T, run time.Duration, samples []Sample, errs map[string]int, sampleErrs []string, r *Ragd) {
+func verdict(t *testing.T, run time.Duration, samples []Sample, errs map[string]int, sampleErrs []string, r *ragdproc.Process) {
 	var problems []string
 	n := 0
 	for _, v := range errs {

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
@@ -183,5 +184,40 @@ func TestCompletedFileJobLeavesOnlyItsOutcome(t *testing.T) {
 	ttl, err := d.queue.rdb.PTTL(ctx, d.queue.keys.Files(d.parentID)).Result()
 	if err != nil || ttl <= 0 || ttl > d.queue.opts.Retention {
 		t.Fatalf("outcomes expire in %v (%v), want within the retention %v", ttl, err, d.queue.opts.Retention)
+	}
+}
+
+// A directory's record lasts until the retention after its last file
+// completed, not after its own fan-out: a file completing later moves
+// the directory's expiry in Asynq's completed set on.
+func TestDirectoryRecordOutlivesItsFanOut(t *testing.T) {
+	t.Parallel()
+	d := startDirectory(t, 12, 12, 0)
+	ctx := t.Context()
+	key := d.queue.keys.Completed()
+	before, err := d.queue.rdb.ZScore(ctx, key, d.parentID).Result()
+	if err != nil {
+		t.Fatalf("directory not in the completed set: %v", err)
+	}
+	// Its expiry as if it had fanned out long ago.
+	if err := d.queue.rdb.ZAdd(ctx, key, redis.Z{Score: before - 3600, Member: d.parentID}).Err(); err != nil {
+		t.Fatal(err)
+	}
+	pl := DocumentPayload{Namespace: "docs", ParentID: d.parentID, CreatedAt: time.Now()}
+	if err := d.queue.FileDone(ctx, childID(d.parentID, 3), pl, ragd.Progress{}, ragd.DocumentResult{Source: "file:///docs/x.md"}); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := d.queue.rdb.ZScore(ctx, key, d.parentID).Result()
+	want := float64(time.Now().Add(d.queue.opts.Retention).Unix())
+	if after < want-5 {
+		t.Fatalf("directory expires at %v after a file completed, want about %v (now + retention)", after, want)
+	}
+	// A file of a job Asynq does not hold as completed adds nothing.
+	other := NewJobID()
+	if err := d.queue.FileDone(ctx, childID(other, 0), DocumentPayload{Namespace: "docs", ParentID: other}, ragd.Progress{}, ragd.DocumentResult{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.queue.rdb.ZScore(ctx, key, other).Result(); err != redis.Nil {
+		t.Fatalf("a directory unknown to Asynq entered its completed set: %v", err)
 	}
 }

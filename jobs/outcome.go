@@ -83,8 +83,12 @@ func fileRetention(p DocumentPayload) []asynq.Option {
 
 // FileDone records that file job id of a directory completed with res:
 // its outcome is written under the directory and its control record goes,
-// in one transaction, before Asynq deletes its task. A job without a
-// directory records nothing here (its task is retained).
+// in one transaction, before Asynq deletes its task. The directory's own
+// record, which Asynq would delete the retention after the directory
+// fanned out, is kept until the retention after this file (its expiry in
+// Asynq's completed set moved on, never back): a directory is finished
+// only when its files are. A job without a directory records nothing here
+// (its task is retained).
 func (q *Queue) FileDone(ctx context.Context, id string, pl DocumentPayload, progress ragd.Progress, res ragd.DocumentResult) error {
 	parent, suffix, ok := parentOf(id)
 	if pl.ParentID == "" || !ok || parent != pl.ParentID {
@@ -95,11 +99,13 @@ func (q *Queue) FileDone(ctx context.Context, id string, pl DocumentPayload, pro
 	if err != nil {
 		return err
 	}
-	key := q.keys.Files(parent)
+	key, keep := q.keys.Files(parent), max(q.opts.Retention, time.Minute)
 	_, err = q.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.HSet(ctx, key, suffix, body)
-		p.PExpire(ctx, key, max(q.opts.Retention, time.Minute))
+		p.PExpire(ctx, key, keep)
 		p.Del(ctx, q.keys.Control(id))
+		p.ZAddArgs(ctx, q.keys.Completed(), redis.ZAddArgs{XX: true, GT: true,
+			Members: []redis.Z{{Score: float64(time.Now().Add(keep).Unix()), Member: parent}}})
 		return nil
 	})
 	return err

@@ -196,6 +196,10 @@ func (j JobKeys) Backfilled() string { return j.base + "backfilled" }
 // WAIT so the WAIT has a write of this connection to count replicas of.
 func (j JobKeys) Replicated() string { return j.base + "replicated" }
 
+// Completed is asynq:{<queue>}:completed, Asynq's sorted set of the
+// completed tasks it keeps, by the time (unix s) each record expires.
+func (j JobKeys) Completed() string { return "asynq:{" + j.queue + "}:completed" }
+
 // Task is asynq:{<queue>}:t:<id>, the hash Asynq keeps a task in. It is
 // Asynq's key, not under the prefix; ragd reads it directly to read many
 // tasks in one round trip.

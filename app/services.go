@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"path/filepath"
 
 	"ragd"
@@ -63,7 +64,7 @@ func (a *App) assemble(d services) {
 	a.Archiver = &library.Archiver{Store: d.store, Embedder: d.embedder, Registry: d.registry, Versions: keeper,
 		Queue: a.Queue, Dir: filepath.Join(cfg.Data.Dir, "imports"), MaxBytes: cfg.Import.MaxBytes,
 		PageSize: cfg.Weaviate.BatchSize, Log: a.Log}
-	a.Pipeline = &worker.Pipeline{Store: d.store, Embedder: d.embedder, Registry: d.registry, Versions: keeper,
+	a.Pipeline = &worker.Pipeline{Store: batchWriter(cfg, d.store), Embedder: d.embedder, Registry: d.registry, Versions: keeper,
 		Queue: a.Queue, Reader: &ingest.Reader{Roots: d.roots, Fetcher: d.fetcher, MaxFileBytes: cfg.Ingest.MaxFileBytes,
 			Parser: ingest.Parser{Limits: pdf.Limits{MaxPages: cfg.Ingest.MaxPages, Timeout: cfg.Ingest.ParseTimeout,
 				MemoryBytes: cfg.Ingest.ParseMemoryBytes}, OCR: ocrOptions(cfg.Ingest)}, UploadsDir: uploadsDir(cfg)},
@@ -72,6 +73,16 @@ func (a *App) assemble(d services) {
 	if cfg.Ingest.RelatedWords {
 		a.Pipeline.Thesaurus = th
 	}
+}
+
+// batchWriter is the store through which a worker process's jobs write
+// their chunks, sharing Weaviate batches (worker.batch_wait).
+func batchWriter(cfg config.Config, store ragd.ChunkStore) ragd.ChunkWriter {
+	w := &worker.BatchWriter{ChunkWriter: store, Size: cfg.Weaviate.BatchSize, Wait: cfg.Worker.BatchWait}
+	if t, ok := store.(interface{ WriteTarget(context.Context) any }); ok {
+		w.Target = t.WriteTarget
+	}
+	return w
 }
 
 // uploadsDir is where uploaded bytes are kept: <data.dir>/uploads. Jobs

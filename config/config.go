@@ -227,6 +227,10 @@ type Worker struct {
 	// PollInterval is how often an idle worker looks for a new job: the
 	// most a job waits in an empty queue before it starts.
 	PollInterval time.Duration `yaml:"poll_interval"`
+	// BatchWait is how long a job's chunk write waits for other jobs of
+	// the process to share a Weaviate batch (of weaviate.batch_size); 0
+	// writes each job's chunks alone.
+	BatchWait time.Duration `yaml:"batch_wait"`
 }
 
 // Jobs configures the records of ingest jobs.
@@ -374,7 +378,7 @@ func Default() Config {
 			ChunkTokens: 384, ChunkOverlap: 32, MaxDirectoryFiles: 10000,
 			MaxPages: 5000, ParseTimeout: 2 * time.Minute, ParseMemoryBytes: 1 << 30, MaxUploadFiles: 10, OCR: "auto", OCRLanguages: "eng"},
 		Worker: Worker{Concurrency: 4, Queue: "ragd", MaxRetries: 3, TaskTimeout: 30 * time.Minute,
-			PollInterval: 100 * time.Millisecond},
+			PollInterval: 100 * time.Millisecond, BatchWait: 20 * time.Millisecond},
 		Jobs: Jobs{Retention: 24 * time.Hour},
 		Search: Search{Alpha: 0.3, MMRLambda: 0.7, RRFK: 60, QueryCacheSize: 4096, Fusion: "relative", PathBoost: 1, StemExpansion: false, NeighbourMinSimilarity: 0.6, NeighbourTerms: 3,
 			SynonymExpansion: false, KeywordSynonymExpansion: false, SynonymSenses: 1, WordNetDir: "/usr/share/wordnet", PRFDocs: 3, PRFTerms: 10},

@@ -52,6 +52,7 @@ func (c Config) Validate() error {
 	check(c.Worker.Concurrency > 0, "worker.concurrency must be positive")
 	check(c.Worker.PollInterval > 0 && c.Worker.PollInterval <= time.Minute, "worker.poll_interval must be positive and at most 1m")
 	check(c.Worker.Queue != "", "worker.queue is empty")
+	check(c.Worker.BatchWait >= 0 && c.Worker.BatchWait <= time.Second, "worker.batch_wait must be between 0 and 1s, not %s", c.Worker.BatchWait)
 	check(c.Worker.MaxRetries >= 0, "worker.max_retries must not be negative")
 	check(c.Jobs.Retention >= time.Minute, "jobs.retention must be at least 1m (a finished job must stay readable for its caller), not %s", c.Jobs.Retention)
 	check(c.Worker.JobRetention >= 0, "worker.job_retention must not be negative (it is jobs.retention's earlier name: use jobs.retention)")

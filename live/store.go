@@ -73,6 +73,11 @@ func (s *Store) ScanImages(ctx context.Context, ns, after string, limit int) ([]
 	return s.live(ctx).ScanImages(ctx, ns, after, limit)
 }
 
+// WriteTarget names where a write in ctx goes (its snapshot): writes of
+// one target may share a batch (worker.BatchWriter), writes of two may
+// not.
+func (s *Store) WriteTarget(ctx context.Context) any { return s.h.snapshot(ctx) }
+
 // Upsert implements ragd.ChunkWriter.
 func (s *Store) Upsert(ctx context.Context, ns string, chunks []ragd.Chunk) error {
 	snap := s.h.snapshot(ctx)

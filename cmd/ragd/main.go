@@ -49,6 +49,11 @@ func run(args []string) error {
 	if len(args) == 0 {
 		return usageError("no command given\n" + usage + cli.Usage())
 	}
+	stop, err := startCPUProfile()
+	if err != nil {
+		return err
+	}
+	defer stop()
 	switch args[0] {
 	case "serve":
 		return runServe(args[1:])

@@ -139,7 +139,9 @@ func (f *fastCalls) resultMessage(id sdkjsonrpc.ID, res *sdk.CallToolResult, mod
 			out.Meta = meta
 		}
 	}
-	raw, err := json.Marshal(&out)
+	// The SDK's encoding, called directly: json.Marshal would only check
+	// and copy its output once more.
+	raw, err := out.MarshalJSON()
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +150,14 @@ func (f *fastCalls) resultMessage(id sdkjsonrpc.ID, res *sdk.CallToolResult, mod
 		// it last when the result asks for no input.
 		raw = append(raw[:len(raw)-1], `,"resultType":"complete"}`...)
 	}
-	return sdkjsonrpc.EncodeMessage(&sdkjsonrpc.Response{ID: id, Result: raw})
+	// The envelope is the SDK's with the result spliced in: encoding the
+	// two together would check and copy the result yet again.
+	env, err := sdkjsonrpc.EncodeMessage(&sdkjsonrpc.Response{ID: id, Result: json.RawMessage("0")})
+	if err != nil || !bytes.HasSuffix(env, []byte(`"result":0}`)) {
+		return sdkjsonrpc.EncodeMessage(&sdkjsonrpc.Response{ID: id, Result: raw})
+	}
+	msg := make([]byte, 0, len(env)+len(raw))
+	return append(append(append(msg, env[:len(env)-2]...), raw...), '}'), nil
 }
 
 // writeFailure answers a call whose handler failed as the SDK does: an

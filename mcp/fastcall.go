@@ -107,12 +107,12 @@ func (f *fastCalls) serve(w http.ResponseWriter, r *http.Request, env *jsonrpc.E
 	}
 	f.served.Add(1)
 	if err != nil {
-		f.writeFailure(w, id, err, modern)
+		writeFailure(w, id, err, modern)
 		return true
 	}
 	msg, err := f.resultMessage(id, res, modern)
 	if err != nil {
-		f.writeFailure(w, id, err, modern)
+		writeFailure(w, id, err, modern)
 		return true
 	}
 	sseHeaders(w.Header())
@@ -163,7 +163,7 @@ func (f *fastCalls) resultMessage(id sdkjsonrpc.ID, res *sdk.CallToolResult, mod
 // writeFailure answers a call whose handler failed as the SDK does: an
 // error in an SSE event, or from 2026-07-28 on, for the codes SEP-2575
 // gives an HTTP status, the bare error with that status.
-func (f *fastCalls) writeFailure(w http.ResponseWriter, id sdkjsonrpc.ID, err error, modern bool) {
+func writeFailure(w http.ResponseWriter, id sdkjsonrpc.ID, err error, modern bool) {
 	msg, _ := sdkjsonrpc.EncodeMessage(&sdkjsonrpc.Response{ID: id, Error: err})
 	sseHeaders(w.Header())
 	if status := errorStatus(err); modern && status != 0 {

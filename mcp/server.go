@@ -62,10 +62,10 @@ func New(svc Services, cfg Config, log *slog.Logger) (*Server, error) {
 		cfg.WaitTimeout = 45 * time.Second
 	}
 	m := &Server{svc: svc, cfg: cfg, log: log}
-	m.server = sdk.NewServer(&sdk.Implementation{Name: "ragd", Title: "ragd knowledge base", Version: ragd.Version},
-		&sdk.ServerOptions{Instructions: instructions, Logger: sdkLogger(log), CompletionHandler: m.complete})
+	impl := &sdk.Implementation{Name: "ragd", Title: "ragd knowledge base", Version: ragd.Version}
+	m.server = sdk.NewServer(impl, &sdk.ServerOptions{Instructions: instructions, Logger: sdkLogger(log), CompletionHandler: m.complete})
 	m.completable = map[string]bool{kbAnswerPrompt.Name: true, kbSummarizePrompt.Name: true}
-	m.fast = &fastCalls{handlers: map[string]sdk.ToolHandler{}}
+	m.fast = &fastCalls{handlers: map[string]sdk.ToolHandler{}, impl: impl}
 	tools := toolSet{m.server, m.fast}
 	core := m.coreTools()
 	if cfg.Web != nil {

@@ -13,7 +13,6 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"ragd/internal/ragdproc"
 	"ragd/internal/stack"
 )
 
@@ -38,7 +37,7 @@ const (
 // and 16, each worker with its own session on each (targets: ≥ 0.85× the
 // calls/s, p50 ≤ 1.3×). RAGD_BENCH_REST adds the cached search over REST.
 func BenchmarkMCPCachedRetrieve(b *testing.B) {
-	ragd := startRagd(b)
+	ragd := stack.StartProcess(b, nil)
 	resp, err := http.Post(ragd.URL+"/tools/rag_index", "application/json", bytes.NewReader([]byte(
 		`{"wait":true,"text":"The lighthouse keeper logs every passing ship in the harbour ledger, with its flag and tonnage."}`)))
 	if err != nil {
@@ -74,24 +73,6 @@ func BenchmarkMCPCachedRetrieve(b *testing.B) {
 				p50s[len(p50s)/2], p50s[0], p50s[len(p50s)-1], last[0].Round(time.Microsecond), last[1].Round(time.Microsecond))
 		}
 	}
-}
-
-// startRagd runs ragd as its own process, with names of its own.
-func startRagd(b *testing.B) *ragdproc.Process {
-	bin, err := ragdproc.Binary()
-	if err != nil {
-		b.Fatal(err)
-	}
-	addr, err := ragdproc.FreeAddr()
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := ragdproc.Start(bin, addr, b.TempDir(), stack.ProcessEnv(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(p.Stop)
-	return p
 }
 
 // connect opens a go-sdk client session on url at version ("" for the

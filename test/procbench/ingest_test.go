@@ -33,14 +33,13 @@ const ingestFiles = 400
 // chunks/s. RAGD_BENCH_PROFILE=FILE writes ragd's CPU profile of the run.
 func BenchmarkProcessDirectoryIngest(b *testing.B) {
 	settings := map[string]string{}
-	profileRagd(settings)
 	r := startRagd(b, settings)
 	corpus := filepath.Join(r.Root, "readmes")
 	for i, src := range readmes(b, ingestFiles) {
 		testenv.CopyFile(b, src, filepath.Join(corpus, fmt.Sprintf("%03d-%s.md", i, filepath.Base(filepath.Dir(src)))))
 	}
 	raw := rawClient(b)
-	floor := floorCollection(b, raw, r.Collection)
+	floor := floorCollection(b, raw, r.Config.Weaviate.Collection)
 	client := &http.Client{}
 	ctx := context.Background()
 	var ratios []float64
@@ -54,7 +53,7 @@ func BenchmarkProcessDirectoryIngest(b *testing.B) {
 		waitJob(b, client, r.URL, job.JobID)
 		ragdTime := time.Since(start)
 
-		objects := readBack(b, raw, r.Collection, kb, floor)
+		objects := readBack(b, raw, r.Config.Weaviate.Collection, kb, floor)
 		start = time.Now()
 		for batch := range slices.Chunk(objects, 100) {
 			resp, err := raw.Batch().ObjectsBatcher().WithObjects(batch...).Do(ctx)

@@ -38,7 +38,6 @@ var searchQueries = []string{
 // c16. RAGD_BENCH_PROFILE=FILE writes ragd's CPU profile of the run.
 func BenchmarkProcessKeywordSearch(b *testing.B) {
 	settings := map[string]string{"RAGD_CACHE_ENABLED": "false"}
-	profileRagd(settings)
 	r := startRagd(b, settings)
 	dir := filepath.Join(r.Root, "godoc")
 	for _, f := range []string{"go_spec.html", "go_mem.html", "asm.html", "godebug.md"} {
@@ -50,7 +49,7 @@ func BenchmarkProcessKeywordSearch(b *testing.B) {
 	raw := rawClient(b)
 	ctx := context.Background()
 	rawKeyword := func(q string) {
-		_, err := raw.Experimental().Search().WithCollection(r.Collection).WithTenant("default").WithLimit(5).
+		_, err := raw.Experimental().Search().WithCollection(r.Config.Weaviate.Collection).WithTenant("default").WithLimit(5).
 			WithProperties("text", "document_id", "source", "source_type", "content_hash", "chunk_index", "path", "level",
 				"summary", "page", "timestamp", "tags", "ocr", "access").
 			WithMetadata(&graphql.Metadata{ID: true, Score: true}).

@@ -51,6 +51,7 @@ type Options struct {
 func New(svc Services, opts Options) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
+	e.JSONSerializer = jsonSerializer{}
 	h := &handlers{svc: svc, log: opts.Log, metrics: opts.Metrics, mcp: opts.MCP, web: opts.WebSearch}
 	e.HTTPErrorHandler = h.handleError
 	e.Use(h.observe, recoverMiddleware(opts.Log))

@@ -15,8 +15,10 @@ import (
 // that about half as fast as the same chunks sent 100 or more at a time.
 //
 // A write joins the namespace's open batch, which is sent when it holds
-// Size chunks or Wait after its first write, whichever comes first; each
-// writer waits for its own chunks to be written. A batch that fails as a
+// Size chunks, when every job the process is running is waiting in it (no
+// one else could join: Enter counts the jobs), or Wait after its first
+// write, whichever comes first; each writer waits for its own chunks to
+// be written. A batch that fails as a
 // whole for any reason but an unavailable store is sent again writer by
 // writer, so that a document the store refuses fails alone. Chunk ids are
 // deterministic, so a chunk written twice is the same object. Every other
@@ -30,8 +32,25 @@ type BatchWriter struct {
 	// which is written in its first writer's context.
 	Target func(context.Context) any
 
-	mu   sync.Mutex
-	open map[batchKey]*batch // the batches being filled
+	mu     sync.Mutex
+	open   map[batchKey]*batch // the batches being filled
+	active int                 // jobs running (Enter)
+}
+
+// Enter counts a job of the process as running until the returned func
+// is called: a batch all running jobs wait in is sent at once.
+func (w *BatchWriter) Enter() (leave func()) {
+	w.mu.Lock()
+	w.active++
+	w.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			w.mu.Lock()
+			w.active--
+			w.mu.Unlock()
+		})
+	}
 }
 
 // batchKey is what writes sharing a batch have in common.
@@ -86,7 +105,7 @@ func (w *BatchWriter) Upsert(ctx context.Context, namespace string, chunks []rag
 	i := len(b.parts)
 	b.parts = append(b.parts, chunks)
 	b.n += len(chunks)
-	full := b.n >= w.Size
+	full := b.n >= w.Size || w.active > 0 && len(b.parts) >= w.active
 	if full {
 		delete(w.open, key)
 	}

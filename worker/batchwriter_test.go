@@ -139,3 +139,33 @@ func TestBatchWriterKeepsTargetsApart(t *testing.T) {
 		t.Errorf("%d calls, want one per target", len(store.calls))
 	}
 }
+
+// A batch that every running job waits in goes at once: no other job
+// could join it. A job that has not written yet keeps it open for Wait.
+func TestBatchWriterSendsWhenEveryJobWaits(t *testing.T) {
+	store := &recordingWriter{}
+	w := &worker.BatchWriter{ChunkWriter: store, Size: 1000, Wait: time.Minute}
+	leaves := []func(){w.Enter(), w.Enter(), w.Enter()}
+	start := time.Now()
+	for _, err := range upsertAll(w, []context.Context{context.Background()}, []string{"a", "b", "c"}, 5) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if took := time.Since(start); took > 10*time.Second || len(store.calls) != 1 {
+		t.Fatalf("three running jobs' writes: %d calls after %s, want one at once", len(store.calls), took)
+	}
+	leaves[0]()
+	leaves[0]() // twice is once
+	w.Wait = 50 * time.Millisecond
+	store.calls = nil
+	start = time.Now()
+	if err := w.Upsert(context.Background(), "ns", chunksOf("d", 5)); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < 40*time.Millisecond {
+		t.Errorf("a write with another job still running went after %s, before Wait", took)
+	}
+	leaves[1]()
+	leaves[2]()
+}

@@ -54,6 +54,9 @@ func (p *Pipeline) claimCommit(ctx context.Context, pl jobs.DocumentPayload) err
 // old version's chunks are deleted after, so a search sees either the old
 // version or the new one, never a mix.
 func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, rep *jobs.Reporter) (ragd.DocumentResult, error) {
+	if b, ok := p.Store.(interface{ Enter() func() }); ok {
+		defer b.Enter()() // its writes may share batches with the other jobs' (BatchWriter)
+	}
 	res := ragd.DocumentResult{DocumentID: pl.DocumentID, Source: pl.Source}
 	content, err := p.Reader.Read(ctx, ingest.Source{FilePath: pl.FilePath, URL: pl.URL, Text: pl.Text,
 		Upload: pl.Upload, Filename: pl.Filename, Title: pl.Title,

@@ -20,11 +20,11 @@ import (
 	"ragd/internal/testenv"
 )
 
-// ingestFiles is how many real Markdown READMEs the small-file corpus holds.
+// ingestFiles is how many real Markdown files the small-file corpus holds.
 const ingestFiles = 400
 
 // BenchmarkProcessDirectoryIngest measures a directory ingest of 400 real
-// READMEs from the module cache (small files, ~15 chunks each) by ragd
+// Markdown files (READMEs first) from the module cache (small files, ~15 chunks each) by ragd
 // running as its own process — POST /tools/rag_index_directory until the
 // job completes, a fresh namespace each round — against the floor: the
 // same objects (ragd's own chunks with their vectors, read back) written
@@ -32,8 +32,7 @@ const ingestFiles = 400
 // same schema, rounds alternating. Target: ragd ≥ 0.8× the floor's
 // chunks/s. RAGD_BENCH_PROFILE=FILE writes ragd's CPU profile of the run.
 func BenchmarkProcessDirectoryIngest(b *testing.B) {
-	settings := map[string]string{}
-	r := startRagd(b, settings)
+	r := startRagd(b, nil)
 	corpus := filepath.Join(r.Root, "readmes")
 	for i, src := range readmes(b, ingestFiles) {
 		testenv.CopyFile(b, src, filepath.Join(corpus, fmt.Sprintf("%03d-%s.md", i, filepath.Base(filepath.Dir(src)))))
@@ -76,26 +75,32 @@ func BenchmarkProcessDirectoryIngest(b *testing.B) {
 	b.ReportMetric(median(ratios), "ingest-ratio")
 }
 
-// readmes returns n Markdown READMEs of 2–64 KB from the module cache, in
-// a fixed order.
+// readmes returns n Markdown files of 2–64 KB from the module cache,
+// READMEs first, in a fixed order.
 func readmes(b *testing.B, n int) []string {
 	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
 		b.Fatal(err)
 	}
-	var found []string
+	var readmes, others []string
 	_ = filepath.WalkDir(strings.TrimSpace(string(out)), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.EqualFold(d.Name(), "README.md") || strings.Contains(p, "/cache/") {
+		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(p), ".md") || strings.Contains(p, "/cache/") {
 			return nil
 		}
 		if fi, err := d.Info(); err == nil && fi.Size() > 2<<10 && fi.Size() < 64<<10 {
-			found = append(found, p)
+			if strings.EqualFold(d.Name(), "README.md") {
+				readmes = append(readmes, p)
+			} else {
+				others = append(others, p)
+			}
 		}
 		return nil
 	})
-	slices.Sort(found)
+	slices.Sort(readmes)
+	slices.Sort(others)
+	found := append(readmes, others...)
 	if len(found) < n {
-		b.Fatalf("only %d READMEs in the module cache (run go mod download)", len(found))
+		b.Fatalf("only %d Markdown files in the module cache (run go mod download)", len(found))
 	}
 	return found[:n]
 }
@@ -164,8 +169,37 @@ func readBack(b *testing.B, raw *weaviate.Client, collection, tenant, floor stri
 			return out
 		}
 		for _, o := range page {
-			out = append(out, &models.Object{Class: floor, ID: o.ID, Tenant: tenant, Vector: o.Vector, Properties: o.Properties})
+			out = append(out, &models.Object{Class: floor, ID: o.ID, Tenant: tenant, Vector: o.Vector, Properties: typed(o.Properties)})
 		}
 		after = string(page[len(page)-1].ID)
 	}
+}
+
+// typed gives properties read over REST (JSON's arrays and numbers) the
+// Go types the gRPC batch takes: text arrays as []string, whole numbers
+// as int64.
+func typed(p any) map[string]any {
+	in, _ := p.(map[string]any)
+	out := make(map[string]any, len(in))
+	for k, v := range in {
+		switch v := v.(type) {
+		case []any:
+			ss := make([]string, 0, len(v))
+			for _, e := range v {
+				if s, ok := e.(string); ok {
+					ss = append(ss, s)
+				}
+			}
+			out[k] = ss
+		case float64:
+			if v == float64(int64(v)) {
+				out[k] = int64(v)
+			} else {
+				out[k] = v
+			}
+		default:
+			out[k] = v
+		}
+	}
+	return out
 }

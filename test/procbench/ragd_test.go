@@ -5,8 +5,10 @@
 package procbench
 
 import (
+	"maps"
 	"net/url"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate"
@@ -17,17 +19,22 @@ import (
 )
 
 // startRagd runs ragd as its own process with names of its own and
-// settings (RAGD_* names) on top, its CPU profile written to
-// $RAGD_BENCH_PROFILE when set.
+// settings (RAGD_* names) on top, then those of $RAGD_BENCH_SETTINGS
+// ("RAGD_WORKER_CONCURRENCY=8,…", to try other settings), its CPU profile
+// written to $RAGD_BENCH_PROFILE when set.
 func startRagd(b *testing.B, settings map[string]string) *stack.Process {
 	b.Helper()
-	if settings == nil {
-		settings = map[string]string{}
+	all := map[string]string{}
+	maps.Copy(all, settings)
+	for _, kv := range strings.Split(os.Getenv("RAGD_BENCH_SETTINGS"), ",") {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			all[k] = v
+		}
 	}
 	if p := os.Getenv("RAGD_BENCH_PROFILE"); p != "" {
-		settings["RAGD_CPU_PROFILE"] = p
+		all["RAGD_CPU_PROFILE"] = p
 	}
-	return stack.StartProcess(b, settings)
+	return stack.StartProcess(b, all)
 }
 
 // rawClient is a Weaviate client of the test services, searching over gRPC

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -138,8 +139,9 @@ var (
 )
 
 // Binary is the ragd binary to run: $RAGD_BIN when set (`make bench` and
-// `make soak` build it once), else one built from this module into a
-// temporary directory, once per test process.
+// `make soak` build it once), else one built from this module, once per
+// test process, into a directory named for the process (those of processes
+// that have ended are removed first).
 func Binary() (string, error) {
 	if bin := os.Getenv("RAGD_BIN"); bin != "" {
 		return bin, nil
@@ -150,8 +152,9 @@ func Binary() (string, error) {
 			buildErr = fmt.Errorf("go env GOMOD: %w", err)
 			return
 		}
-		dir, err := os.MkdirTemp("", "ragd-bin-")
-		if err != nil {
+		removeEnded()
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("%s%d", binDirPrefix, os.Getpid()))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
 			buildErr = err
 			return
 		}
@@ -163,6 +166,23 @@ func Binary() (string, error) {
 		}
 	})
 	return built, buildErr
+}
+
+const binDirPrefix = "ragd-bin-"
+
+// removeEnded removes the binaries built for test processes that have
+// ended.
+func removeEnded() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), binDirPrefix+"*"))
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(d), binDirPrefix))
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if syscall.Kill(pid, 0) == syscall.ESRCH {
+			_ = os.RemoveAll(d)
+		}
+	}
 }
 
 // FreeAddr is a loopback address with a port free at the time of asking.

@@ -24,13 +24,31 @@ type Words struct {
 // current (searches already hide the old chunks); a retry finishes the
 // cleanup.
 func (k *Keeper) Commit(ctx context.Context, lease *registry.Lease, doc ragd.Document, words Words) (int, error) {
+	return k.commit(ctx, lease, doc, words, true)
+}
+
+// CommitNew is Commit for the first version of a document, written by the
+// first run of the first job to write it: no other version can be in the
+// store, so none is looked for (two queries of Weaviate per document,
+// most of a small file's share of a directory ingest). A run that failed
+// or crashed after writing chunks cleans up after itself: its retry sweeps
+// (it is no first run), its last failure or its cancel discards.
+func (k *Keeper) CommitNew(ctx context.Context, lease *registry.Lease, doc ragd.Document, words Words) error {
+	_, err := k.commit(ctx, lease, doc, words, false)
+	return err
+}
+
+func (k *Keeper) commit(ctx context.Context, lease *registry.Lease, doc ragd.Document, words Words, sweep bool) (int, error) {
 	if err := k.Registry.PutHeld(ctx, lease, doc); err != nil {
 		return 0, err
 	}
 	k.record(ctx, doc, words)
-	n, err := k.DeleteStale(ctx, lease, doc.Namespace, doc.ID, doc.ContentHash)
-	if err != nil {
-		return 0, err
+	n := 0
+	if sweep {
+		var err error
+		if n, err = k.DeleteStale(ctx, lease, doc.Namespace, doc.ID, doc.ContentHash); err != nil {
+			return 0, err
+		}
 	}
 	return n, k.Invalidate(ctx, doc.Namespace)
 }

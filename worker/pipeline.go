@@ -9,6 +9,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/hibiken/asynq"
+
 	"ragd"
 	"ragd/ingest"
 	"ragd/ingest/document"
@@ -118,7 +120,7 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 		doc.CreatedAt = prev.CreatedAt
 	}
 	setFileStat(&doc, content)
-	if err := p.commit(ctx, lease, pl, doc, chunks, &res); err != nil {
+	if err := p.commit(ctx, lease, pl, prev, doc, chunks, &res); err != nil {
 		return res, err
 	}
 	res.ChunksIndexed = len(chunks)
@@ -130,12 +132,16 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 // commit makes doc, whose chunks are written, the current version
 // (versions.Keeper.Commit), once the queue has agreed: the claim is the
 // last moment a cancel can stop the job.
-func (p *Pipeline) commit(ctx context.Context, lease *registry.Lease, pl jobs.DocumentPayload, doc ragd.Document, chunks []ragd.Chunk, res *ragd.DocumentResult) error {
+func (p *Pipeline) commit(ctx context.Context, lease *registry.Lease, pl jobs.DocumentPayload, prev *ragd.Document, doc ragd.Document, chunks []ragd.Chunk, res *ragd.DocumentResult) error {
 	if err := p.claimCommit(ctx, pl); err != nil {
 		return err
 	}
+	words := versions.Words{Texts: vocabularyTexts(chunks)}
+	if retried, ok := asynq.GetRetryCount(ctx); ok && retried == 0 && prev == nil {
+		return p.Versions.CommitNew(ctx, lease, doc, words)
+	}
 	var err error
-	res.Replaced, err = p.Versions.Commit(ctx, lease, doc, versions.Words{Texts: vocabularyTexts(chunks)})
+	res.Replaced, err = p.Versions.Commit(ctx, lease, doc, words)
 	return err
 }
 

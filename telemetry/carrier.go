@@ -75,3 +75,13 @@ func TraceIDOf(traceparent string) string {
 	}
 	return parts[1]
 }
+
+// Remote is ctx continuing c's trace, for what is logged about a job
+// outside its run (Asynq's report of its failure): the lines carry the
+// trace's id. ctx as it is when c is nil.
+func Remote(ctx context.Context, c *Carrier) context.Context {
+	if c == nil {
+		return ctx
+	}
+	return propagation.TraceContext{}.Extract(ctx, propagation.MapCarrier{"traceparent": c.Parent, "tracestate": c.State})
+}

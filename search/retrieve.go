@@ -57,7 +57,13 @@ const maxQueryLength = 4000
 // namespaces checked against the caller's rights, filters normalised.
 func (s *Service) Plan(ctx context.Context, req RetrieveRequest) (Plan, error) {
 	_, span := telemetry.Start(ctx, "search.plan")
-	defer span.End(nil)
+	p, err := s.plan(ctx, req)
+	endPlan(ctx, span, p, err)
+	return p, err
+}
+
+// plan is Plan, in its span.
+func (s *Service) plan(ctx context.Context, req RetrieveRequest) (Plan, error) {
 	p := Plan{Query: strings.TrimSpace(req.Query), Alpha: s.Alpha, MMR: s.MMR, Retrieval: s.Retrieval,
 		Access: auth.AudienceOf(ctx).StoreFilter()}
 	if p.Query == "" {
@@ -134,7 +140,6 @@ func (s *Service) Plan(ctx context.Context, req RetrieveRequest) (Plan, error) {
 	default:
 		p.DocumentIDs = ids
 	}
-	notePlan(ctx, span, p)
 	return p, nil
 }
 

@@ -7,12 +7,13 @@ import (
 	"ragd/telemetry"
 )
 
-// notePlan puts what an operator filters searches by on the plan's span
-// and on the span it belongs to (the request's or the tool call's):
-// namespaces, mode, top_k, phrasings. The query's text goes only where
-// telemetry.record_queries allows it.
-func notePlan(ctx context.Context, span telemetry.Span, p Plan) {
-	if !span.Recording() {
+// endPlan ends the plan's span, putting what an operator filters
+// searches by on it and on the span it belongs to (the request's or the
+// tool call's): namespaces, mode, top_k, phrasings. The query's text
+// goes only where telemetry.record_queries allows it.
+func endPlan(ctx context.Context, span telemetry.Span, p Plan, err error) {
+	defer span.End(err)
+	if !span.Recording() || err != nil {
 		return
 	}
 	attrs := []telemetry.Attr{telemetry.String(telemetry.KeyMode, p.Mode), telemetry.Int(telemetry.KeyTopK, p.TopK),

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -321,5 +324,85 @@ func TestUnreachableCollectorFailsNoRequest(t *testing.T) {
 	}
 	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("an ingest and 20 searches took %s with the collector silent", d)
+	}
+}
+
+// A scanned PDF's read has a span per page OCR read, one after the other.
+func TestScannedPDFTrace(t *testing.T) {
+	testenv.RequireOCR(t)
+	t.Parallel()
+	root := t.TempDir()
+	var logs testenv.Buffer
+	s, col := tracedStack(t, &logs, root)
+	path := writeFile(t, filepath.Join(root, "two.pdf"), string(testenv.ScannedPDF(t,
+		testenv.ScanPage{Lines: scanLines}, testenv.ScanPage{Lines: []string{"Minutes of the harbour board meeting."}})))
+	if r := tracedPost(t, s, "/tools/rag_index", map[string]any{"file_path": path, "wait": true}); r.Status != http.StatusOK {
+		t.Fatalf("rag_index: %d %v", r.Status, r.JSON)
+	}
+	spans := spansOf(t, s, col, func(spans []collector.Span) bool {
+		return len(collector.Named(collector.Trace(spans, callerTrace), "job ingest:document")) == 1
+	})
+	trace := collector.Trace(spans, callerTrace)
+	read := only(t, trace, "ingest.read")
+	pages := collector.Children(trace, read)
+	if len(pages) != 2 || pages[0].Name != "ingest.ocr_page" || read.Attrs["ragd.document.pages_ocr"] != "2" {
+		t.Fatalf("under ingest.read: want 2 OCR pages:\n%s", collector.Tree(trace))
+	}
+	if pages[0].Start.After(pages[1].Start) {
+		pages[0], pages[1] = pages[1], pages[0]
+	}
+	for i, p := range pages {
+		wantAttrs(t, p, map[string]string{"ragd.page": fmt.Sprint(i + 1), "ragd.pages": "2"})
+	}
+	if !pages[1].Start.Equal(pages[0].End) || pages[0].Start.Before(read.Start) || pages[1].End.After(read.End) {
+		t.Errorf("pages %s–%s and %s–%s in a read of %s–%s: want them one after the other, within the read",
+			pages[0].Start, pages[0].End, pages[1].Start, pages[1].End, read.Start, read.End)
+	}
+}
+
+// A job retried after a transient failure shows each run as a span of
+// its own, under the same enqueue: the first ends as a retry, failed, the
+// second completed.
+func TestRetriedJobTrace(t *testing.T) {
+	t.Parallel()
+	var asked atomic.Int32
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if asked.Add(1) == 1 {
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = w.Write([]byte("Tide tables for the harbour, printed weekly."))
+	}))
+	t.Cleanup(site.Close)
+	col := collector.Start(t)
+	cfg := stack.Config(t)
+	cfg.Telemetry.OTLPEndpoint = col.URL()
+	cfg.Ingest.AllowPrivateURLs = true
+	s := stack.Start(t, cfg, true)
+	r := tracedPost(t, s, "/tools/rag_index", map[string]any{"url": site.URL + "/tides.txt"})
+	if r.Status != http.StatusAccepted {
+		t.Fatalf("rag_index: %d %v", r.Status, r.JSON)
+	}
+	if job := s.WaitJob(t, str(r.JSON, "job_id"), time.Minute); job.Status != ragd.JobCompleted || job.Retried != 1 {
+		t.Fatalf("job: %+v, want completed after one retry", job)
+	}
+	spans := spansOf(t, s, col, func(spans []collector.Span) bool {
+		return len(collector.Named(collector.Trace(spans, callerTrace), "job ingest:document")) == 2
+	})
+	trace := collector.Trace(spans, callerTrace)
+	t.Logf("the retried job's trace:\n%s", collector.Tree(trace))
+	runs := collector.Named(trace, "job ingest:document")
+	if runs[0].Start.After(runs[1].Start) {
+		runs[0], runs[1] = runs[1], runs[0]
+	}
+	enqueue := only(t, trace, "jobs.enqueue ingest:document")
+	wantAttrs(t, runs[0], map[string]string{"ragd.job.attempt": "1", "ragd.status": "retry"})
+	wantAttrs(t, runs[1], map[string]string{"ragd.job.attempt": "2", "ragd.status": "completed"})
+	if runs[0].Status != "error" || runs[1].Status == "error" || runs[0].ParentID != enqueue.SpanID || runs[1].ParentID != enqueue.SpanID {
+		t.Errorf("runs: want the first failed, the second not, both under the enqueue")
+	}
+	if n := len(collector.Named(trace, "job.wait ingest:document")); n != 1 {
+		t.Errorf("%d waits, want the first run's only", n)
 	}
 }

@@ -71,7 +71,7 @@ func BenchmarkSearchTelemetryCost(b *testing.B) {
 		l := runInterleaved(1, 5, restSearch(offHot.URL), restSearch(onHot.URL))
 		ratio := float64(l[1].pct(0.5)) / float64(l[0].pct(0.5))
 		fmt.Printf("  cached, concurrency  1: off p50 %6.3f ms | on p50 %6.3f ms | ratio %.3f (+%.0f µs)\n",
-			ms(l[0].pct(0.5)), ms(l[1].pct(0.5)), ratio, float64((l[1].pct(0.5)-l[0].pct(0.5)).Microseconds()))
+			ms(l[0].pct(0.5)), ms(l[1].pct(0.5)), ratio, float64((l[1].pct(0.5) - l[0].pct(0.5)).Microseconds()))
 		b.ReportMetric(ratio, "p50-on/off-cached")
 		_ = on.Telemetry.ForceFlush(b.Context())
 		_ = onHot.Telemetry.ForceFlush(b.Context())

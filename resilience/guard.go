@@ -138,10 +138,17 @@ func DoStream[T any](ctx context.Context, g *Guard, op string, fn func(context.C
 }
 
 // do runs fn up to tries times, each attempt bounded by timeout (0: by
-// ctx alone).
-func do[T any](ctx context.Context, g *Guard, op string, tries uint, timeout time.Duration, fn func(context.Context) (T, error)) (v T, err error) {
+// ctx alone), in the call's span.
+func do[T any](ctx context.Context, g *Guard, op string, tries uint, timeout time.Duration, fn func(context.Context) (T, error)) (T, error) {
 	ctx, span := g.startCall(ctx, op)
-	defer func() { span.End(err) }()
+	v, err := retry(ctx, g, span, tries, timeout, fn)
+	span.End(err)
+	return v, err
+}
+
+// retry is do's work: the attempts, each through the breaker, and the
+// error the caller gets.
+func retry[T any](ctx context.Context, g *Guard, span telemetry.Span, tries uint, timeout time.Duration, fn func(context.Context) (T, error)) (T, error) {
 	attempt := func() (T, error) {
 		var zero T
 		out, err := g.breaker.Execute(func() (any, error) {
@@ -163,7 +170,8 @@ func do[T any](ctx context.Context, g *Guard, op string, tries uint, timeout tim
 	}
 	eb := backoff.NewExponentialBackOff()
 	eb.InitialInterval, eb.MaxInterval, eb.RandomizationFactor = g.policy.InitialBackoff, g.policy.MaxBackoff, 0.5
-	v, err = backoff.Retry(ctx, attempt, retryOptions(span, eb, tries)...)
+	v, err := backoff.Retry(ctx, attempt, backoff.WithBackOff(eb), backoff.WithMaxTries(tries),
+		backoff.WithMaxElapsedTime(0), backoff.WithNotify(retryEvents(span)))
 	if err == nil {
 		return v, nil
 	}

@@ -29,6 +29,15 @@ func StartClient(ctx context.Context, name string) (context.Context, Span) {
 	return start(ctx, name, trace.SpanKindClient, time.Time{})
 }
 
+// StartCall is StartClient for the call op of a dependency, the span
+// named <dependency>.<op>; the name is built only for a recorded span.
+func StartCall(ctx context.Context, dependency, op string) (context.Context, Span) {
+	if live.Load() == 0 {
+		return ctx, Span{}
+	}
+	return start(ctx, dependency+"."+op, trace.SpanKindClient, time.Time{})
+}
+
 // StartProducer is Start for a message sent for later handling (a job
 // enqueued).
 func StartProducer(ctx context.Context, name string) (context.Context, Span) {

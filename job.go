@@ -48,6 +48,9 @@ type Job struct {
 	CompletedAt *time.Time      `json:"completed_at"`
 	// Children lists a directory job's per-file jobs.
 	Children []ChildJob `json:"children,omitempty"`
+	// TraceID is the trace of the request that enqueued the job, which
+	// its runs continue (telemetry on); empty when it was not traced.
+	TraceID string `json:"trace_id,omitempty"`
 }
 
 // ChildJob is one file of a directory job.

@@ -196,7 +196,7 @@ func (s *Service) generated(ctx context.Context, resp *QueryResponse, query stri
 		who, why = "the client's model ("+w.route+")", err.Error()
 	}
 	resp.Fallback = who + " failed, answered extractively: " + why
-	s.Log.Warn(who+" failed; extractive answer instead", "error", err)
+	s.Log.WarnContext(ctx, who+" failed; extractive answer instead", "error", err)
 	return false, nil
 }
 

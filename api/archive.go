@@ -27,7 +27,7 @@ func (h *handlers) exportKB(c echo.Context) error {
 	res.Header().Set(echo.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": exp.Filename()}))
 	res.WriteHeader(http.StatusOK)
 	if _, err := exp.WriteTo(ctx, res); err != nil {
-		h.log.Error("export failed after it began; the archive ends without its trailer", "kb_name", c.Param("kb_name"), "error", err)
+		h.log.ErrorContext(ctx, "export failed after it began; the archive ends without its trailer", "kb_name", c.Param("kb_name"), "error", err)
 		// The status is sent: abort the response, so the client sees a
 		// failed transfer rather than a short archive that looks whole.
 		panic(http.ErrAbortHandler)

@@ -46,7 +46,7 @@ func (h *handlers) handleError(err error, c echo.Context) {
 	case clientGone(c.Request()):
 		// Whatever failed, the client is not waiting for it.
 		status, body.Detail = StatusClientClosedRequest, "the client closed the request"
-		h.log.Debug("client went away", "method", c.Request().Method, "path", c.Request().URL.Path, "error", err)
+		h.log.DebugContext(c.Request().Context(), "client went away", "method", c.Request().Method, "path", c.Request().URL.Path, "error", err)
 	case errors.As(err, &re):
 		if s, ok := statusOfKind[re.Kind]; ok {
 			status = s
@@ -69,7 +69,7 @@ func (h *handlers) handleError(err error, c echo.Context) {
 		}
 	}
 	if status == http.StatusInternalServerError || status == http.StatusServiceUnavailable {
-		h.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "status", status, "error", err)
+		h.log.ErrorContext(c.Request().Context(), "request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "status", status, "error", err)
 	}
 	if c.Request().Method == http.MethodHead {
 		err = c.NoContent(status)
@@ -77,7 +77,7 @@ func (h *handlers) handleError(err error, c echo.Context) {
 		err = c.JSON(status, body)
 	}
 	if err != nil {
-		h.log.Error("write error response", "error", err)
+		h.log.ErrorContext(c.Request().Context(), "write error response", "error", err)
 	}
 }
 
@@ -91,7 +91,7 @@ func recoverMiddleware(log *slog.Logger) echo.MiddlewareFunc {
 					if r == http.ErrAbortHandler {
 						panic(r)
 					}
-					log.Error("panic in handler", "path", c.Request().URL.Path, "panic", r)
+					log.ErrorContext(c.Request().Context(), "panic in handler", "path", c.Request().URL.Path, "panic", r)
 					err = fmt.Errorf("panic: %v", r)
 				}
 			}()

@@ -36,7 +36,7 @@ func (h *handlers) query(c echo.Context) error {
 		if !stream.Started() {
 			return err // nothing sent yet: an ordinary error response
 		}
-		h.log.Warn("stream ended by an error", "error", err)
+		h.log.WarnContext(c.Request().Context(), "stream ended by an error", "error", err)
 		// As handleError would: a dependency's name, never its failure's text.
 		detail := ragd.PublicMessage(err)
 		if detail == "" {

@@ -16,6 +16,7 @@ import (
 	"ragd/metrics"
 	"ragd/openapi"
 	"ragd/searchrpc"
+	"ragd/telemetry"
 )
 
 // Options configure the HTTP server.
@@ -44,7 +45,9 @@ type Options struct {
 	// collection live when it arrives (live.Holder.Pin), so a query is
 	// embedded and searched in one vector space across a switch.
 	Pin func(context.Context) (context.Context, func())
-	Log *slog.Logger
+	// Telemetry, when set, gives each request a span (trace.go).
+	Telemetry *telemetry.Provider
+	Log       *slog.Logger
 }
 
 // New returns the Echo server with every route registered.
@@ -54,6 +57,9 @@ func New(svc Services, opts Options) *echo.Echo {
 	e.JSONSerializer = jsonSerializer{}
 	h := &handlers{svc: svc, log: opts.Log, metrics: opts.Metrics, mcp: opts.MCP, web: opts.WebSearch}
 	e.HTTPErrorHandler = h.handleError
+	if opts.Telemetry != nil {
+		e.Use(traceRequests(opts.Telemetry, h))
+	}
 	e.Use(h.observe, recoverMiddleware(opts.Log))
 	e.Use(bodyDeadline(opts.BodyTimeout, opts.BodyIdleTimeout, slowBodies()))
 	if opts.Auth != nil {

@@ -34,6 +34,7 @@ import (
 	"ragd/resilience"
 	"ragd/search"
 	"ragd/searchrpc"
+	"ragd/telemetry"
 	"ragd/websearch"
 	"ragd/wordnet"
 	"ragd/worker"
@@ -52,6 +53,8 @@ type App struct {
 	Auth     *auth.Authenticator
 	// Live follows which embedder and collection are live.
 	Live *live.Holder
+	// Telemetry traces requests, tool calls and jobs; nil when off.
+	Telemetry *telemetry.Provider
 	// hooks report every guard's calls and state changes.
 	hooks resilience.Hooks
 }
@@ -102,11 +105,23 @@ type Deps struct {
 }
 
 // NewWith is New with the dependencies deps gives.
-func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps) (*App, error) {
+func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps) (_ *App, err error) {
+	tel, log, err := startTelemetry(ctx, cfg.Telemetry, log)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			_ = tel.Shutdown(context.Background())
+		}
+	}()
 	redis.SetLogger(redisLog{log})
 	rdb, err := NewRedis(cfg.Redis)
 	if err != nil {
 		return nil, err
+	}
+	if err := tel.InstrumentRedis(rdb); err != nil {
+		return nil, fmt.Errorf("telemetry: %w", err)
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -126,7 +141,7 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 	reg := registry.New(rdb, keys)
 	gens := cache.NewGenerations(rdb, keys, keys.Epoch)
 	queue := jobs.NewQueue(rdb, queueOptions(cfg, log))
-	a := &App{Config: cfg, Log: log, Redis: rdb, Queue: queue, Metrics: metrics.New(queue.Inspector())}
+	a := &App{Config: cfg, Log: log, Redis: rdb, Queue: queue, Metrics: metrics.New(queue.Inspector()), Telemetry: tel}
 	a.Metrics.CountCancelled(queue.CancelledCount)
 	guards := a.guards()
 	if a.Live, err = a.follow(ctx, deps, guards, keys); err != nil {
@@ -209,7 +224,7 @@ func authConfig(c config.Auth) auth.Config {
 func (a *App) mcpConfig() mcp.Config {
 	cfg := a.Config
 	c := mcp.Config{Web: a.Answer.Web, WaitTimeout: cfg.MCP.WaitTimeout, Stateless: cfg.MCP.Stateless, MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
-		MaxBatchCalls: cfg.HTTP.MaxBatchCalls, DefaultNamespace: cfg.Plugins.DefaultNamespace}
+		MaxBatchCalls: cfg.HTTP.MaxBatchCalls, DefaultNamespace: cfg.Plugins.DefaultNamespace, Telemetry: a.Telemetry}
 	for _, t := range cfg.Plugins.Tools {
 		p := mcp.Profile{Namespace: t.Namespace, Name: t.Name, Base: t.Base, Description: t.Description, KBName: t.KBName}
 		if len(t.Tags)+len(t.SourceTypes)+len(t.DocumentIDs) > 0 {
@@ -238,6 +253,7 @@ func (a *App) Close() {
 	a.Live.Close()
 	_ = a.Queue.Close()
 	_ = a.Redis.Close()
+	a.stopTelemetry()
 }
 
 // NewWorker returns an Asynq server running the app's pipeline.
@@ -246,7 +262,8 @@ func (a *App) NewWorker() *worker.Server {
 		a.Log.Warn("scanned PDF pages will not be read (ingest.ocr)", "error", err)
 	}
 	return worker.NewServer(a.Redis, worker.ServerOptions{Queue: a.Config.Worker.Queue,
-		Concurrency: a.Config.Worker.Concurrency, PollInterval: a.Config.Worker.PollInterval, Log: a.Log, Importer: a.Archiver, Switcher: a.Embedders, Pin: a.Live.Pin}, a.Pipeline)
+		Concurrency: a.Config.Worker.Concurrency, PollInterval: a.Config.Worker.PollInterval, Log: a.Log, Importer: a.Archiver, Switcher: a.Embedders, Pin: a.Live.Pin,
+		Telemetry: a.Telemetry}, a.Pipeline)
 }
 
 // LoadSearch reads what searches need but a worker does not (WordNet),
@@ -273,7 +290,7 @@ func (a *App) Handler() (http.Handler, func(), error) {
 	e := api.New(a.APIServices(), api.Options{MaxBodyBytes: a.Config.HTTP.MaxBodyBytes,
 		MaxUploadBytes: a.Library.Uploads.MaxRequestBytes(), Monitoring: monitoring,
 		BodyTimeout: a.Config.HTTP.BodyTimeout, BodyIdleTimeout: a.Config.HTTP.BodyIdleTimeout,
-		Metrics: a.Metrics, MCP: a.MCP, Auth: a.Auth, Log: a.Log, Pin: a.Live.Pin,
+		Metrics: a.Metrics, MCP: a.MCP, Auth: a.Auth, Log: a.Log, Pin: a.Live.Pin, Telemetry: a.Telemetry,
 		WebSearch: searchrpc.New(a.Answer.Web, searchrpc.Info{Name: "ragd", Version: ragd.Version}, a.Log,
 			searchrpc.WithMaxBatch(a.Config.HTTP.MaxBatchCalls))})
 	return e, func() { _ = monitoring.Close() }, nil

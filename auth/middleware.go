@@ -33,7 +33,7 @@ func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 		// First, and in every mode: it also stops a cross-site page from
 		// riding on a browser's cached Basic credentials for operator paths.
 		if detail := a.origins.check(r); detail != "" {
-			a.log.Warn("auth: refused origin", "detail", detail, "path", r.URL.Path, "remote", r.RemoteAddr)
+			a.log.WarnContext(r.Context(), "auth: refused origin", "detail", detail, "path", r.URL.Path, "remote", r.RemoteAddr)
 			writeDetail(w, http.StatusForbidden, detail)
 			return
 		}
@@ -53,7 +53,7 @@ func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 		if !ok || !a.admit(w, r, p) {
 			return
 		}
-		a.log.Debug("auth: accepted", "principal", p.Name, "via", via, "path", r.URL.Path)
+		a.log.DebugContext(r.Context(), "auth: accepted", "principal", p.Name, "via", via, "path", r.URL.Path)
 		if ti.Extra == nil {
 			ti.Extra = map[string]any{}
 		}
@@ -104,7 +104,7 @@ func withoutOrigin(r *http.Request) bool {
 // refuseWithoutOrigin answers 403 to a cookie request without Origin; how
 // says how the cookie relates to it ("authenticated by", "carrying").
 func (a *Authenticator) refuseWithoutOrigin(w http.ResponseWriter, r *http.Request, how string) {
-	a.log.Warn("auth: cookie request without Origin refused", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
+	a.log.WarnContext(r.Context(), "auth: cookie request without Origin refused", "method", r.Method, "path", r.URL.Path, "remote", r.RemoteAddr)
 	writeDetail(w, http.StatusForbidden, "a "+r.Method+" request "+how+" the session cookie must carry an Origin header")
 }
 
@@ -128,7 +128,7 @@ func (a *Authenticator) identify(w http.ResponseWriter, r *http.Request) (p *Pri
 		p, ti, found, err = a.sessionPrincipal(r)
 		via = viaCookie
 		if !found {
-			a.log.Debug("auth: no bearer token", "path", r.URL.Path, "remote", r.RemoteAddr)
+			a.log.DebugContext(r.Context(), "auth: no bearer token", "path", r.URL.Path, "remote", r.RemoteAddr)
 			missing := "missing bearer token"
 			if operator {
 				missing = "missing bearer token or basic credentials"
@@ -139,13 +139,13 @@ func (a *Authenticator) identify(w http.ResponseWriter, r *http.Request) (p *Pri
 	}
 	switch {
 	case errors.Is(err, errUnavailable):
-		a.log.Error("auth: cannot verify tokens", "err", err)
+		a.log.ErrorContext(r.Context(), "auth: cannot verify tokens", "err", err)
 		w.Header().Set("Retry-After", "5")
 		writeDetail(w, http.StatusServiceUnavailable, err.Error())
 		return nil, nil, via, false
 	case err != nil:
 		// err names the failed check; the token itself is never logged.
-		a.log.Warn("auth: rejected token", "reason", err, "via", via, "path", r.URL.Path, "remote", r.RemoteAddr)
+		a.log.WarnContext(r.Context(), "auth: rejected token", "reason", err, "via", via, "path", r.URL.Path, "remote", r.RemoteAddr)
 		a.challenge(w, r, http.StatusUnauthorized, "invalid_token", err.Error())
 		return nil, nil, via, false
 	case via == viaCookie && withoutOrigin(r):
@@ -160,7 +160,7 @@ func (a *Authenticator) identify(w http.ResponseWriter, r *http.Request) (p *Pri
 // refusal it has answered the request.
 func (a *Authenticator) admit(w http.ResponseWriter, r *http.Request, p *Principal) bool {
 	if missing := missingScopes(p.Scopes, a.scopes); len(missing) > 0 {
-		a.log.Warn("auth: insufficient scope", "principal", p.Name, "missing", missing, "path", r.URL.Path)
+		a.log.WarnContext(r.Context(), "auth: insufficient scope", "principal", p.Name, "missing", missing, "path", r.URL.Path)
 		a.challenge(w, r, http.StatusForbidden, "insufficient_scope",
 			fmt.Sprintf("token lacks scope %s", strings.Join(missing, " ")))
 		return false
@@ -168,7 +168,7 @@ func (a *Authenticator) admit(w http.ResponseWriter, r *http.Request, p *Princip
 	if a.Operator(r.URL.Path) && len(p.Namespaces) > 0 {
 		// The operator UI shows and acts on every namespace's tasks;
 		// the metrics count them.
-		a.log.Warn("auth: namespace-limited principal refused an operator path", "principal", p.Name, "path", r.URL.Path)
+		a.log.WarnContext(r.Context(), "auth: namespace-limited principal refused an operator path", "principal", p.Name, "path", r.URL.Path)
 		writeDetail(w, http.StatusForbidden,
 			fmt.Sprintf("key %q is limited to namespaces and may not use the operator paths (the Asynq UI, /metrics), which show every namespace", p.Name))
 		return false

@@ -53,6 +53,6 @@ func (c *Results) Put(ctx context.Context, tool, key string, value any) {
 		return
 	}
 	if err := c.rdb.Set(ctx, key, raw, c.ttl).Err(); err != nil {
-		c.log.Warn("cache write failed", "tool", tool, "error", err)
+		c.log.WarnContext(ctx, "cache write failed", "tool", tool, "error", err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	fastjson "github.com/segmentio/encoding/json"
 
 	"ragd"
+	"ragd/telemetry"
 )
 
 // Lookup returns the cache key of tool called with args over namespaces
@@ -35,6 +36,9 @@ func (c *Results) Lookup(ctx context.Context, namespaces []string, tool string, 
 	if c == nil {
 		return "", false
 	}
+	parent := telemetry.Current(ctx)
+	ctx, span := telemetry.Start(ctx, "cache.lookup")
+	defer func() { endLookup(parent, span, tool, hit) }()
 	canonical, err := json.Marshal(args)
 	if err != nil {
 		return "", false
@@ -59,7 +63,7 @@ func (c *Results) Lookup(ctx context.Context, namespaces []string, tool string, 
 		gens, err = c.gens.sums(counters, vals)
 	}
 	if err != nil {
-		c.log.Warn("cache disabled for this call: cannot read generations", "tool", tool, "error", err)
+		c.log.WarnContext(ctx, "cache disabled for this call: cannot read generations", "tool", tool, "error", err)
 		return "", false
 	}
 	joined := strings.Join(gens, "+")
@@ -70,7 +74,7 @@ func (c *Results) Lookup(ctx context.Context, namespaces []string, tool string, 
 	} else {
 		c.seen.Add(set, joined)
 		if raw, err = c.rdb.Get(ctx, key).Result(); err != nil && !errors.Is(err, redis.Nil) {
-			c.log.Warn("cache disabled for this call: cannot read the result", "tool", tool, "error", err)
+			c.log.WarnContext(ctx, "cache disabled for this call: cannot read the result", "tool", tool, "error", err)
 			return "", false
 		}
 	}

@@ -34,6 +34,28 @@ type Config struct {
 	Watch  []WatchEntry `yaml:"watch"`
 	Log    Log          `yaml:"log"`
 	Import Import       `yaml:"import"`
+	// Telemetry configures OpenTelemetry tracing (off by default).
+	Telemetry Telemetry `yaml:"telemetry"`
+}
+
+// Telemetry configures tracing: spans of requests, tool calls and jobs
+// exported over OTLP.
+type Telemetry struct {
+	// OTLPEndpoint is the collector's OTLP base URL; empty turns tracing
+	// off.
+	OTLPEndpoint string `yaml:"otlp_endpoint"`
+	// Protocol is http/protobuf or grpc.
+	Protocol string `yaml:"protocol"`
+	// ServiceName names this ragd in the traces.
+	ServiceName string `yaml:"service_name"`
+	// SampleRatio of new traces are recorded (0 to 1); a request that
+	// brings a traceparent follows its caller's decision.
+	SampleRatio float64 `yaml:"sample_ratio"`
+	// Headers go with every export (a hosted collector's API key).
+	Headers map[string]string `yaml:"headers"`
+	// RecordQueries lets spans carry query text; off, no span carries a
+	// query's or a document's text.
+	RecordQueries bool `yaml:"record_queries"`
 }
 
 // Import configures POST /kb/{kb_name}/import.
@@ -394,6 +416,7 @@ func Default() Config {
 		Resilience: Resilience{MaxRetries: 3, CircuitFailThreshold: 5, CircuitOpenFor: 30 * time.Second},
 		Log:        Log{Level: "info", Format: "text"},
 		Import:     Import{MaxBytes: 4 << 30},
+		Telemetry:  Telemetry{Protocol: "http/protobuf", ServiceName: "ragd", SampleRatio: 1, Headers: map[string]string{}},
 	}
 }
 

@@ -153,6 +153,8 @@ func setField(f reflect.Value, val string) error {
 			return err
 		}
 		f.SetFloat(x)
+	case f.Kind() == reflect.Map && f.Type().Key().Kind() == reflect.String && f.Type().Elem().Kind() == reflect.String:
+		return setStringMap(f, val)
 	case f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.String:
 		var items []string
 		for _, s := range strings.Split(val, ",") {
@@ -164,5 +166,23 @@ func setField(f reflect.Value, val string) error {
 	default:
 		return fmt.Errorf("unsupported setting type %s", f.Type())
 	}
+	return nil
+}
+
+// setStringMap sets a map of strings from name=value pairs separated by
+// commas (telemetry.headers), as OTEL_EXPORTER_OTLP_HEADERS writes them.
+func setStringMap(f reflect.Value, val string) error {
+	m := reflect.MakeMap(f.Type())
+	for _, pair := range strings.Split(val, ",") {
+		if pair = strings.TrimSpace(pair); pair == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(pair, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return fmt.Errorf("want name=value pairs separated by commas, not %q", pair)
+		}
+		m.SetMapIndex(reflect.ValueOf(strings.TrimSpace(k)), reflect.ValueOf(strings.TrimSpace(v)))
+	}
+	f.Set(m)
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"ragd"
 	"ragd/resilience"
+	"ragd/telemetry"
 )
 
 // Guarded wraps e with g — a circuit breaker, a per-call timeout and
@@ -42,5 +43,10 @@ func (x *guarded) Name() string   { return x.e.Name() }
 func (x *guarded) Dimension() int { return x.e.Dimension() }
 
 func (x *guarded) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	return resilience.Do(ctx, x.g, func(ctx context.Context) ([][]float32, error) { return x.e.Embed(ctx, texts) })
+	return resilience.Do(ctx, x.g, "embed", func(ctx context.Context) ([][]float32, error) {
+		if s := telemetry.Current(ctx); s.Recording() {
+			s.Set(telemetry.Int(telemetry.KeyTexts, len(texts)))
+		}
+		return x.e.Embed(ctx, texts)
+	})
 }

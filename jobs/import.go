@@ -3,6 +3,8 @@ package jobs
 import (
 	"context"
 	"time"
+
+	"ragd/telemetry"
 )
 
 // TypeImport loads an archive into a namespace (docs/ARCHIVE.md).
@@ -18,9 +20,14 @@ type ImportPayload struct {
 	// FromKBName is the namespace the archive was exported from.
 	FromKBName string    `json:"from_kb_name"`
 	CreatedAt  time.Time `json:"created_at"`
+
+	Traced
 }
 
 // EnqueueImport enqueues an import task under jobID.
 func (q *Queue) EnqueueImport(ctx context.Context, jobID string, p ImportPayload) error {
-	return q.enqueue(ctx, TypeImport, jobID, p)
+	return traced(ctx, TypeImport, jobID, p.Namespace, false, func(ctx context.Context, c *telemetry.Carrier) error {
+		p.Trace = c
+		return q.enqueue(ctx, TypeImport, jobID, p)
+	})
 }

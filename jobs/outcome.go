@@ -40,12 +40,14 @@ type fileOutcome struct {
 	Replaced    int            `json:"x,omitempty"`
 	Images      int            `json:"i,omitempty"`
 	PagesOCR    int            `json:"o,omitempty"`
+	TraceID     string         `json:"t,omitempty"`
 }
 
 func newOutcome(pl DocumentPayload, retried int, progress ragd.Progress, res ragd.DocumentResult) fileOutcome {
 	o := fileOutcome{Namespace: pl.Namespace, CreatedAt: pl.CreatedAt.UnixNano(), CompletedAt: time.Now().Unix(),
 		Retried: retried, Source: res.Source, Chunks: res.ChunksIndexed, DedupHit: res.DedupHit,
-		ContentHash: res.ContentHash, Replaced: res.Replaced, Images: res.ImagesIndexed, PagesOCR: res.PagesOCR}
+		ContentHash: res.ContentHash, Replaced: res.Replaced, Images: res.ImagesIndexed, PagesOCR: res.PagesOCR,
+		TraceID: pl.Trace.TraceID()}
 	if progress != o.usualProgress() {
 		o.Progress = &progress
 	}
@@ -128,7 +130,8 @@ func outcomeJob(id, raw string) *ragd.Job {
 	}
 	done := time.Unix(o.CompletedAt, 0).UTC()
 	return &ragd.Job{ID: id, Type: TypeIngestDocument, Namespace: o.Namespace, Status: ragd.JobCompleted,
-		Progress: progress, Result: body, Retried: o.Retried, CreatedAt: time.Unix(0, o.CreatedAt).UTC(), CompletedAt: &done}
+		Progress: progress, Result: body, Retried: o.Retried, CreatedAt: time.Unix(0, o.CreatedAt).UTC(), CompletedAt: &done,
+		TraceID: o.TraceID}
 }
 
 // readOutcome queues, on p, the read of file job id's outcome; nil for a

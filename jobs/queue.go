@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"ragd/keyspace"
+	"ragd/telemetry"
 )
 
 // Options configure how tasks are enqueued.
@@ -63,12 +64,18 @@ func NewJobID() string { return uuid.NewString() }
 
 // EnqueueDocument enqueues a document task under jobID.
 func (q *Queue) EnqueueDocument(ctx context.Context, jobID string, p DocumentPayload) error {
-	return q.enqueue(ctx, TypeIngestDocument, jobID, p, fileRetention(p)...)
+	return traced(ctx, TypeIngestDocument, jobID, p.Namespace, p.ParentID != "", func(ctx context.Context, c *telemetry.Carrier) error {
+		p.Trace = c
+		return q.enqueue(ctx, TypeIngestDocument, jobID, p, fileRetention(p)...)
+	})
 }
 
 // EnqueueDirectory enqueues a directory task under jobID.
 func (q *Queue) EnqueueDirectory(ctx context.Context, jobID string, p DirectoryPayload) error {
-	return q.enqueue(ctx, TypeIngestDirectory, jobID, p)
+	return traced(ctx, TypeIngestDirectory, jobID, p.Namespace, false, func(ctx context.Context, c *telemetry.Carrier) error {
+		p.Trace = c
+		return q.enqueue(ctx, TypeIngestDirectory, jobID, p)
+	})
 }
 
 // enqueue is idempotent per job id: a parent retried after fanning out some

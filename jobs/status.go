@@ -37,9 +37,10 @@ func fromTaskInfo(info *asynq.TaskInfo) (*ragd.Job, *report) {
 	var p struct {
 		Namespace string    `json:"kb_name"`
 		CreatedAt time.Time `json:"created_at"`
+		Traced
 	}
 	_ = json.Unmarshal(info.Payload, &p)
-	job.CreatedAt, job.Namespace = p.CreatedAt, p.Namespace
+	job.CreatedAt, job.Namespace, job.TraceID = p.CreatedAt, p.Namespace, p.Trace.TraceID()
 	if !info.CompletedAt.IsZero() {
 		t := info.CompletedAt
 		job.CompletedAt = &t

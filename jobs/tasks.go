@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ragd"
+	"ragd/telemetry"
 )
 
 // Task types.
@@ -42,6 +43,14 @@ type DocumentPayload struct {
 	// them; Filename is the name they were uploaded under.
 	Upload   string `json:"upload,omitempty"`
 	Filename string `json:"filename,omitempty"`
+
+	Traced
+}
+
+// Traced is the trace context a task's payload carries from the span that
+// enqueued it to the worker's (trace.go); nil when it was not traced.
+type Traced struct {
+	Trace *telemetry.Carrier `json:"trace,omitempty"`
 }
 
 // AccessFor is the access a run of pl leaves its document with: pl's,
@@ -75,6 +84,8 @@ type DirectoryPayload struct {
 
 	// IncludeIgnored walks what the ignore rules skip (ingest.Skipper).
 	IncludeIgnored bool `json:"include_ignored,omitempty"`
+
+	Traced
 }
 
 // report is what a task writes through Asynq's result writer: progress while

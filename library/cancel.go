@@ -27,6 +27,6 @@ func (s *Service) CancelJob(ctx context.Context, req CancelRequest) (CancelledJo
 		}
 		return CancelledJob{}, err
 	}
-	s.Log.Info("job cancelled", "job_id", job.ID, "type", job.Type, "kb_name", job.Namespace)
+	s.Log.InfoContext(ctx, "job cancelled", "job_id", job.ID, "type", job.Type, "kb_name", job.Namespace)
 	return CancelledJob{JobID: job.ID, Status: ragd.JobCancelled}, nil
 }

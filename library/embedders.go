@@ -123,7 +123,7 @@ func (e *Embedders) StartSwitch(ctx context.Context, req SwitchRequest) (SwitchA
 		e.abandon(context.WithoutCancel(ctx), id)
 		return SwitchAccepted{}, ragd.Unavailable("redis", err)
 	}
-	e.Log.Info("embedder switch started", "job_id", id, "from", from.Name, "to", name, "collection", to.Collection)
+	e.Log.InfoContext(ctx, "embedder switch started", "job_id", id, "from", from.Name, "to", name, "collection", to.Collection)
 	return SwitchAccepted{JobID: id, Status: ragd.JobQueued, From: from.Name, To: name}, nil
 }
 
@@ -172,7 +172,7 @@ func (e *Embedders) abandon(ctx context.Context, id string) {
 		return nil
 	})
 	if err != nil {
-		e.Log.Error("a switch whose job was not enqueued is still recorded; cancel its job id", "job_id", id, "error", err)
+		e.Log.ErrorContext(ctx, "a switch whose job was not enqueued is still recorded; cancel its job id", "job_id", id, "error", err)
 	}
 }
 

@@ -94,13 +94,13 @@ func (e *Export) WriteTo(ctx context.Context, w io.Writer) (ExportStats, error) 
 		}
 	}
 	if st.Skipped = len(skipped); st.Skipped > 0 {
-		a.Log.Warn("documents left out of the export: they changed while it ran; export again to include them",
+		a.Log.WarnContext(ctx, "documents left out of the export: they changed while it ran; export again to include them",
 			"kb_name", e.ns, "documents", skipped[:min(len(skipped), 10)], "count", len(skipped))
 	}
 	if err := aw.Close(); err != nil {
 		return st, err
 	}
-	a.Log.Info("namespace exported", "kb_name", e.ns, "documents", st.Documents, "chunks", st.Chunks,
+	a.Log.InfoContext(ctx, "namespace exported", "kb_name", e.ns, "documents", st.Documents, "chunks", st.Chunks,
 		"images", st.Images, "skipped_documents", st.Skipped)
 	return st, nil
 }

@@ -49,7 +49,7 @@ func (a *Archiver) Import(ctx context.Context, kb string, body io.Reader, length
 		_ = os.Remove(path)
 		return ImportEnqueued{}, ragd.Unavailable("redis", err)
 	}
-	a.Log.Info("import job enqueued", "job_id", id, "kb_name", ns, "from_kb_name", from, "documents", sum.Trailer.Documents,
+	a.Log.InfoContext(ctx, "import job enqueued", "job_id", id, "kb_name", ns, "from_kb_name", from, "documents", sum.Trailer.Documents,
 		"chunks", sum.Trailer.Chunks)
 	return ImportEnqueued{JobID: id, Status: ragd.JobQueued, KBName: ns, FromKBName: from,
 		Documents: sum.Trailer.Documents, Chunks: sum.Trailer.Chunks, Images: sum.Trailer.Images}, nil

@@ -18,7 +18,7 @@ import (
 func (a *Archiver) DiscardImport(ctx context.Context, pl jobs.ImportPayload) (int, error) {
 	defer func() {
 		if err := os.Remove(pl.ArchivePath); err != nil && !errors.Is(err, os.ErrNotExist) {
-			a.Log.Warn("archive of a failed import not removed", "path", pl.ArchivePath, "error", err)
+			a.Log.WarnContext(ctx, "archive of a failed import not removed", "path", pl.ArchivePath, "error", err)
 		}
 	}()
 	f, err := os.Open(pl.ArchivePath)

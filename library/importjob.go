@@ -60,9 +60,9 @@ func (a *Archiver) RunImport(ctx context.Context, pl jobs.ImportPayload, rep *jo
 		return res, err
 	}
 	if err := os.Remove(pl.ArchivePath); err != nil {
-		a.Log.Warn("imported archive not removed", "path", pl.ArchivePath, "error", err)
+		a.Log.WarnContext(ctx, "imported archive not removed", "path", pl.ArchivePath, "error", err)
 	}
-	a.Log.Info("archive imported", "kb_name", pl.Namespace, "from_kb_name", res.FromKBName, "documents", res.DocumentsImported,
+	a.Log.InfoContext(ctx, "archive imported", "kb_name", pl.Namespace, "from_kb_name", res.FromKBName, "documents", res.DocumentsImported,
 		"replaced", res.DocumentsReplaced, "chunks", res.ChunksImported, "images", res.ImagesImported)
 	return res, nil
 }

@@ -102,7 +102,7 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 	if err := s.Queue.EnqueueDocument(ctx, id, pl); err != nil {
 		return Enqueued{}, ragd.Unavailable("redis", err)
 	}
-	s.Log.Info("document job enqueued", "job_id", id, "kb_name", ns, "source", pl.Source)
+	s.Log.InfoContext(ctx, "document job enqueued", "job_id", id, "kb_name", ns, "source", pl.Source)
 	return Enqueued{JobID: &id, Status: ragd.JobQueued, DocumentID: pl.DocumentID, Source: pl.Source}, nil
 }
 
@@ -159,7 +159,7 @@ func (s *Service) IndexDirectory(ctx context.Context, req DirectoryRequest) (Enq
 	if err != nil {
 		return Enqueued{}, ragd.Unavailable("redis", err)
 	}
-	s.Log.Info("directory job enqueued", "job_id", id, "kb_name", sc.Namespace, "directory", sc.Dir, "sync", req.Sync)
+	s.Log.InfoContext(ctx, "directory job enqueued", "job_id", id, "kb_name", sc.Namespace, "directory", sc.Dir, "sync", req.Sync)
 	return Enqueued{JobID: &id, Status: ragd.JobQueued, Source: sc.Dir}, nil
 }
 

@@ -107,7 +107,7 @@ func (c *copier) checkpoint(ctx context.Context, ns, after string, images bool) 
 		return nil
 	})
 	if err != nil {
-		c.e.Log.Warn("embedder switch checkpoint not recorded; a restart copies again from the one before", "job_id", c.id, "error", err)
+		c.e.Log.WarnContext(ctx, "embedder switch checkpoint not recorded; a restart copies again from the one before", "job_id", c.id, "error", err)
 	}
 }
 

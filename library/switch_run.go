@@ -75,7 +75,7 @@ func (e *Embedders) copyPhase(ctx context.Context, st live.State, ref jobs.Ref, 
 	if err != nil {
 		return st, err
 	}
-	e.Log.Info("embedder switch cut over", "job_id", ref.ID, "live", st.Live.Name, "collection", st.Live.Collection)
+	e.Log.InfoContext(ctx, "embedder switch cut over", "job_id", ref.ID, "live", st.Live.Name, "collection", st.Live.Collection)
 	return st, nil
 }
 
@@ -113,7 +113,7 @@ func (e *Embedders) dropPhase(ctx context.Context, st live.State, rep *jobs.Repo
 		return err
 	}
 	rep.Result(SwitchResult{From: sw.From.Name, To: sw.To.Name, Collection: sw.To.Collection, Chunks: sw.Total})
-	e.Log.Info("embedder switch finished; old collection dropped", "job_id", sw.JobID, "dropped", sw.From.Collection)
+	e.Log.InfoContext(ctx, "embedder switch finished; old collection dropped", "job_id", sw.JobID, "dropped", sw.From.Collection)
 	return nil
 }
 
@@ -168,7 +168,7 @@ func (e *Embedders) finishCancel(ctx context.Context, st live.State) error {
 		}
 		return nil
 	})
-	e.Log.Info("embedder switch cancelled; its collection dropped", "job_id", sw.JobID, "dropped", sw.To.Collection)
+	e.Log.InfoContext(ctx, "embedder switch cancelled; its collection dropped", "job_id", sw.JobID, "dropped", sw.To.Collection)
 	return err
 }
 
@@ -192,7 +192,7 @@ func (e *Embedders) waitFollowed(ctx context.Context, gen int64) error {
 		}
 		if len(behind) > 0 && time.Now().After(nextLog) {
 			nextLog = nextLog.Add(10 * time.Second)
-			e.Log.Info("embedder switch waiting for processes still using the previous state", "gen", gen, "behind", behind)
+			e.Log.InfoContext(ctx, "embedder switch waiting for processes still using the previous state", "gen", gen, "behind", behind)
 		}
 		select {
 		case <-ctx.Done():
@@ -210,12 +210,12 @@ func (e *Embedders) waitFollowed(ctx context.Context, gen int64) error {
 func (e *Embedders) invalidateAll(ctx context.Context, side *live.Side) {
 	namespaces, err := side.Store.Namespaces(ctx)
 	if err != nil {
-		e.Log.Warn("cache not invalidated after the embedder switch; results expire with the cache TTL", "error", err)
+		e.Log.WarnContext(ctx, "cache not invalidated after the embedder switch; results expire with the cache TTL", "error", err)
 		return
 	}
 	for _, ns := range namespaces {
 		if _, err := e.Generations.Bump(ctx, ns); err != nil {
-			e.Log.Warn("cache of a namespace not invalidated after the embedder switch", "kb_name", ns, "error", err)
+			e.Log.WarnContext(ctx, "cache of a namespace not invalidated after the embedder switch", "kb_name", ns, "error", err)
 		}
 	}
 }
@@ -244,7 +244,7 @@ func (e *Embedders) retry(ctx context.Context, id string, fn func() error) error
 			pause = ra
 		}
 		e.setError(ctx, id, switchFailure(err)+" (retrying in "+pause.Round(time.Second).String()+")")
-		e.Log.Warn("embedder switch waiting to retry a batch", "job_id", id, "error", err, "wait", pause)
+		e.Log.WarnContext(ctx, "embedder switch waiting to retry a batch", "job_id", id, "error", err, "wait", pause)
 		select {
 		case <-ctx.Done():
 			return ctx.Err()

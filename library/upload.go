@@ -85,7 +85,7 @@ func (s *Service) enqueueUpload(ctx context.Context, ns string, req UploadReques
 	if err := s.Queue.EnqueueDocument(ctx, id, pl); err != nil {
 		return UploadJob{}, ragd.Unavailable("redis", err)
 	}
-	s.Log.Info("upload job enqueued", "job_id", id, "kb_name", ns, "source", pl.Source, "bytes", f.Size)
+	s.Log.InfoContext(ctx, "upload job enqueued", "job_id", id, "kb_name", ns, "source", pl.Source, "bytes", f.Size)
 	job.JobID = &id
 	return job, nil
 }

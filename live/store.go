@@ -156,7 +156,7 @@ func (s *Store) ClearNamespace(ctx context.Context, ns string) error {
 func (s *Store) alsoChange(ctx context.Context, snap *Snapshot, ns string, change func() error) {
 	s.mark(ctx, ns)
 	if err := change(); err != nil {
-		s.log.Warn("a delete or access change on the collection being switched to failed; the switch reconciles the namespace",
+		s.log.WarnContext(ctx, "a delete or access change on the collection being switched to failed; the switch reconciles the namespace",
 			"kb_name", ns, "collection", snap.To.Target.Collection, "error", err)
 	}
 }
@@ -164,7 +164,7 @@ func (s *Store) alsoChange(ctx context.Context, snap *Snapshot, ns string, chang
 // alsoTo runs a write to the new collection; a failure marks the namespace.
 func (s *Store) alsoTo(ctx context.Context, snap *Snapshot, ns string, write func() error) {
 	if err := write(); err != nil {
-		s.log.Warn("write to the collection being switched to failed; the switch copies the namespace's documents again",
+		s.log.WarnContext(ctx, "write to the collection being switched to failed; the switch copies the namespace's documents again",
 			"kb_name", ns, "collection", snap.To.Target.Collection, "error", err)
 		s.mark(ctx, ns)
 	}
@@ -172,7 +172,7 @@ func (s *Store) alsoTo(ctx context.Context, snap *Snapshot, ns string, write fun
 
 func (s *Store) mark(ctx context.Context, ns string) {
 	if err := s.h.records.MarkDirty(context.WithoutCancel(ctx), ns); err != nil {
-		s.log.Warn("namespace not marked for the switch's reconciliation", "kb_name", ns, "error", err)
+		s.log.WarnContext(ctx, "namespace not marked for the switch's reconciliation", "kb_name", ns, "error", err)
 	}
 }
 

@@ -29,9 +29,9 @@ type guarded struct {
 func (x *guarded) Model() string { return x.m.Model() }
 
 func (x *guarded) Complete(ctx context.Context, req ragd.ChatRequest) (ragd.ChatResponse, error) {
-	return resilience.Do(ctx, x.g, func(ctx context.Context) (ragd.ChatResponse, error) { return x.m.Complete(ctx, req) })
+	return resilience.Do(ctx, x.g, "complete", func(ctx context.Context) (ragd.ChatResponse, error) { return x.m.Complete(ctx, req) })
 }
 
 func (x *guarded) Stream(ctx context.Context, req ragd.ChatRequest, onDelta func(string) error) (ragd.ChatResponse, error) {
-	return resilience.DoStream(ctx, x.g, func(ctx context.Context) (ragd.ChatResponse, error) { return x.m.Stream(ctx, req, onDelta) })
+	return resilience.DoStream(ctx, x.g, "stream", func(ctx context.Context) (ragd.ChatResponse, error) { return x.m.Stream(ctx, req, onDelta) })
 }

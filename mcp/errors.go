@@ -48,7 +48,7 @@ func toolError(err error) error {
 // logToolError records a failed tool call: the tool, the principal's key
 // name (never its token) and the error, at a level by kind, internal
 // failures as errors.
-func logToolError(log *slog.Logger, req *sdk.CallToolRequest, err error) {
+func logToolError(ctx context.Context, log *slog.Logger, req *sdk.CallToolRequest, err error) {
 	tool := ""
 	if req != nil && req.Params != nil {
 		tool = req.Params.Name
@@ -60,5 +60,5 @@ func logToolError(log *slog.Logger, req *sdk.CallToolRequest, err error) {
 	case ragd.KindUnavailable:
 		level = slog.LevelWarn
 	}
-	log.Log(context.Background(), level, "tool call failed", "tool", tool, "error", err)
+	log.Log(ctx, level, "tool call failed", "tool", tool, "error", err)
 }

@@ -16,6 +16,7 @@ import (
 
 	"ragd"
 	"ragd/jsonrpc"
+	"ragd/telemetry"
 	"ragd/websearch"
 )
 
@@ -36,6 +37,8 @@ type Config struct {
 	Profiles []Profile
 	// Web, when set, adds core_search_web.
 	Web websearch.Provider
+	// Telemetry, when set, gives each tool call a span.
+	Telemetry *telemetry.Provider
 }
 
 // Server is ragd's MCP server.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"ragd/wire"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,49 +42,49 @@ func (m *Server) coreTools() []tool {
 				"Returns at once with a job_id and status \"queued\"; poll core_job_status(job_id) until status is completed, failed or cancelled. " +
 				"With wait:true it waits (sending progress notifications) and returns the final status, or the job_id and current status if the wait limit is reached. " +
 				"Content already indexed unchanged is not indexed again: dedup_hit is true and job_id is empty.",
-			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m.log, m.ingest(p))) }},
+			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m, m.ingest(p))) }},
 		{name: "core_ingest_directory", annotations: sdk.ToolAnnotations{Title: "Index a directory", DestructiveHint: no(), IdempotentHint: true, OpenWorldHint: no()},
 			description: "Index every supported file (PDF, DOCX, HTML, Markdown, text) of a directory inside the server's ingest roots, one job per file. " +
 				"Returns a job_id at once; core_job_status reports files done/total and each file's job. wait:true waits with progress notifications.",
-			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m.log, m.ingestDirectory(p))) }},
+			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m, m.ingestDirectory(p))) }},
 		{name: "core_job_status", annotations: sdk.ToolAnnotations{Title: "Ingest job status", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 			description: "The state of an ingest job: status (queued, active, retry, completed, failed, cancelled), progress {done, total, unit}, result when completed, error when failed. Poll every few seconds until completed, failed or cancelled.",
-			register:    func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m.log, m.jobStatus)) }},
+			register:    func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m, m.jobStatus)) }},
 		{name: "core_list_jobs", annotations: sdk.ToolAnnotations{Title: "List ingest jobs", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 			description: "List ingest jobs, newest first, one page at a time (100 by default), optionally only one namespace's or only those in one status " +
 				"(queued, active, retry, completed, failed, cancelled). A directory job is one entry; core_job_status lists its files. " +
 				"total is how many match; while next_offset is present, call again with offset=next_offset for the next page.",
 			register: func(s toolSet, t *sdk.Tool, p preset) {
 				t.OutputSchema = jobListSchema
-				addTool(s, t, guarded(m.log, m.listJobs(p)))
+				addTool(s, t, guarded(m, m.listJobs(p)))
 			}},
 		{name: "core_cancel_job", annotations: sdk.ToolAnnotations{Title: "Cancel an ingest job", DestructiveHint: yes(), IdempotentHint: true, OpenWorldHint: no()},
 			description: "Cancel an ingest job that has not ended: a queued one never runs, a running one stops, a directory job stops and cancels its unfinished files. " +
 				"A cancelled document keeps its previous version. Fails for a job already completed, failed or cancelled.",
-			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m.log, m.cancelJob)) }},
+			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m, m.cancelJob)) }},
 		{name: "core_query", annotations: sdk.ToolAnnotations{Title: "Answer from the documents", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 			description: "Answer a question from the indexed documents. The answer cites its sources as [n], meaning sources[n-1]; route says how it was made " +
 				"(llm: by the configured model; sampling: by your own model, asked through sampling/createMessage when the server has none; " +
 				"extractive: the best-matching sentences; not_found: the documents do not contain the answer — do not guess then). " +
 				"Use core_retrieve_text instead when you want the raw passages. " + phrasingsHint,
-			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m.log, m.query(p))) }},
+			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m, m.query(p))) }},
 		{name: "core_retrieve_text", annotations: sdk.ToolAnnotations{Title: "Retrieve passages", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 			description: "Find the passages (chunks) of the indexed documents that best match a query, best first, each with its heading path and document. " +
 				"Hybrid keyword + vector search by default; use specific words from the domain for best results. " + phrasingsHint,
-			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m.log, m.retrieveText(p))) }},
+			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m, m.retrieveText(p))) }},
 		{name: "core_retrieve_visual", annotations: sdk.ToolAnnotations{Title: "Retrieve images", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 			description: "Find images from indexed PDF/DOCX files by their captions and nearby text. Returns an empty list with a note when no images are indexed.",
-			register:    func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m.log, m.retrieveVisual(p))) }},
+			register:    func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m, m.retrieveVisual(p))) }},
 		{name: "core_list_documents", annotations: sdk.ToolAnnotations{Title: "List documents", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 			description: "List the documents indexed in a namespace, with their ids, sources, titles and chunk counts, one page at a time (100 by default), ordered by source. " +
 				"total is how many the namespace holds; while next_offset is present, call again with offset=next_offset for the next page.",
-			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m.log, m.listDocuments(p))) }},
+			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m, m.listDocuments(p))) }},
 		{name: "core_delete_document", annotations: sdk.ToolAnnotations{Title: "Delete a document", DestructiveHint: yes(), IdempotentHint: true, OpenWorldHint: no()},
 			description: "Delete a document and all its chunks from the knowledge base. This cannot be undone.",
-			register:    func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m.log, m.deleteDocument(p))) }},
+			register:    func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m, m.deleteDocument(p))) }},
 		{name: "core_stats", annotations: sdk.ToolAnnotations{Title: "Knowledge base statistics", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 			description: "Documents and chunks per namespace, the embedder, and the ingest queue's pending/active/failed jobs.",
-			register:    func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m.log, m.stats)) }},
+			register:    func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m, m.stats)) }},
 	}
 }
 
@@ -99,7 +98,7 @@ const phrasingsHint = "Pass 2-3 other phrasings of the question in queries (up t
 func (m *Server) searchWebTool() tool {
 	return tool{name: "core_search_web", annotations: sdk.ToolAnnotations{Title: "Search the web", ReadOnlyHint: true, OpenWorldHint: yes()},
 		description: "Search the public web (not the indexed documents). Use it for recent or public information; returns title, link and snippet per result.",
-		register:    func(s toolSet, t *sdk.Tool, _ preset) { addTool(s, t, guarded(m.log, m.searchWeb)) }}
+		register:    func(s toolSet, t *sdk.Tool, _ preset) { addTool(s, t, guarded(m, m.searchWeb)) }}
 }
 
 func (m *Server) searchWeb(ctx context.Context, _ *sdk.CallToolRequest, in SearchWebInput) (*sdk.CallToolResult, SearchWebOutput, error) {
@@ -278,19 +277,22 @@ func (m *Server) stats(ctx context.Context, _ *sdk.CallToolRequest, _ StatsInput
 
 // guarded gives the handler the caller's principal (which the HTTP auth
 // middleware put in the request's token info), so the service can check
-// namespace access whichever transport the call came by; and turns a
+// namespace access whichever transport the call came by; opens the call's
+// span (traced.go), continuing the trace its _meta names; and turns a
 // service error into the tool error the agent reads, logged here with the
 // tool's name since the agent is told the server has the details.
-func guarded[In, Out any](log *slog.Logger, h sdk.ToolHandlerFor[In, Out]) sdk.ToolHandlerFor[In, Out] {
+func guarded[In, Out any](m *Server, h sdk.ToolHandlerFor[In, Out]) sdk.ToolHandlerFor[In, Out] {
 	return func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, Out, error) {
 		if req != nil && req.Extra != nil {
 			if p := auth.FromTokenInfo(req.Extra.TokenInfo); p != nil {
 				ctx = auth.WithPrincipal(ctx, p)
 			}
 		}
+		ctx, span := m.startCall(ctx, req)
 		res, out, err := h(ctx, req, in)
+		endCall(span, err)
 		if err != nil {
-			logToolError(log, req, err)
+			logToolError(ctx, m.log, req, err)
 			err = toolError(err)
 		}
 		return res, out, err

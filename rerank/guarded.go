@@ -26,5 +26,5 @@ type guarded struct {
 func (x *guarded) Model() string { return x.r.Model() }
 
 func (x *guarded) Rerank(ctx context.Context, query string, texts []string) ([]float64, error) {
-	return resilience.Do(ctx, x.g, func(ctx context.Context) ([]float64, error) { return x.r.Rerank(ctx, query, texts) })
+	return resilience.Do(ctx, x.g, "rerank", func(ctx context.Context) ([]float64, error) { return x.r.Rerank(ctx, query, texts) })
 }

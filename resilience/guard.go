@@ -17,6 +17,7 @@ import (
 	"github.com/sony/gobreaker/v2"
 
 	"ragd"
+	"ragd/telemetry"
 )
 
 // Policy configures a Guard.
@@ -111,16 +112,19 @@ func (g *Guard) Name() string { return g.name }
 // State is the breaker's state: "closed", "half-open" or "open".
 func (g *Guard) State() string { return g.breaker.State().String() }
 
-// Do runs fn through the guard. An open breaker fails at once; a timeout or
-// an exhausted retry becomes a ragd Unavailable error naming the dependency;
-// a non-transient error is returned as it is, after one attempt.
-func Do[T any](ctx context.Context, g *Guard, fn func(context.Context) (T, error)) (T, error) {
-	return do(ctx, g, uint(g.policy.MaxRetries)+1, g.policy.Timeout, fn)
+// Do runs fn, the dependency's operation op, through the guard. An open
+// breaker fails at once; a timeout or an exhausted retry becomes a ragd
+// Unavailable error naming the dependency; a non-transient error is
+// returned as it is, after one attempt. Under a traced request the call
+// is a span, <dependency>.<op>, with its retries and the breaker's
+// refusals as events.
+func Do[T any](ctx context.Context, g *Guard, op string, fn func(context.Context) (T, error)) (T, error) {
+	return do(ctx, g, op, uint(g.policy.MaxRetries)+1, g.policy.Timeout, fn)
 }
 
 // Run is Do for calls that return only an error.
-func Run(ctx context.Context, g *Guard, fn func(context.Context) error) error {
-	_, err := Do(ctx, g, func(ctx context.Context) (struct{}, error) { return struct{}{}, fn(ctx) })
+func Run(ctx context.Context, g *Guard, op string, fn func(context.Context) error) error {
+	_, err := Do(ctx, g, op, func(ctx context.Context) (struct{}, error) { return struct{}{}, fn(ctx) })
 	return err
 }
 
@@ -129,13 +133,22 @@ func Run(ctx context.Context, g *Guard, fn func(context.Context) error) error {
 // the per-attempt deadline: a deadline on the whole call would cut off a
 // long answer that is still flowing, so fn bounds the stream itself (the
 // chat model's wait for each chunk).
-func DoStream[T any](ctx context.Context, g *Guard, fn func(context.Context) (T, error)) (T, error) {
-	return do(ctx, g, 1, 0, fn)
+func DoStream[T any](ctx context.Context, g *Guard, op string, fn func(context.Context) (T, error)) (T, error) {
+	return do(ctx, g, op, 1, 0, fn)
 }
 
 // do runs fn up to tries times, each attempt bounded by timeout (0: by
-// ctx alone).
-func do[T any](ctx context.Context, g *Guard, tries uint, timeout time.Duration, fn func(context.Context) (T, error)) (T, error) {
+// ctx alone), in the call's span.
+func do[T any](ctx context.Context, g *Guard, op string, tries uint, timeout time.Duration, fn func(context.Context) (T, error)) (T, error) {
+	ctx, span := g.startCall(ctx, op)
+	v, err := retry(ctx, g, span, tries, timeout, fn)
+	span.End(err)
+	return v, err
+}
+
+// retry is do's work: the attempts, each through the breaker, and the
+// error the caller gets.
+func retry[T any](ctx context.Context, g *Guard, span telemetry.Span, tries uint, timeout time.Duration, fn func(context.Context) (T, error)) (T, error) {
 	attempt := func() (T, error) {
 		var zero T
 		out, err := g.breaker.Execute(func() (any, error) {
@@ -143,6 +156,7 @@ func do[T any](ctx context.Context, g *Guard, tries uint, timeout time.Duration,
 		})
 		switch {
 		case errors.Is(err, gobreaker.ErrOpenState), errors.Is(err, gobreaker.ErrTooManyRequests):
+			span.Event("breaker refused the call", telemetry.String(telemetry.KeyBreaker, g.State()))
 			return zero, backoff.Permanent(&ragd.Error{Kind: ragd.KindUnavailable,
 				Message:           fmt.Sprintf("%s is unavailable: circuit breaker is open after repeated failures", g.name),
 				RetryAfterSeconds: max(int(g.policy.OpenFor.Seconds()), 1), Err: err})
@@ -157,7 +171,7 @@ func do[T any](ctx context.Context, g *Guard, tries uint, timeout time.Duration,
 	eb := backoff.NewExponentialBackOff()
 	eb.InitialInterval, eb.MaxInterval, eb.RandomizationFactor = g.policy.InitialBackoff, g.policy.MaxBackoff, 0.5
 	v, err := backoff.Retry(ctx, attempt, backoff.WithBackOff(eb), backoff.WithMaxTries(tries),
-		backoff.WithMaxElapsedTime(0))
+		backoff.WithMaxElapsedTime(0), backoff.WithNotify(retryEvents(span)))
 	if err == nil {
 		return v, nil
 	}

@@ -24,7 +24,7 @@ func transient(err error) bool { return !errors.Is(err, errBad) }
 func TestRetriesTransientThenSucceeds(t *testing.T) {
 	g := New("weaviate", testPolicy(), transient, Hooks{})
 	var calls atomic.Int32
-	v, err := Do(context.Background(), g, func(context.Context) (int, error) {
+	v, err := Do(context.Background(), g, "op", func(context.Context) (int, error) {
 		if calls.Add(1) < 3 {
 			return 0, errDown
 		}
@@ -42,7 +42,7 @@ func TestNonTransientIsNotRetriedAndKeepsBreakerClosed(t *testing.T) {
 	g := New("embedder", testPolicy(), transient, Hooks{})
 	var calls atomic.Int32
 	for i := 0; i < 10; i++ {
-		_, err := Do(context.Background(), g, func(context.Context) (int, error) { calls.Add(1); return 0, errBad })
+		_, err := Do(context.Background(), g, "op", func(context.Context) (int, error) { calls.Add(1); return 0, errBad })
 		if !errors.Is(err, errBad) {
 			t.Fatalf("want the caller's error back, got %v", err)
 		}
@@ -56,7 +56,7 @@ func TestBreakerOpensFailsFastAndRecovers(t *testing.T) {
 	g := New("weaviate", testPolicy(), transient, Hooks{})
 	var calls atomic.Int32
 	down := func(context.Context) (int, error) { calls.Add(1); return 0, errDown }
-	_, err := Do(context.Background(), g, down) // 3 attempts = threshold
+	_, err := Do(context.Background(), g, "op", down) // 3 attempts = threshold
 	if ragd.KindOf(err) != ragd.KindUnavailable || !strings.Contains(err.Error(), "weaviate") {
 		t.Fatalf("exhausted retries: %v", err)
 	}
@@ -64,7 +64,7 @@ func TestBreakerOpensFailsFastAndRecovers(t *testing.T) {
 		t.Fatalf("after %d failures state is %s", calls.Load(), g.State())
 	}
 	before := calls.Load()
-	_, err = Do(context.Background(), g, down)
+	_, err = Do(context.Background(), g, "op", down)
 	var re *ragd.Error
 	if !errors.As(err, &re) || re.Kind != ragd.KindUnavailable || !strings.Contains(re.Message, "circuit breaker is open") || re.RetryAfterSeconds < 1 {
 		t.Fatalf("open breaker: %v", err)
@@ -73,7 +73,7 @@ func TestBreakerOpensFailsFastAndRecovers(t *testing.T) {
 		t.Fatalf("open breaker called the dependency %d times", calls.Load()-before)
 	}
 	time.Sleep(250 * time.Millisecond) // OpenFor passes: half-open lets one call probe
-	v, err := Do(context.Background(), g, func(context.Context) (int, error) { return 7, nil })
+	v, err := Do(context.Background(), g, "op", func(context.Context) (int, error) { return 7, nil })
 	if err != nil || v != 7 || g.State() != "closed" {
 		t.Fatalf("after recovery: %d, %v, state %s", v, err, g.State())
 	}
@@ -83,7 +83,7 @@ func TestTimeoutBecomesUnavailable(t *testing.T) {
 	p := testPolicy()
 	p.MaxRetries = 0
 	g := New("llm", p, nil, Hooks{})
-	_, err := Do(context.Background(), g, func(ctx context.Context) (int, error) {
+	_, err := Do(context.Background(), g, "op", func(ctx context.Context) (int, error) {
 		<-ctx.Done()
 		return 0, ctx.Err()
 	})
@@ -96,7 +96,7 @@ func TestCallerCancellationIsNotRetried(t *testing.T) {
 	g := New("weaviate", testPolicy(), nil, Hooks{})
 	ctx, cancel := context.WithCancel(context.Background())
 	var calls atomic.Int32
-	_, err := Do(ctx, g, func(context.Context) (int, error) { calls.Add(1); cancel(); return 0, context.Canceled })
+	_, err := Do(ctx, g, "op", func(context.Context) (int, error) { calls.Add(1); cancel(); return 0, context.Canceled })
 	if !errors.Is(err, context.Canceled) || calls.Load() != 1 || g.State() != "closed" {
 		t.Fatalf("cancelled: %v after %d calls, state %s", err, calls.Load(), g.State())
 	}
@@ -106,7 +106,7 @@ func TestCallerCancellationIsNotRetried(t *testing.T) {
 // on it (the adapter bounds each wait for a chunk instead).
 func TestDoStreamHasNoDeadline(t *testing.T) {
 	g := New("llm", testPolicy(), nil, Hooks{}) // 50 ms per attempt
-	v, err := DoStream(context.Background(), g, func(ctx context.Context) (int, error) {
+	v, err := DoStream(context.Background(), g, "op", func(ctx context.Context) (int, error) {
 		if _, ok := ctx.Deadline(); ok {
 			return 0, errors.New("the stream got a deadline")
 		}
@@ -130,7 +130,7 @@ func TestZeroTimeoutIsTheDefault(t *testing.T) {
 	if g.Timeout() != DefaultPolicy().Timeout {
 		t.Fatalf("timeout %s", g.Timeout())
 	}
-	if _, err := Do(context.Background(), g, func(context.Context) (int, error) { return 1, nil }); err != nil {
+	if _, err := Do(context.Background(), g, "op", func(context.Context) (int, error) { return 1, nil }); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"ragd"
+	"ragd/telemetry"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 )
@@ -32,13 +33,16 @@ func (s *Service) queryVector(ctx context.Context, p Plan) ([]float32, error) {
 // EmbedQuery embeds a query, from memory when it was embedded before in
 // the same vector space (an embedder switch changes it).
 func (s *Service) EmbedQuery(ctx context.Context, query string) ([]float32, error) {
+	ctx, span := telemetry.Start(ctx, "search.embed_query")
 	key := ragd.VectorSpace(ctx) + "\x00" + query
 	if s.QueryVectors != nil {
 		if v, ok := s.QueryVectors.Get(key); ok {
+			endEmbedQuery(span, true, nil)
 			return v, nil
 		}
 	}
 	vectors, err := s.Embedder.Embed(ctx, []string{query})
+	endEmbedQuery(span, false, err)
 	if err != nil {
 		return nil, err
 	}

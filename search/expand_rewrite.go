@@ -42,7 +42,7 @@ func (s *Service) expandRewrite(ctx context.Context, e *expansion, query string)
 			{Role: ragd.RoleUser, Content: query},
 		}})
 		if err != nil {
-			s.Log.Warn("query rewrite skipped: chat model failed", "error", err)
+			s.Log.WarnContext(ctx, "query rewrite skipped: chat model failed", "error", err)
 			return
 		}
 		passage = resp.Message.Content

@@ -48,7 +48,7 @@ func (s *Service) vocabulary(ctx context.Context, ns string) *vocabulary {
 	}
 	gen, err := s.Generations.Get(ctx, ns)
 	if err != nil {
-		s.Log.Warn("query expansion skipped: namespace generation unreadable", "kb_name", ns, "error", err)
+		s.Log.WarnContext(ctx, "query expansion skipped: namespace generation unreadable", "kb_name", ns, "error", err)
 		return nil
 	}
 	cache := s.vocabCache()
@@ -60,7 +60,7 @@ func (s *Service) vocabulary(ctx context.Context, ns string) *vocabulary {
 	}
 	stats, err := s.Vocab.Load(ctx, ns, s.Registry.CurrentHashes)
 	if err != nil {
-		s.Log.Warn("query expansion skipped: vocabulary unreadable", "kb_name", ns, "error", err)
+		s.Log.WarnContext(ctx, "query expansion skipped: vocabulary unreadable", "kb_name", ns, "error", err)
 		return nil
 	}
 	v = &vocabulary{gen: gen, stats: stats}

@@ -48,7 +48,7 @@ func (s *Service) rerank(ctx context.Context, query string, hits []ragd.Hit) ([]
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		s.Log.Warn("reranker failed; results keep the fused order", "model", s.Reranker.Model(), "candidates", len(hits), "error", err)
+		s.Log.WarnContext(ctx, "reranker failed; results keep the fused order", "model", s.Reranker.Model(), "candidates", len(hits), "error", err)
 		if s.RerankFallback != nil {
 			s.RerankFallback(err)
 		}

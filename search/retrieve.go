@@ -10,6 +10,7 @@ import (
 
 	"ragd"
 	"ragd/auth"
+	"ragd/telemetry"
 )
 
 // ScopeFilter is wire.ScopeFilter, the contract REST, MCP and the client share.
@@ -55,6 +56,14 @@ const maxQueryLength = 4000
 // Plan validates a retrieval request into its plan: defaults applied,
 // namespaces checked against the caller's rights, filters normalised.
 func (s *Service) Plan(ctx context.Context, req RetrieveRequest) (Plan, error) {
+	_, span := telemetry.Start(ctx, "search.plan")
+	p, err := s.plan(ctx, req)
+	endPlan(ctx, span, p, err)
+	return p, err
+}
+
+// plan is Plan, in its span.
+func (s *Service) plan(ctx context.Context, req RetrieveRequest) (Plan, error) {
 	p := Plan{Query: strings.TrimSpace(req.Query), Alpha: s.Alpha, MMR: s.MMR, Retrieval: s.Retrieval,
 		Access: auth.AudienceOf(ctx).StoreFilter()}
 	if p.Query == "" {
@@ -140,7 +149,9 @@ func (s *Service) Plan(ctx context.Context, req RetrieveRequest) (Plan, error) {
 // is configured, then diversified by MMR when configured. withVectors keeps
 // the hits' vectors (answers use them to judge relevance). queryVector is
 // the query's; alternatives are embedded here.
-func (s *Service) Retrieve(ctx context.Context, p Plan, queryVector []float32, withVectors bool) ([]ragd.Hit, error) {
+func (s *Service) Retrieve(ctx context.Context, p Plan, queryVector []float32, withVectors bool) (found []ragd.Hit, err error) {
+	ctx, span := telemetry.Start(ctx, "search.retrieve")
+	defer func() { endRetrieve(span, found, err) }()
 	if p.NoDocuments {
 		return nil, nil
 	}

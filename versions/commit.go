@@ -102,7 +102,7 @@ func (k *Keeper) record(ctx context.Context, doc ragd.Document, words Words) {
 		err = k.Vocab.Learn(ctx, doc.Namespace, doc.ID, doc.ContentHash, counts, k.previous(doc.Namespace, doc.ID))
 	}
 	if err != nil {
-		k.Log.Warn("vocabulary not recorded; query expansion will miss this document's words",
+		k.Log.WarnContext(ctx, "vocabulary not recorded; query expansion will miss this document's words",
 			"kb_name", doc.Namespace, "document_id", doc.ID, "error", err)
 	}
 }

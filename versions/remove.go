@@ -32,13 +32,13 @@ func (k *Keeper) Remove(ctx context.Context, ns, id string) (int, error) {
 		if err := k.Vocab.Forget(ctx, ns, id, words); err != nil {
 			// Costs only expansion quality: a gone word may be added to
 			// queries and match nothing.
-			k.Log.Warn("vocabulary of a deleted document not forgotten", "kb_name", ns, "document_id", id, "error", err)
+			k.Log.WarnContext(ctx, "vocabulary of a deleted document not forgotten", "kb_name", ns, "document_id", id, "error", err)
 		}
 	}
 	if err := k.Invalidate(ctx, ns); err != nil {
 		return 0, ragd.Unavailable("redis", err)
 	}
-	k.Log.Info("document deleted", "kb_name", ns, "document_id", id, "chunks", n)
+	k.Log.InfoContext(ctx, "document deleted", "kb_name", ns, "document_id", id, "chunks", n)
 	return n, nil
 }
 
@@ -60,6 +60,6 @@ func (k *Keeper) Clear(ctx context.Context, ns string) error {
 	if err := k.Invalidate(ctx, ns); err != nil {
 		return ragd.Unavailable("redis", err)
 	}
-	k.Log.Info("namespace cleared", "kb_name", ns)
+	k.Log.InfoContext(ctx, "namespace cleared", "kb_name", ns)
 	return nil
 }

@@ -31,7 +31,7 @@ func (x *guarded) Search(ctx context.Context, query string, maxResults int) ([]R
 	if err := Validate(query, maxResults); err != nil {
 		return nil, err
 	}
-	return resilience.Do(ctx, x.g, func(ctx context.Context) ([]Result, error) {
+	return resilience.Do(ctx, x.g, "search", func(ctx context.Context) ([]Result, error) {
 		return x.p.Search(ctx, query, maxResults)
 	})
 }

@@ -48,10 +48,10 @@ func (p *Pipeline) stopCancelled(ctx context.Context, ref jobs.Ref, cleanup func
 		cleanup(ctx)
 	}
 	if err := p.Queue.Stopped(ctx, ref.ID); err != nil {
-		p.Log.Warn("cancelled job stopped, but the acknowledgement failed; its cancel waits for it in vain",
+		p.Log.WarnContext(ctx, "cancelled job stopped, but the acknowledgement failed; its cancel waits for it in vain",
 			"job_id", ref.ID, "error", err)
 	}
-	p.Log.Info("job cancelled", "job_id", ref.ID, "type", ref.Type, "kb_name", ref.Namespace)
+	p.Log.InfoContext(ctx, "job cancelled", "job_id", ref.ID, "type", ref.Type, "kb_name", ref.Namespace)
 	return fmt.Errorf("%w: %w", jobs.ErrCancelled, asynq.RevokeTask)
 }
 
@@ -64,10 +64,10 @@ func (p *Pipeline) discardCancelled(ctx context.Context, pl jobs.DocumentPayload
 	n, err := p.DiscardUncommitted(ctx, pl.Namespace, pl.DocumentID)
 	switch {
 	case err != nil:
-		p.Log.Warn("chunks of a cancelled version not removed; searches hide them", "kb_name", pl.Namespace,
+		p.Log.WarnContext(ctx, "chunks of a cancelled version not removed; searches hide them", "kb_name", pl.Namespace,
 			"document_id", pl.DocumentID, "error", err)
 	case n > 0:
-		p.Log.Info("removed the chunks of a cancelled version", "kb_name", pl.Namespace,
+		p.Log.InfoContext(ctx, "removed the chunks of a cancelled version", "kb_name", pl.Namespace,
 			"document_id", pl.DocumentID, "chunks", n)
 	}
 }
@@ -80,11 +80,12 @@ func wasCancelled(err error) bool {
 
 // logFailure logs a failed run; a cancelled one is not a failure.
 func logFailure(ctx context.Context, log *slog.Logger, t *asynq.Task, err error) {
+	ctx = tracedContext(ctx, t)
 	retried, _ := asynq.GetRetryCount(ctx)
 	id, _ := asynq.GetTaskID(ctx)
 	if wasCancelled(err) {
-		log.Info("job stopped", "job_id", id, "type", t.Type(), "reason", err)
+		log.InfoContext(ctx, "job stopped", "job_id", id, "type", t.Type(), "reason", err)
 		return
 	}
-	log.Warn("job failed", "job_id", id, "type", t.Type(), "attempt", retried+1, "final", final(ctx, err), "error", err)
+	log.WarnContext(ctx, "job failed", "job_id", id, "type", t.Type(), "attempt", retried+1, "final", final(ctx, err), "error", err)
 }

@@ -12,6 +12,7 @@ import (
 	"ragd/ingest/document"
 	"ragd/jobs"
 	"ragd/library"
+	"ragd/telemetry"
 )
 
 // IndexDirectory lists the directory's supported files and enqueues one
@@ -29,12 +30,17 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 		return res, &document.ParseError{Source: pl.DirectoryPath, Err: fmt.Errorf("not a directory")}
 	}
 	var files []string
+	walkCtx, span := telemetry.Start(ctx, "ingest.walk")
 	if pl.Sync {
-		files, err = p.syncPlan(ctx, pl, dir, &res)
+		files, err = p.syncPlan(walkCtx, pl, dir, &res)
 	} else {
 		files, err = ingest.WalkFilesWith(dir, p.Reader.Roots, ingest.WalkOptions{Recursive: pl.Recursive,
 			IncludeIgnored: pl.IncludeIgnored, MaxFiles: p.MaxDirectoryFiles})
 	}
+	if span.Recording() {
+		span.Set(telemetry.Int(telemetry.KeyFiles, len(files)), telemetry.Bool("ragd.sync", pl.Sync))
+	}
+	span.End(err)
 	if err != nil {
 		if ragd.KindOf(err) == ragd.KindInternal || ragd.KindOf(err) == ragd.KindTooLarge {
 			err = &document.ParseError{Source: pl.DirectoryPath, Err: err}
@@ -66,7 +72,7 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 	}
 	rep.Children(ids, files)
 	res.FilesTotal = len(files) + res.FilesUnchanged
-	p.Log.Info("directory fanned out", "kb_name", pl.Namespace, "directory", dir, "files", len(files),
+	p.Log.InfoContext(ctx, "directory fanned out", "kb_name", pl.Namespace, "directory", dir, "files", len(files),
 		"unchanged", res.FilesUnchanged, "deleted", res.DocumentsDeleted)
 	return res, nil
 }

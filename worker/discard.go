@@ -29,10 +29,10 @@ func (p *Pipeline) discardAfterFailure(ctx context.Context, pl jobs.DocumentPayl
 	n, err := p.DiscardUncommitted(ctx, pl.Namespace, pl.DocumentID)
 	switch {
 	case err != nil:
-		log.Warn("chunks of the failed version not removed; searches hide them", "kb_name", pl.Namespace,
+		log.WarnContext(ctx, "chunks of the failed version not removed; searches hide them", "kb_name", pl.Namespace,
 			"document_id", pl.DocumentID, "error", err)
 	case n > 0:
-		log.Info("removed chunks of a version that failed to index", "kb_name", pl.Namespace,
+		log.InfoContext(ctx, "removed chunks of a version that failed to index", "kb_name", pl.Namespace,
 			"document_id", pl.DocumentID, "chunks", n)
 	}
 }

@@ -15,7 +15,7 @@ import (
 // images: the text is the document.
 func (p *Pipeline) indexImages(ctx context.Context, pl jobs.DocumentPayload, loaded *document.Loaded, hash string, access []string) (int, error) {
 	if loaded.ImagesErr != nil {
-		p.Log.Warn("images not extracted", "document_id", pl.DocumentID, "source", pl.Source, "error", loaded.ImagesErr)
+		p.Log.WarnContext(ctx, "images not extracted", "document_id", pl.DocumentID, "source", pl.Source, "error", loaded.ImagesErr)
 		return 0, nil
 	}
 	extracted := loaded.Images

@@ -61,8 +61,8 @@ func (p *Pipeline) handleImport(imp Importer, log *slog.Logger) asynq.HandlerFun
 func discardImport(ctx context.Context, imp Importer, pl jobs.ImportPayload, log *slog.Logger) {
 	n, err := imp.DiscardImport(ctx, pl)
 	if err != nil {
-		log.Warn("chunks of a failed import not all removed; searches hide them", "kb_name", pl.Namespace, "error", err)
+		log.WarnContext(ctx, "chunks of a failed import not all removed; searches hide them", "kb_name", pl.Namespace, "error", err)
 		return
 	}
-	log.Info("removed the chunks of an unfinished import's documents", "kb_name", pl.Namespace, "chunks", n)
+	log.InfoContext(ctx, "removed the chunks of an unfinished import's documents", "kb_name", pl.Namespace, "chunks", n)
 }

@@ -16,6 +16,7 @@ import (
 	"ragd/ingest/document"
 	"ragd/jobs"
 	"ragd/registry"
+	"ragd/telemetry"
 	"ragd/versions"
 )
 
@@ -60,9 +61,7 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 		defer b.Enter()() // its writes may share batches with the other jobs' (BatchWriter)
 	}
 	res := ragd.DocumentResult{DocumentID: pl.DocumentID, Source: pl.Source}
-	content, err := p.Reader.Read(ctx, ingest.Source{FilePath: pl.FilePath, URL: pl.URL, Text: pl.Text,
-		Upload: pl.Upload, Filename: pl.Filename, Title: pl.Title,
-		Progress: func(done, total int) { rep.Progress(done, total, "pages") }})
+	content, err := p.read(ctx, pl, rep)
 	if err != nil {
 		return res, err
 	}
@@ -71,7 +70,9 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	hash := ragd.ContentHash([]byte(loaded.NormalizedText()))
 	res.ContentHash = hash
 
-	lease, err := p.Versions.Lock(ctx, pl.Namespace, pl.DocumentID)
+	lockCtx, span := telemetry.Start(ctx, "ingest.lock")
+	lease, err := p.Versions.Lock(lockCtx, pl.Namespace, pl.DocumentID)
+	span.End(err)
 	if err != nil {
 		return res, err
 	}
@@ -95,6 +96,7 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	}
 
 	now := time.Now().UTC()
+	_, span = telemetry.Start(ctx, "ingest.chunk")
 	chunks := p.chunk(pl, loaded, hash, now)
 	for i := range chunks {
 		chunks[i].Access = access
@@ -104,10 +106,17 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 			chunks[i].Related = relatedWords(chunks[i], p.Thesaurus)
 		}
 	}
+	if span.Recording() {
+		span.Set(telemetry.Int(telemetry.KeyChunks, len(chunks)))
+	}
+	span.End(nil)
 	if err := p.write(ctx, pl.Namespace, chunks, rep); err != nil {
 		return res, err
 	}
-	if res.ImagesIndexed, err = p.indexImages(ctx, pl, loaded, hash, access); err != nil {
+	imgCtx, span := telemetry.Start(ctx, "ingest.images")
+	res.ImagesIndexed, err = p.indexImages(imgCtx, pl, loaded, hash, access)
+	span.End(err)
+	if err != nil {
 		return res, err
 	}
 
@@ -124,15 +133,41 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 		return res, err
 	}
 	res.ChunksIndexed = len(chunks)
-	p.Log.Info("document indexed", "kb_name", pl.Namespace, "document_id", pl.DocumentID,
+	p.Log.InfoContext(ctx, "document indexed", "kb_name", pl.Namespace, "document_id", pl.DocumentID,
 		"source", pl.Source, "chunks", len(chunks), "replaced", res.Replaced)
 	return res, nil
+}
+
+// read reads and parses a document job's source, in the span
+// ingest.read, with a span per OCR page.
+func (p *Pipeline) read(ctx context.Context, pl jobs.DocumentPayload, rep *jobs.Reporter) (c ingest.Content, err error) {
+	ctx, span := telemetry.Start(ctx, "ingest.read")
+	pages := &ocrPages{ctx: ctx, last: time.Now()}
+	c, err = p.Reader.Read(ctx, ingest.Source{FilePath: pl.FilePath, URL: pl.URL, Text: pl.Text,
+		Upload: pl.Upload, Filename: pl.Filename, Title: pl.Title,
+		Progress: func(done, total int) {
+			rep.Progress(done, total, "pages")
+			pages.heard(done, total)
+		}})
+	if err == nil && span.Recording() {
+		span.Set(telemetry.String(telemetry.KeySourceType, string(c.Doc.SourceType)), telemetry.Int("ragd.document.bytes", len(c.Raw)),
+			telemetry.Int("ragd.document.pages_ocr", c.Doc.OCRPages))
+	}
+	span.End(err)
+	return c, err
 }
 
 // commit makes doc, whose chunks are written, the current version
 // (versions.Keeper.Commit), once the queue has agreed: the claim is the
 // last moment a cancel can stop the job.
-func (p *Pipeline) commit(ctx context.Context, lease *registry.Lease, pl jobs.DocumentPayload, prev *ragd.Document, doc ragd.Document, chunks []ragd.Chunk, res *ragd.DocumentResult) error {
+func (p *Pipeline) commit(ctx context.Context, lease *registry.Lease, pl jobs.DocumentPayload, prev *ragd.Document, doc ragd.Document, chunks []ragd.Chunk, res *ragd.DocumentResult) (err error) {
+	ctx, span := telemetry.Start(ctx, "ingest.commit")
+	defer func() {
+		if span.Recording() {
+			span.Set(telemetry.Int(telemetry.KeyChunks, len(chunks)), telemetry.Int("ragd.chunks.replaced", res.Replaced))
+		}
+		span.End(err)
+	}()
 	if err := p.claimCommit(ctx, pl); err != nil {
 		return err
 	}
@@ -140,7 +175,6 @@ func (p *Pipeline) commit(ctx context.Context, lease *registry.Lease, pl jobs.Do
 	if retried, ok := asynq.GetRetryCount(ctx); ok && retried == 0 && prev == nil {
 		return p.Versions.CommitNew(ctx, lease, doc, words)
 	}
-	var err error
 	res.Replaced, err = p.Versions.Commit(ctx, lease, doc, words)
 	return err
 }
@@ -211,7 +245,12 @@ func (p *Pipeline) duplicate(ctx context.Context, lease *registry.Lease, pl jobs
 }
 
 // write embeds and upserts chunks step by step, reporting progress.
-func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Chunk, rep *jobs.Reporter) error {
+func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Chunk, rep *jobs.Reporter) (err error) {
+	ctx, span := telemetry.Start(ctx, "ingest.write")
+	if span.Recording() {
+		span.Set(telemetry.Int(telemetry.KeyChunks, len(chunks)))
+	}
+	defer func() { span.End(err) }()
 	step := max(p.EmbedBatch, 1)
 	rep.Progress(0, len(chunks), "chunks")
 	for start := 0; start < len(chunks); start += step {

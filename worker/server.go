@@ -15,6 +15,7 @@ import (
 	"ragd"
 	"ragd/ingest"
 	"ragd/jobs"
+	"ragd/telemetry"
 )
 
 // Server is the Asynq server that runs the pipeline.
@@ -38,6 +39,8 @@ type ServerOptions struct {
 	// collection live when it starts (live.Holder.Pin), so a job embeds
 	// and writes in one vector space throughout.
 	Pin func(context.Context) (context.Context, func())
+	// Telemetry, when set, gives each run of a job a span (trace.go).
+	Telemetry *telemetry.Provider
 }
 
 // NewServer returns a server processing the queue with the pipeline.
@@ -65,6 +68,7 @@ func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Serv
 			res, err = p.IndexDocument(ctx, pl, rep)
 			return err
 		}, func(ctx context.Context) { p.discardCancelled(ctx, pl) })
+		noteResult(ctx, res)
 		if errors.Is(err, jobs.ErrCancelled) {
 			return err
 		}
@@ -110,6 +114,9 @@ func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Serv
 	}
 	if opts.Switcher != nil {
 		mux.HandleFunc(jobs.TypeEmbedderSwitch, p.handleSwitch(opts.Switcher, opts.Log))
+	}
+	if opts.Telemetry != nil {
+		mux.Use(tracing(opts.Telemetry))
 	}
 	if opts.Pin != nil {
 		mux.Use(pinning(opts.Pin))

@@ -25,7 +25,7 @@ func (p *Pipeline) handleSwitch(sw Switcher, log *slog.Logger) asynq.HandlerFunc
 		rep := jobs.NewReporter(t)
 		err := p.cancellable(ctx, ref, func() error { return sw.RunSwitch(ctx, ref, rep) }, func(ctx context.Context) {
 			if err := sw.CancelSwitch(ctx, ref.ID); err != nil {
-				log.Error("cancelled embedder switch not undone; cancel it again", "job_id", ref.ID, "error", err)
+				log.ErrorContext(ctx, "cancelled embedder switch not undone; cancel it again", "job_id", ref.ID, "error", err)
 			}
 		})
 		if errors.Is(err, library.ErrSwitchGone) {

@@ -248,6 +248,7 @@ func TestDirectoryIngestTrace(t *testing.T) {
 		t.Errorf("walk %+v: want the directory run's child, with 2 files", walk)
 	}
 	files := collector.Named(trace, "job ingest:document")
+	upserts := 0
 	for _, f := range files {
 		fileEnqueue, ok := collector.Parent(trace, f)
 		if !ok || fileEnqueue.Name != "jobs.enqueue ingest:document" || fileEnqueue.ParentID != run.SpanID {
@@ -265,17 +266,28 @@ func TestDirectoryIngestTrace(t *testing.T) {
 				t.Errorf("file job %s: no %s", f.Attrs["ragd.job.id"], name)
 			}
 		}
-		var upsert, embed bool
+		// Its chunks go to Weaviate in a batch it may share with the other
+		// file's (worker.BatchWriter): the write is traced under the span of
+		// the batch's first writer.
+		var batch, embed bool
 		for _, w := range collector.Children(trace, stages["ingest.write"]) {
-			upsert = upsert || w.Name == "weaviate.upsert"
 			embed = embed || w.Name == "embedder.embed"
+			if w.Name == "ingest.batch" && w.Attrs["ragd.batch.chunks"] != "" {
+				batch = true
+				for _, u := range collector.Children(trace, w) {
+					upserts += map[bool]int{true: 1}[u.Name == "weaviate.upsert"]
+				}
+			}
 		}
-		if !upsert || !embed {
-			t.Errorf("file job %s: ingest.write without its embedder and Weaviate calls", f.Attrs["ragd.job.id"])
+		if !batch || !embed {
+			t.Errorf("file job %s: ingest.write without its embedder call and its batch", f.Attrs["ragd.job.id"])
 		}
 		if stages["ingest.chunk"].Attrs["ragd.chunks"] == "" || stages["ingest.read"].Attrs["ragd.document.source_type"] == "" {
 			t.Errorf("file job %s: chunk %v read %v: want chunk counts and source type", f.Attrs["ragd.job.id"], stages["ingest.chunk"].Attrs, stages["ingest.read"].Attrs)
 		}
+	}
+	if upserts == 0 {
+		t.Errorf("no weaviate.upsert under any file's batch")
 	}
 	if len(collector.Named(trace, "job.wait ingest:document")) != 2 {
 		t.Errorf("want each file's wait in the queue")

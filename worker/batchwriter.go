@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"ragd"
+	"ragd/telemetry"
 )
 
 // BatchWriter coalesces the chunk writes of a worker process's concurrent
@@ -84,6 +85,9 @@ func (w *BatchWriter) Upsert(ctx context.Context, namespace string, chunks []rag
 	if w.Size <= 1 || w.Wait <= 0 || len(chunks) >= w.Size {
 		return w.ChunkWriter.Upsert(context.WithoutCancel(ctx), namespace, chunks)
 	}
+	// A span per writer: its wait and the shared write, which runs (and is
+	// traced) under the span of the batch's first writer.
+	ctx, span := telemetry.Start(ctx, "ingest.batch")
 	key := batchKey{ns: namespace}
 	if w.Target != nil {
 		key.target = w.Target(ctx)
@@ -114,6 +118,11 @@ func (w *BatchWriter) Upsert(ctx context.Context, namespace string, chunks []rag
 		w.send(b)
 	}
 	<-b.done
+	if span.Recording() {
+		span.Set(telemetry.Int(telemetry.KeyChunks, len(chunks)), telemetry.Int("ragd.batch.chunks", b.n),
+			telemetry.Int("ragd.batch.jobs", len(b.parts)))
+	}
+	span.End(b.errs[i])
 	return b.errs[i]
 }
 

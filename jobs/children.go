@@ -34,19 +34,24 @@ func (q *Queue) aggregateChildren(ctx context.Context, job *ragd.Job, rep *repor
 	for i, c := range rep.Children {
 		child := ragd.ChildJob{ID: c.ID, FilePath: c.FilePath, Status: ragd.JobActive}
 		info, err := states[i].info, states[i].err
-		cj := outcomeJob(c.ID, states[i].outcome)
+		o, completed := parseOutcome(states[i].outcome)
 		switch {
 		case states[i].ctl == ctlCancelled:
 			child.Status = ragd.JobCancelled
-		case cj == nil && errors.Is(err, asynq.ErrTaskNotFound):
+		case completed:
+			// Read straight from the outcome: a large directory's files
+			// are mostly these, read again at every poll.
+			child.Status, child.Chunks = ragd.JobCompleted, o.Chunks
+			if t := time.Unix(o.CompletedAt, 0).UTC(); t.After(last) {
+				last = t
+			}
+		case errors.Is(err, asynq.ErrTaskNotFound):
 			// Its record expired: it finished more than the retention ago.
 			child.Status = ragd.JobCompleted
-		case cj == nil && err != nil:
+		case err != nil:
 			child.Error = "state unknown: " + err.Error()
 		default:
-			if cj == nil {
-				cj, _ = fromTaskInfo(info)
-			}
+			cj, _ := fromTaskInfo(info)
 			child.Status, child.Error = cj.Status, cj.Error
 			var r ragd.DocumentResult
 			if cj.Result != nil && json.Unmarshal(cj.Result, &r) == nil {

@@ -116,8 +116,8 @@ func (q *Queue) FileDone(ctx context.Context, id string, pl DocumentPayload, pro
 // outcomeJob is the job an outcome describes, nil for none or an
 // unreadable one.
 func outcomeJob(id, raw string) *ragd.Job {
-	var o fileOutcome
-	if raw == "" || json.Unmarshal([]byte(raw), &o) != nil {
+	o, ok := parseOutcome(raw)
+	if !ok {
 		return nil
 	}
 	body, err := json.Marshal(o.result())
@@ -132,6 +132,16 @@ func outcomeJob(id, raw string) *ragd.Job {
 	return &ragd.Job{ID: id, Type: TypeIngestDocument, Namespace: o.Namespace, Status: ragd.JobCompleted,
 		Progress: progress, Result: body, Retried: o.Retried, CreatedAt: time.Unix(0, o.CreatedAt).UTC(), CompletedAt: &done,
 		TraceID: o.TraceID}
+}
+
+// parseOutcome reads an outcome as kept; ok is false for none or an
+// unreadable one.
+func parseOutcome(raw string) (fileOutcome, bool) {
+	var o fileOutcome
+	if raw == "" || json.Unmarshal([]byte(raw), &o) != nil {
+		return o, false
+	}
+	return o, true
 }
 
 // readOutcome queues, on p, the read of file job id's outcome; nil for a

@@ -105,6 +105,11 @@ func readmes(b *testing.B, n int) []string {
 	return found[:n]
 }
 
+// pollEvery is how often waitJob asks: as often as ragd's own wait:true
+// does (library.WaitJob), so that reading a directory's files while it
+// runs costs what an agent's wait would.
+const pollEvery = 100 * time.Millisecond
+
 // waitJob polls a job until it completes.
 func waitJob(b *testing.B, client *http.Client, base, id string) {
 	deadline := time.Now().Add(10 * time.Minute)
@@ -128,7 +133,7 @@ func waitJob(b *testing.B, client *http.Client, base, id string) {
 		case ragd.JobFailed, ragd.JobCancelled:
 			b.Fatalf("job %s %s: %s", id, job.Status, job.Error)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(pollEvery)
 	}
 	b.Fatalf("job %s did not end", id)
 }

@@ -1,6 +1,7 @@
 package vocab
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 )
@@ -58,5 +59,25 @@ func TestStatsVariantsAndIDF(t *testing.T) {
 	}
 	if s.Chunks() != 10 || s.DF("read") != 5 || !s.Has("heap") || s.Has("absent") {
 		t.Error("counts not kept")
+	}
+}
+
+// Counts encode to what encoding/json makes of them, words in any order.
+func TestCountsJSON(t *testing.T) {
+	c := CountTexts([]string{"Heap > Intro\nA heap is a tree", `quote " back \ slash`, "tab\there ünïcode 42"})
+	c.DF["odd\"\\\x01word"] = 3
+	got, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		N  int            `json:"n"`
+		DF map[string]int `json:"df"`
+	}
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatalf("%s: %v", got, err)
+	}
+	if back.N != c.Chunks || !reflect.DeepEqual(back.DF, c.DF) {
+		t.Fatalf("decoded %+v, want %d chunks %v", back, c.Chunks, c.DF)
 	}
 }

@@ -219,6 +219,21 @@ func (s *Store) Forget(ctx context.Context, namespace, documentID string, previo
 // record moves the document's record to version hash ("" forgets it)
 // with counts.
 func (s *Store) record(ctx context.Context, namespace, documentID, hash string, counts Counts, previous Previous) error {
+	var after []byte
+	if hash != "" {
+		if counts.DF == nil {
+			counts.DF = map[string]int{}
+		}
+		var err error
+		if after, err = json.Marshal(counts); err != nil {
+			return err
+		}
+		// Most documents learned are new: try as if none were recorded
+		// (the script refuses if one is), saving the read of the record.
+		if n, err := s.apply(ctx, namespace, documentID, "", nil, hash, after); err != nil || n >= 0 {
+			return err
+		}
+	}
 	learned, legacy, err := s.learned(ctx, namespace, documentID)
 	if err != nil {
 		return err
@@ -236,21 +251,11 @@ func (s *Store) record(ctx context.Context, namespace, documentID, hash string, 
 			return err
 		}
 	}
-	var after []byte
-	if hash != "" {
-		if counts.DF == nil {
-			counts.DF = map[string]int{}
-		}
-		if after, err = json.Marshal(counts); err != nil {
-			return err
-		}
-	}
 	expect := learned
 	if legacy {
 		expect = "" // the script reads an entry's counts itself
 	}
-	keys := []string{s.key(namespace), s.totalsKey(namespace)}
-	n, err := applyScript.Run(ctx, s.rdb, keys, documentID, expect, before, hash, after, chunksField, markerField).Int()
+	n, err := s.apply(ctx, namespace, documentID, expect, before, hash, after)
 	if err != nil {
 		return err
 	}
@@ -258,6 +263,12 @@ func (s *Store) record(ctx context.Context, namespace, documentID, hash string, 
 		return errRecordMoved
 	}
 	return nil
+}
+
+// apply runs applyScript: -1 when the record is not expect.
+func (s *Store) apply(ctx context.Context, namespace, documentID, expect string, before []byte, hash string, after []byte) (int, error) {
+	keys := []string{s.key(namespace), s.totalsKey(namespace)}
+	return applyScript.Run(ctx, s.rdb, keys, documentID, expect, before, hash, after, chunksField, markerField).Int()
 }
 
 // Learned returns the content hash of the version whose words are

@@ -252,7 +252,9 @@ func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Ch
 	}
 	defer func() { span.End(err) }()
 	step := max(p.EmbedBatch, 1)
-	rep.Progress(0, len(chunks), "chunks")
+	if len(chunks) > step { // a document written in one step reports once, at its end
+		rep.Progress(0, len(chunks), "chunks")
+	}
 	for start := 0; start < len(chunks); start += step {
 		batch := chunks[start:min(start+step, len(chunks))]
 		if err := ragd.EmbedChunks(ctx, p.Embedder, batch); err != nil {

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+
+	"golang.org/x/sync/semaphore"
 	"path/filepath"
 
 	"ragd"
@@ -67,12 +69,23 @@ func (a *App) assemble(d services) {
 	a.Pipeline = &worker.Pipeline{Store: batchWriter(cfg, d.store), Embedder: d.embedder, Registry: d.registry, Versions: keeper,
 		Queue: a.Queue, Reader: &ingest.Reader{Roots: d.roots, Fetcher: d.fetcher, MaxFileBytes: cfg.Ingest.MaxFileBytes,
 			Parser: ingest.Parser{Limits: pdf.Limits{MaxPages: cfg.Ingest.MaxPages, Timeout: cfg.Ingest.ParseTimeout,
-				MemoryBytes: cfg.Ingest.ParseMemoryBytes}, OCR: ocrOptions(cfg.Ingest)}, UploadsDir: uploadsDir(cfg)},
+				MemoryBytes: cfg.Ingest.ParseMemoryBytes}, OCR: ocrOptions(cfg.Ingest)}, UploadsDir: uploadsDir(cfg),
+			Parses: slots(cfg.Ingest.ParseConcurrency)},
 		Chunking:          ingest.ChunkOptions{Tokens: cfg.Ingest.ChunkTokens, Overlap: cfg.Ingest.ChunkOverlap},
-		MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize, Log: a.Log}
+		MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize,
+		Embeds: slots(cfg.Embed.Concurrency), Log: a.Log}
 	if cfg.Ingest.RelatedWords {
 		a.Pipeline.Thesaurus = th
 	}
+}
+
+// slots bounds work to n at once; n ≤ 0 (a configuration built in code
+// rather than loaded, which validation would refuse) bounds nothing.
+func slots(n int) *semaphore.Weighted {
+	if n <= 0 {
+		return nil
+	}
+	return semaphore.NewWeighted(int64(n))
 }
 
 // batchWriter is the store through which a worker process's jobs write

@@ -204,6 +204,9 @@ type Embed struct {
 	Dimension int           `yaml:"dimension"`
 	BatchSize int           `yaml:"batch_size"`
 	Timeout   time.Duration `yaml:"timeout"`
+	// Concurrency bounds the batches a worker process embeds at once, over
+	// all its jobs (requests to the API, or the in-process model's work).
+	Concurrency int `yaml:"concurrency"`
 }
 
 // Ingest configures loaders and the chunker.
@@ -217,6 +220,9 @@ type Ingest struct {
 	MaxDirectoryFiles int           `yaml:"max_directory_files"`
 	// MaxPages refuses a PDF with more pages, declared or found.
 	MaxPages int `yaml:"max_pages"`
+	// ParseConcurrency bounds the sources a worker process reads and
+	// parses at once, over all its jobs.
+	ParseConcurrency int `yaml:"parse_concurrency"`
 	// ParseTimeout bounds the parse of one document; a PDF parse that
 	// outlives it is killed and the document fails.
 	ParseTimeout time.Duration `yaml:"parse_timeout"`
@@ -394,12 +400,12 @@ func Default() Config {
 			Cluster: Cluster{Addrs: []string{}, WaitReplicas: 1, WaitTimeout: time.Second, FailoverWait: 15 * time.Second}},
 		Weaviate:  Weaviate{URL: "http://127.0.0.1:8080", GRPCAddr: "127.0.0.1:50051", Collection: "RagdChunk", BatchSize: 200, Timeout: 30 * time.Second, ReplicationFactor: 1, Consistency: "QUORUM"},
 		Data:      Data{Dir: "./data"},
-		Embed:     Embed{Provider: "glove", BatchSize: 64, Timeout: 30 * time.Second},
+		Embed:     Embed{Provider: "glove", BatchSize: 64, Timeout: 30 * time.Second, Concurrency: 4},
 		Embedders: map[string]Embed{},
 		Ingest: Ingest{Roots: []string{"."}, MaxFileBytes: 50 << 20, URLTimeout: 30 * time.Second,
 			ChunkTokens: 384, ChunkOverlap: 32, MaxDirectoryFiles: 10000,
-			MaxPages: 5000, ParseTimeout: 2 * time.Minute, ParseMemoryBytes: 1 << 30, MaxUploadFiles: 10, OCR: "auto", OCRLanguages: "eng"},
-		Worker: Worker{Concurrency: 4, Queue: "ragd", MaxRetries: 3, TaskTimeout: 30 * time.Minute,
+			MaxPages: 5000, ParseConcurrency: 4, ParseTimeout: 2 * time.Minute, ParseMemoryBytes: 1 << 30, MaxUploadFiles: 10, OCR: "auto", OCRLanguages: "eng"},
+		Worker: Worker{Concurrency: 32, Queue: "ragd", MaxRetries: 3, TaskTimeout: 30 * time.Minute,
 			PollInterval: 100 * time.Millisecond, BatchWait: 20 * time.Millisecond},
 		Jobs: Jobs{Retention: 24 * time.Hour},
 		Search: Search{Alpha: 0.3, MMRLambda: 0.7, RRFK: 60, QueryCacheSize: 4096, Fusion: "relative", PathBoost: 1, StemExpansion: false, NeighbourMinSimilarity: 0.6, NeighbourTerms: 3,

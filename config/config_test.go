@@ -103,6 +103,10 @@ func TestBadSettingsAreNamed(t *testing.T) {
 		// a language is an argument to tesseract: no option may pass as one
 		"RAGD_INGEST_OCR_LANGUAGES=eng --psm": "ingest.ocr_languages",
 		"RAGD_INGEST_OCR_LANGUAGES=-c":        "ingest.ocr_languages",
+		"RAGD_INGEST_PARSE_CONCURRENCY=0":     "ingest.parse_concurrency must be positive",
+		"RAGD_EMBED_CONCURRENCY=0":            "embed.concurrency must be positive",
+		"RAGD_WORKER_BATCH_WAIT=-1ms":         "worker.batch_wait must be between 0 and 1s",
+		"RAGD_WORKER_BATCH_WAIT=2s":           "worker.batch_wait must be between 0 and 1s",
 	} {
 		_, err := Load("", []string{env})
 		if err == nil || !strings.Contains(err.Error(), want) {

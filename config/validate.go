@@ -37,6 +37,7 @@ func (c Config) Validate() error {
 		check(c.Embed.BaseURL != "" && c.Embed.Model != "", "embed.provider openai needs embed.base_url and embed.model")
 	}
 	check(c.Embed.BatchSize > 0, "embed.batch_size must be positive")
+	check(c.Embed.Concurrency > 0, "embed.concurrency must be positive")
 	errs = append(errs, c.validateEmbedders()...)
 	check(len(c.Ingest.Roots) > 0, "ingest.roots is empty: name at least one directory files may be ingested from")
 	check(c.Ingest.ChunkTokens >= 16, "ingest.chunk_tokens must be at least 16")
@@ -46,6 +47,7 @@ func (c Config) Validate() error {
 	check(c.Ingest.MaxUploadFiles > 0, "ingest.max_upload_files must be positive")
 	check(c.Ingest.MaxPages > 0, "ingest.max_pages must be positive")
 	check(c.Ingest.ParseTimeout > 0, "ingest.parse_timeout must be positive")
+	check(c.Ingest.ParseConcurrency > 0, "ingest.parse_concurrency must be positive")
 	check(c.Ingest.ParseMemoryBytes >= 64<<20, "ingest.parse_memory_bytes must be at least 67108864 (64 MiB)")
 	check(c.Ingest.OCR == "auto" || c.Ingest.OCR == "off", "ingest.ocr must be auto or off, not %q", c.Ingest.OCR)
 	check(ocrLanguages.MatchString(c.Ingest.OCRLanguages), "ingest.ocr_languages must be tesseract language codes joined by '+' (e.g. eng+deu), not %q", c.Ingest.OCRLanguages)

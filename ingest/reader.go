@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	"ragd"
 	"ragd/ingest/document"
 	"ragd/ingest/guard"
@@ -23,6 +25,11 @@ type Reader struct {
 	Parser       Parser
 	// UploadsDir holds uploaded bytes by their sha256 (<data.dir>/uploads).
 	UploadsDir string
+	// Parses, when set, bounds the sources read and parsed at once
+	// (ingest.parse_concurrency): a job spends most of its time waiting on
+	// the store and the registry, so a worker runs many, but a parse holds
+	// a document's bytes and, for a PDF, a parser process of its own.
+	Parses *semaphore.Weighted
 }
 
 // Source names what to read: exactly one of FilePath, URL, Upload and Text.
@@ -49,6 +56,12 @@ type Content struct {
 
 // Read reads and parses the source.
 func (r *Reader) Read(ctx context.Context, src Source) (Content, error) {
+	if r.Parses != nil {
+		if err := r.Parses.Acquire(ctx, 1); err != nil {
+			return Content{}, err
+		}
+		defer r.Parses.Release(1)
+	}
 	parser := r.Parser
 	parser.Images, parser.Progress = true, src.Progress
 	switch {

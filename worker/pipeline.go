@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"golang.org/x/sync/semaphore"
 
 	"ragd"
 	"ragd/ingest"
@@ -37,6 +38,10 @@ type Pipeline struct {
 	// EmbedBatch is how many chunks are embedded and written per step; each
 	// step reports progress.
 	EmbedBatch int
+	// Embeds, when set, bounds the batches the process's jobs embed at
+	// once (embed.concurrency), waited for before the guarded call, whose
+	// timeout it must not use up.
+	Embeds *semaphore.Weighted
 	// Thesaurus, when set, gives each chunk the words it relates to the
 	// chunk's own (ragd.Chunk.Related).
 	Thesaurus ragd.Thesaurus
@@ -257,7 +262,7 @@ func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Ch
 	}
 	for start := 0; start < len(chunks); start += step {
 		batch := chunks[start:min(start+step, len(chunks))]
-		if err := ragd.EmbedChunks(ctx, p.Embedder, batch); err != nil {
+		if err := p.embed(ctx, batch); err != nil {
 			return fmt.Errorf("embed: %w", err)
 		}
 		// Finished even if the job is cancelled meanwhile (weaviate.timeout
@@ -269,6 +274,17 @@ func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Ch
 		rep.Progress(start+len(batch), len(chunks), "chunks")
 	}
 	return nil
+}
+
+// embed embeds a batch of chunks within the process's embedding slots.
+func (p *Pipeline) embed(ctx context.Context, batch []ragd.Chunk) error {
+	if p.Embeds != nil {
+		if err := p.Embeds.Acquire(ctx, 1); err != nil {
+			return err
+		}
+		defer p.Embeds.Release(1)
+	}
+	return ragd.EmbedChunks(ctx, p.Embedder, batch)
 }
 
 // vocabularyTexts are the texts a version's words are learned from: the

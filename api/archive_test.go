@@ -113,7 +113,7 @@ func TestExportClearImportRoundTrip(t *testing.T) {
 		t.Fatalf("indexed %d documents, %d chunks", len(docsBefore), chunks)
 	}
 
-	wordsBefore := vocabulary(t, s, "godocs")
+	wordsBefore := s.Vocabulary(t, "godocs")
 	data := exportKB(t, s, "godocs")
 	h, tr := readArchive(t, data)
 	// Each document carries its vocabulary, counted from its chunks
@@ -150,7 +150,7 @@ func TestExportClearImportRoundTrip(t *testing.T) {
 		t.Fatalf("documents after import:\n%+v\nbefore:\n%+v", got, docsBefore)
 	}
 	compareSearches(t, before, searchAll(t, s, "godocs"), nil)
-	if got := vocabulary(t, s, "godocs"); !maps.Equal(got, wordsBefore) {
+	if got := s.Vocabulary(t, "godocs"); !maps.Equal(got, wordsBefore) {
 		t.Errorf("vocabulary after the import: %d words, %d before", len(got), len(wordsBefore))
 	}
 	if entries, _ := os.ReadDir(filepath.Join(s.Config.Data.Dir, "imports")); len(entries) != 0 {
@@ -249,20 +249,6 @@ func sameDocuments(a, b []ragd.Document) bool {
 		}
 	}
 	return true
-}
-
-// vocabulary is the namespace's word counts (" chunks" counts chunks).
-func vocabulary(t *testing.T, s *stack.Stack, kb string) map[string]int {
-	t.Helper()
-	st, err := s.Library.Versions.Vocab.Load(context.Background(), kb, s.Library.Registry.CurrentHashes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]int{" chunks": st.Chunks()}
-	for _, w := range st.Words() {
-		out[w] = st.DF(w)
-	}
-	return out
 }
 
 // archiveRecords reads an archive's records.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -308,22 +307,8 @@ func TestDirectoryIngestTrace(t *testing.T) {
 // in the background.
 func TestUnreachableCollectorFailsNoRequest(t *testing.T) {
 	t.Parallel()
-	hole, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = hole.Close() })
-	go func() {
-		for {
-			conn, err := hole.Accept()
-			if err != nil {
-				return
-			}
-			defer conn.Close()
-		}
-	}()
 	cfg := stack.Config(t)
-	cfg.Telemetry.OTLPEndpoint = "http://" + hole.Addr().String()
+	cfg.Telemetry.OTLPEndpoint = "http://" + collector.Unanswering(t)
 	s := stack.Start(t, cfg, true)
 	start := time.Now()
 	if r := s.Do(t, http.MethodPost, "/tools/rag_index", map[string]any{"text": secretDocument, "wait": true}); r.Status != http.StatusOK {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -208,21 +207,7 @@ func TestQueryTextOnlyWhenAsked(t *testing.T) {
 // does not wait for the export, a full queue drops spans, and shutting
 // down ends within its deadline.
 func TestUnreachableCollectorCostsNothing(t *testing.T) {
-	hole, err := net.Listen("tcp", "127.0.0.1:0") // accepts, never answers
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hole.Close()
-	go func() {
-		for {
-			conn, err := hole.Accept()
-			if err != nil {
-				return
-			}
-			defer conn.Close()
-		}
-	}()
-	p, err := telemetry.New(context.Background(), telemetry.Config{Endpoint: "http://" + hole.Addr().String(), Protocol: telemetry.ProtocolHTTP,
+	p, err := telemetry.New(context.Background(), telemetry.Config{Endpoint: "http://" + collector.Unanswering(t), Protocol: telemetry.ProtocolHTTP,
 		ServiceName: "ragd", SampleRatio: 1, ExportTimeout: 500 * time.Millisecond}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)

@@ -195,18 +195,7 @@ func TestVocabularyFollowsVersions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	stats := func() map[string]int {
-		t.Helper()
-		st, err := k.Vocab.Load(ctx, ns, k.Registry.CurrentHashes)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := map[string]int{" chunks": st.Chunks()}
-		for _, w := range st.Words() {
-			out[w] = st.DF(w)
-		}
-		return out
-	}
+	stats := func() map[string]int { return s.Vocabulary(t, ns) }
 	// version() writes chunks "chunk <i> of <hash>"; an ingest counts the
 	// same texts.
 	texts := func(hash string, n int) []string {

@@ -101,20 +101,7 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	}
 
 	now := time.Now().UTC()
-	_, span = telemetry.Start(ctx, "ingest.chunk")
-	chunks := p.chunk(pl, loaded, hash, now)
-	for i := range chunks {
-		chunks[i].Access = access
-	}
-	if p.Thesaurus != nil {
-		for i := range chunks {
-			chunks[i].Related = relatedWords(chunks[i], p.Thesaurus)
-		}
-	}
-	if span.Recording() {
-		span.Set(telemetry.Int(telemetry.KeyChunks, len(chunks)))
-	}
-	span.End(nil)
+	chunks := p.chunkVersion(ctx, pl, loaded, hash, access, now)
 	if err := p.write(ctx, pl.Namespace, chunks, rep); err != nil {
 		return res, err
 	}
@@ -141,6 +128,25 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	p.Log.InfoContext(ctx, "document indexed", "kb_name", pl.Namespace, "document_id", pl.DocumentID,
 		"source", pl.Source, "chunks", len(chunks), "replaced", res.Replaced)
 	return res, nil
+}
+
+// chunkVersion splits a loaded version into its chunks, shared with
+// access and, with a thesaurus, given their related words, in the span
+// ingest.chunk.
+func (p *Pipeline) chunkVersion(ctx context.Context, pl jobs.DocumentPayload, loaded *document.Loaded, hash string, access []string, now time.Time) []ragd.Chunk {
+	_, span := telemetry.Start(ctx, "ingest.chunk")
+	chunks := p.chunk(pl, loaded, hash, now)
+	for i := range chunks {
+		chunks[i].Access = access
+		if p.Thesaurus != nil {
+			chunks[i].Related = relatedWords(chunks[i], p.Thesaurus)
+		}
+	}
+	if span.Recording() {
+		span.Set(telemetry.Int(telemetry.KeyChunks, len(chunks)))
+	}
+	span.End(nil)
+	return chunks
 }
 
 // read reads and parses a document job's source, in the span

@@ -9,31 +9,24 @@ import (
 
 // Trace is the spans of one trace.
 func Trace(spans []Span, traceID string) []Span {
-	var out []Span
-	for _, s := range spans {
-		if s.TraceID == traceID {
-			out = append(out, s)
-		}
-	}
-	return out
+	return where(spans, func(s Span) bool { return s.TraceID == traceID })
 }
 
 // Named is the spans called name.
 func Named(spans []Span, name string) []Span {
-	var out []Span
-	for _, s := range spans {
-		if s.Name == name {
-			out = append(out, s)
-		}
-	}
-	return out
+	return where(spans, func(s Span) bool { return s.Name == name })
 }
 
 // Children are the spans whose parent is parent.
 func Children(spans []Span, parent Span) []Span {
+	return where(spans, func(s Span) bool { return s.ParentID == parent.SpanID && s.TraceID == parent.TraceID })
+}
+
+// where is the spans keep holds for, in order.
+func where(spans []Span, keep func(Span) bool) []Span {
 	var out []Span
 	for _, s := range spans {
-		if s.ParentID == parent.SpanID && s.TraceID == parent.TraceID {
+		if keep(s) {
 			out = append(out, s)
 		}
 	}

@@ -117,3 +117,18 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return b.next.RoundTrip(r)
 }
+
+// Vocabulary is a namespace's word counts as query expansion reads them:
+// word → chunks holding it, and " chunks" → chunks counted.
+func (s *Stack) Vocabulary(t testing.TB, kb string) map[string]int {
+	t.Helper()
+	st, err := s.Library.Versions.Vocab.Load(context.Background(), kb, s.Library.Registry.CurrentHashes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{" chunks": st.Chunks()}
+	for _, w := range st.Words() {
+		out[w] = st.DF(w)
+	}
+	return out
+}

@@ -69,7 +69,7 @@ func (s *Service) agentic(ctx context.Context, p search.Plan) (QueryResponse, er
 			return QueryResponse{}, ctx.Err()
 		}
 		a = &agent{s: s, plan: p, steps: a.steps}
-		return a.ruleBased(ctx, "tool calling failed: "+s.publicError("tool calling", err))
+		return a.ruleBased(ctx, "tool calling failed: "+s.publicError(ctx, "tool calling", err))
 	}
 	resp := a.response(answer)
 	return resp, nil
@@ -140,7 +140,7 @@ func (a *agent) run(ctx context.Context, call ragd.ToolCall) string {
 	}
 	step.TookMS, step.ResultCount = time.Since(start).Milliseconds(), n
 	if err != nil {
-		step.Error = a.s.publicError("tool "+call.Function.Name, err)
+		step.Error = a.s.publicError(ctx, "tool "+call.Function.Name, err)
 		out = "error: " + step.Error
 	}
 	a.steps = append(a.steps, step)
@@ -257,7 +257,7 @@ func (a *agent) ruleBased(ctx context.Context, why string) (QueryResponse, error
 	}
 	step.TookMS, step.ResultCount = time.Since(start).Milliseconds(), n
 	if err != nil {
-		step.Error = a.s.publicError(step.Tool, err)
+		step.Error = a.s.publicError(ctx, step.Tool, err)
 	}
 	a.steps = append(a.steps, step)
 	if err != nil {

@@ -1,6 +1,10 @@
 package answer
 
-import "ragd"
+import (
+	"context"
+
+	"ragd"
+)
 
 // publicText is what of err a caller reads inside an answer (an agent
 // step's error, a fallback note): ragd.PublicMessage, else only a pointer
@@ -15,9 +19,9 @@ func publicText(err error) string {
 
 // publicError is publicText for a failure logged nowhere else: the log
 // gets its details.
-func (s *Service) publicError(what string, err error) string {
+func (s *Service) publicError(ctx context.Context, what string, err error) string {
 	if ragd.PublicMessage(err) == "" {
-		s.Log.Warn(what+" failed", "error", err)
+		s.Log.WarnContext(ctx, what+" failed", "error", err)
 	}
 	return publicText(err)
 }

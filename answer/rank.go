@@ -70,7 +70,7 @@ func (s *Service) rankedGenerate(ctx context.Context, query string, passages []P
 	step := Step{Tool: "rank", Args: map[string]any{"candidates": len(candidates), "by": "model rubric"}, ResultCount: len(candidates)}
 	if err != nil {
 		// Unscored candidates are still answers: keep the first (full top passage set).
-		step.Error = "scoring failed: " + s.publicError("scoring", err)
+		step.Error = "scoring failed: " + s.publicError(ctx, "scoring", err)
 		return candidates[0], step, nil
 	}
 	best := argmax(scores)

@@ -54,10 +54,10 @@ func (s *Server) failure(err error) *rpcError {
 
 // logFailure records a provider failure; cancellations are the client's
 // doing and not worth a warning.
-func (s *Server) logFailure(via string, err error) {
+func (s *Server) logFailure(ctx context.Context, via string, err error) {
 	if errors.Is(err, context.Canceled) {
-		s.log.Debug("web search cancelled", "via", via, "provider", s.providerName())
+		s.log.DebugContext(ctx, "web search cancelled", "via", via, "provider", s.providerName())
 		return
 	}
-	s.log.Warn("web search failed", "via", via, "provider", s.providerName(), "err", err)
+	s.log.WarnContext(ctx, "web search failed", "via", via, "provider", s.providerName(), "err", err)
 }

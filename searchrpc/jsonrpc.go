@@ -121,7 +121,7 @@ func (s *Server) handle(ctx context.Context, raw json.RawMessage) *response {
 func (s *Server) call(ctx context.Context, name string, m method, params json.RawMessage) (result json.RawMessage, rerr *rpcError) {
 	defer func() {
 		if v := recover(); v != nil {
-			s.log.Error("searchrpc: method panicked", "method", name, "panic", v, "stack", string(debug.Stack()))
+			s.log.ErrorContext(ctx, "searchrpc: method panicked", "method", name, "panic", v, "stack", string(debug.Stack()))
 			result, rerr = nil, errInternal
 		}
 	}()
@@ -131,7 +131,7 @@ func (s *Server) call(ctx context.Context, name string, m method, params json.Ra
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		s.log.Error("searchrpc: encoding result", "method", name, "err", err)
+		s.log.ErrorContext(ctx, "searchrpc: encoding result", "method", name, "err", err)
 		return nil, errInternal
 	}
 	return b, nil

@@ -39,7 +39,7 @@ func (s *Server) search(ctx context.Context, params json.RawMessage) (any, *rpcE
 	}
 	res, err := s.p.Search(ctx, query, maxResults)
 	if err != nil {
-		s.logFailure("jsonrpc", err)
+		s.logFailure(ctx, "jsonrpc", err)
 		return nil, s.failure(err)
 	}
 	if res == nil {

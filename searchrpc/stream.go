@@ -70,12 +70,12 @@ func (s *Server) ServeStream(w http.ResponseWriter, r *http.Request) {
 	res, err := s.searchKeepingAlive(r.Context(), ev, topic, maxResults)
 	if err != nil {
 		if r.Context().Err() != nil {
-			s.log.Debug("web search stream: client gone", "provider", s.providerName())
+			s.log.DebugContext(r.Context(), "web search stream: client gone", "provider", s.providerName())
 			return
 		}
 		msg := errInternal.Message
 		if !errors.Is(err, errPanicked) {
-			s.logFailure("stream", err)
+			s.logFailure(r.Context(), "stream", err)
 			msg = s.failure(err).Message
 		}
 		_ = ev.Event("error", streamError{Message: msg})
@@ -88,7 +88,7 @@ func (s *Server) ServeStream(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	_ = ev.Event("end", streamEnd{Count: len(res)})
-	s.log.Debug("web search streamed", "provider", s.providerName(), "count", len(res), "took", time.Since(start))
+	s.log.DebugContext(r.Context(), "web search streamed", "provider", s.providerName(), "count", len(res), "took", time.Since(start))
 }
 
 // streamParams reads topic (or query) and max_results from the URL. A
@@ -148,7 +148,7 @@ func (s *Server) searchKeepingAlive(ctx context.Context, ev *sse.Writer, topic s
 	go func() {
 		defer func() {
 			if v := recover(); v != nil {
-				s.log.Error("searchrpc: provider panicked", "panic", v, "stack", string(debug.Stack()))
+				s.log.ErrorContext(ctx, "searchrpc: provider panicked", "panic", v, "stack", string(debug.Stack()))
 				done <- outcome{err: errPanicked}
 			}
 		}()

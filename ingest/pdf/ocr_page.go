@@ -83,6 +83,13 @@ func (o *pageOCR) page(p scannedPage) ([]document.Block, error) {
 	return ocrBlocks(string(text), p.nr), nil
 }
 
+// pipeDrain is how long, once an OCR program has exited (or been killed),
+// its pipes may take to drain: the copy of its stdin and out of its stdout
+// run in goroutines of ours, which a loaded machine may not schedule within
+// a second (a page failed so under the race detector with the suite's
+// tests in parallel).
+const pipeDrain = 10 * time.Second
+
 // run runs one program of the OCR on stdin within the context and returns
 // its output, an error once it writes more than maxOut bytes.
 func (o *pageOCR) run(path string, args []string, stdin []byte, maxOut int) ([]byte, error) {
@@ -93,7 +100,7 @@ func (o *pageOCR) run(path string, args []string, stdin []byte, maxOut int) ([]b
 	stderr := &cappedBuffer{max: maxToolErr}
 	cmd.Stdout, cmd.Stderr = out, stderr
 	cmd.SysProcAttr = toolProcAttr()
-	cmd.WaitDelay = time.Second
+	cmd.WaitDelay = pipeDrain
 	err := cmd.Run()
 	name := filepath.Base(path)
 	switch {

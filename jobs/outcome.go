@@ -144,6 +144,21 @@ func parseOutcome(raw string) (fileOutcome, bool) {
 	return o, true
 }
 
+// CompletedFiles returns the ids of directory job dir's file jobs that have
+// completed (their outcomes): a retried directory enqueues the others only,
+// since a completed file's task is not kept for Asynq to refuse a repeat.
+func (q *Queue) CompletedFiles(ctx context.Context, dir string) (map[string]bool, error) {
+	suffixes, err := q.rdb.HKeys(ctx, q.keys.Files(dir)).Result()
+	if err != nil {
+		return nil, err
+	}
+	done := make(map[string]bool, len(suffixes))
+	for _, s := range suffixes {
+		done[dir+"."+s] = true
+	}
+	return done, nil
+}
+
 // readOutcome queues, on p, the read of file job id's outcome; nil for a
 // top-level job.
 func (q *Queue) readOutcome(ctx context.Context, p redis.Pipeliner, id string) *redis.StringCmd {

@@ -18,8 +18,9 @@ import (
 // IndexDirectory lists the directory's supported files and enqueues one
 // document job per file — with Sync, per new or changed file, after
 // deleting the documents whose file is gone (Prune). Child ids derive from
-// the parent's, so a retried parent re-enqueues the same children and
-// Asynq drops the repeats.
+// the parent's, so a retried parent lists the same children: it skips those
+// with an outcome (completed; their tasks are not kept) and Asynq drops the
+// repeats of those still queued or running.
 func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.DirectoryPayload, rep *jobs.Reporter) (ragd.DirectoryResult, error) {
 	res := ragd.DirectoryResult{DirectoryPath: pl.DirectoryPath}
 	dir, err := p.Reader.Roots.Resolve(pl.DirectoryPath)
@@ -49,6 +50,10 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 	}
 	ids := make([]string, len(files))
 	ref := jobs.Ref{ID: parentID, Type: jobs.TypeIngestDirectory, Namespace: pl.Namespace, CreatedAt: pl.CreatedAt}
+	done, err := p.Queue.CompletedFiles(ctx, parentID) // files an earlier run of this job indexed
+	if err != nil {
+		return res, err
+	}
 	for i, f := range files {
 		if i%cancelCheckEvery == 0 {
 			if err := p.stopIfCancelled(ctx, ref, ids[:i], files[:i]); err != nil {
@@ -60,6 +65,9 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 			// A retried sync plans again and may list other files: the id
 			// follows the file, not its place in the list.
 			ids[i] = childJobIDFor(parentID, f)
+		}
+		if done[ids[i]] {
+			continue
 		}
 		source := "file://" + f
 		err := p.Queue.EnqueueDocument(ctx, ids[i], jobs.DocumentPayload{

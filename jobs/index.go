@@ -67,13 +67,13 @@ func (q *Queue) pruneIndex(ctx context.Context, ns string) {
 	}
 	entries := make([]entry, len(old))
 	for i, z := range old {
-		entries[i] = entry{id: z.Member.(string), ns: ns, created: int64(z.Score)}
+		entries[i] = entry{id: z.Member.(string), ns: ns, created: z.Score}
 	}
 	_, _ = q.live(ctx, entries, false) // unindexes the gone
 }
 
 func (q *Queue) indexPipe(ctx context.Context, p redis.Pipeliner, typ, id string, m indexMeta) {
-	p.ZAdd(ctx, q.keys.Index(m.Namespace), redis.Z{Score: float64(m.CreatedAt.UnixMilli()), Member: id})
+	p.ZAdd(ctx, q.keys.Index(m.Namespace), redis.Z{Score: float64(m.CreatedAt.UnixMicro()) / 1000, Member: id})
 	p.SAdd(ctx, q.keys.Namespaces(), m.Namespace)
 	if typ == TypeIngestDirectory {
 		p.SAdd(ctx, q.keys.Directories(), id)

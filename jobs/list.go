@@ -28,7 +28,7 @@ const indexGrace = time.Minute
 // entry is one indexed job.
 type entry struct {
 	id, ns  string
-	created int64 // unix ms
+	created float64 // unix ms, to the µs: jobs created in one ms keep their order
 	status  ragd.JobStatus
 }
 
@@ -54,8 +54,8 @@ func (q *Queue) List(ctx context.Context, lq ListQuery) ([]ragd.Job, int, error)
 	} else {
 		// No job created within the retention can have expired: only
 		// older entries (the list's tail) need their job looked up.
-		cutoff := time.Now().Add(-q.opts.Retention).UnixMilli()
-		young, _ := slices.BinarySearchFunc(entries, cutoff, func(e entry, c int64) int { return cmp.Compare(c, e.created) })
+		cutoff := float64(time.Now().Add(-q.opts.Retention).UnixMilli())
+		young, _ := slices.BinarySearchFunc(entries, cutoff, func(e entry, c float64) int { return cmp.Compare(c, e.created) })
 		old, err := q.live(ctx, entries[young:], false)
 		if err != nil {
 			return nil, 0, err
@@ -102,7 +102,7 @@ func (q *Queue) entries(ctx context.Context, namespaces []string) ([]entry, erro
 	var out []entry
 	for i, cmd := range cmds {
 		for _, z := range cmd.Val() {
-			out = append(out, entry{id: z.Member.(string), ns: namespaces[i], created: int64(z.Score)})
+			out = append(out, entry{id: z.Member.(string), ns: namespaces[i], created: z.Score})
 		}
 	}
 	slices.SortFunc(out, func(a, b entry) int {
@@ -133,7 +133,7 @@ return out`)
 func (q *Queue) live(ctx context.Context, entries []entry, exact bool) ([]entry, error) {
 	out := entries[:0]
 	var dirs []int // indexes in out of completed directories
-	grace := time.Now().Add(-indexGrace).UnixMilli()
+	grace := float64(time.Now().Add(-indexGrace).UnixMilli())
 	keys, args := make([]string, 0, 1+2*childBatch), make([]any, 0, childBatch)
 	for start := 0; start < len(entries); start += childBatch {
 		batch := entries[start:min(start+childBatch, len(entries))]

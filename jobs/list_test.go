@@ -215,3 +215,21 @@ func TestIndexPrunedAsJobsAreEnqueued(t *testing.T) {
 		t.Fatalf("a kept job left the index: %v", err)
 	}
 }
+
+// Jobs created within one millisecond are listed newest first, not by id.
+func TestListOrdersJobsOfOneMillisecond(t *testing.T) {
+	t.Parallel()
+	q := testQueue(t)
+	ctx := t.Context()
+	ms := time.Now().UTC().Truncate(time.Millisecond)
+	for i, id := range []string{"b-first", "c-second", "a-third"} {
+		pl := DocumentPayload{Namespace: "tied", Source: "text://" + id, CreatedAt: ms.Add(time.Duration(100*(i+1)) * time.Microsecond)}
+		if err := q.EnqueueDocument(ctx, id, pl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	jobs, _, err := q.List(ctx, ListQuery{Namespaces: []string{"tied"}, Limit: 10})
+	if err != nil || len(jobs) != 3 || jobs[0].ID != "a-third" || jobs[1].ID != "c-second" || jobs[2].ID != "b-first" {
+		t.Fatalf("list: %v %v", jobs, err)
+	}
+}

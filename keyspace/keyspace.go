@@ -168,12 +168,17 @@ func (j JobKeys) Control(id string) string { return j.base + "ctl:" + id }
 // id's completed file jobs: a hash of file job id suffix → outcome (JSON).
 func (j JobKeys) Files(id string) string { return j.base + "files:" + id }
 
+// Text is <p>:jobs:{<queue>}:text:<id>, the text a document job was
+// given inline, held outside its task (which Asynq keeps, payload and all,
+// for the retention) until the job has ended.
+func (j JobKeys) Text(id string) string { return j.base + "text:" + id }
+
 // Cancelled is <p>:jobs:{<queue>}:cancelled, a sorted set of the cancelled
 // top-level jobs by cancel time (ms).
 func (j JobKeys) Cancelled() string { return j.base + "cancelled" }
 
 // Index is <p>:jobs:{<queue>}:ns:<ns>, a sorted set of the namespace's
-// top-level job ids by creation time (ms), for listing.
+// top-level job ids by creation time (unix ms, its fraction the µs), for listing.
 func (j JobKeys) Index(ns string) string { return j.base + "ns:" + ns }
 
 // Namespaces is <p>:jobs:{<queue>}:namespaces, the set of namespaces with

@@ -66,7 +66,14 @@ func NewJobID() string { return uuid.NewString() }
 func (q *Queue) EnqueueDocument(ctx context.Context, jobID string, p DocumentPayload) error {
 	return traced(ctx, TypeIngestDocument, jobID, p.Namespace, p.ParentID != "", func(ctx context.Context, c *telemetry.Carrier) error {
 		p.Trace = c
-		return q.enqueue(ctx, TypeIngestDocument, jobID, p, fileRetention(p)...)
+		if err := q.holdText(ctx, jobID, &p); err != nil {
+			return err
+		}
+		err := q.enqueue(ctx, TypeIngestDocument, jobID, p, fileRetention(p)...)
+		if err != nil && p.TextHeld {
+			q.ReleaseText(ctx, jobID)
+		}
+		return err
 	})
 }
 

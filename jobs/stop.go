@@ -65,6 +65,9 @@ func (s *stopper) stop(q *Queue, id, state string, retried int) {
 			return
 		}
 		err := q.inspector.DeleteTask(q.opts.Queue, id)
+		if _, _, child := parentOf(id); err == nil && !child {
+			q.ReleaseText(context.Background(), id) // it will not run
+		}
 		if err == nil || errors.Is(err, asynq.ErrTaskNotFound) {
 			return
 		}

@@ -25,8 +25,11 @@ type DocumentPayload struct {
 	FilePath   string          `json:"file_path,omitempty"` // resolved, inside an ingest root
 	URL        string          `json:"url,omitempty"`
 	Text       string          `json:"text,omitempty"`
-	Title      string          `json:"title,omitempty"`
-	Tags       []string        `json:"tags,omitempty"`
+	// TextHeld says the job's inline text is held under its own key, not
+	// here (text.go); a payload from an earlier ragd has it in Text.
+	TextHeld bool     `json:"text_held,omitempty"`
+	Title    string   `json:"title,omitempty"`
+	Tags     []string `json:"tags,omitempty"`
 	// Access is the document's new access (ragd.NormalizeAccess form);
 	// nil keeps what the document has.
 	Access *[]string `json:"access,omitempty"`

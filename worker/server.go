@@ -62,27 +62,30 @@ func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Serv
 		if err := json.Unmarshal(t.Payload(), &pl); err != nil {
 			return fmt.Errorf("bad payload: %v: %w", err, asynq.SkipRetry)
 		}
+		id, _ := asynq.GetTaskID(ctx)
 		rep := jobs.NewReporter(t)
 		var res ragd.DocumentResult
 		err := p.cancellable(ctx, jobs.DocumentRef(ctx, pl), func() (err error) {
-			res, err = p.IndexDocument(ctx, pl, rep)
+			res, err = p.indexHeld(ctx, id, pl, rep)
 			return err
 		}, func(ctx context.Context) { p.discardCancelled(ctx, pl) })
 		noteResult(ctx, res)
-		if errors.Is(err, jobs.ErrCancelled) {
-			return err
+		if err != nil && !errors.Is(err, jobs.ErrCancelled) {
+			err = classify(err)
+			if !final(ctx, err) {
+				return err // its text stays for the next run
+			}
+			p.discardAfterFailure(ctx, pl, opts.Log)
+		}
+		if pl.TextHeld {
+			p.Queue.ReleaseText(ctx, id) // the job has ended
 		}
 		if err != nil {
-			err = classify(err)
-			if final(ctx, err) {
-				p.discardAfterFailure(ctx, pl, opts.Log)
-			}
 			return err
 		}
 		if pl.ParentID != "" {
 			// A directory's file: its outcome stands for its task, which
 			// Asynq does not keep (jobs/outcome.go).
-			id, _ := asynq.GetTaskID(ctx)
 			return p.Queue.FileDone(ctx, id, pl, rep.Reported(), res)
 		}
 		rep.Result(res)
@@ -122,6 +125,31 @@ func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Serv
 		mux.Use(pinning(opts.Pin))
 	}
 	return &Server{srv: srv, mux: mux}
+}
+
+// indexHeld is IndexDocument for job id, its text first read from where
+// the enqueue held it (jobs.DocumentPayload.TextHeld). A text gone while
+// its document is indexed was this job's — the document id follows the
+// text — so an earlier run indexed it and ended (its worker then died
+// before Asynq heard): this run ends as that document's dedup hit.
+func (p *Pipeline) indexHeld(ctx context.Context, id string, pl jobs.DocumentPayload, rep *jobs.Reporter) (ragd.DocumentResult, error) {
+	pl, err := p.Queue.HeldText(ctx, id, pl)
+	res := ragd.DocumentResult{DocumentID: pl.DocumentID, Source: pl.Source}
+	switch {
+	case errors.Is(err, jobs.ErrTextGone):
+		doc, gerr := p.Registry.Get(ctx, pl.Namespace, pl.DocumentID)
+		if gerr == nil {
+			res.DedupHit, res.ContentHash = true, doc.ContentHash
+			return res, nil
+		}
+		if ragd.KindOf(gerr) != ragd.KindNotFound {
+			return res, gerr
+		}
+		return res, fmt.Errorf("%w (it waited longer than %v, or was cancelled): %w", err, jobs.TextHold, asynq.SkipRetry)
+	case err != nil:
+		return res, ragd.Unavailable("redis", err)
+	}
+	return p.IndexDocument(ctx, pl, rep)
 }
 
 // classify marks errors that no retry can fix (a corrupt file, a path outside

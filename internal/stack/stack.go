@@ -101,11 +101,7 @@ func serve(t testing.TB, a *app.App, withWorker bool) *Stack {
 	t.Helper()
 	var w *Worker
 	if withWorker {
-		w = &Worker{srv: a.NewWorker()}
-		if err := w.srv.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(w.Shutdown)
+		w = startWorker(t, a)
 	}
 	// Read WordNet now rather than in Handler's background preload: a
 	// benchmark must not time its first rounds against that read.
@@ -121,6 +117,23 @@ func serve(t testing.TB, a *app.App, withWorker bool) *Stack {
 	srv.Start()
 	t.Cleanup(func() { srv.Close(); closeHandler() })
 	return &Stack{App: a, URL: srv.URL, Worker: w}
+}
+
+// StartWorker starts a worker for a stack started without one, as a
+// test's step.
+func (s *Stack) StartWorker(t testing.TB) {
+	t.Helper()
+	s.Worker = startWorker(t, s.App)
+}
+
+func startWorker(t testing.TB, a *app.App) *Worker {
+	t.Helper()
+	w := &Worker{srv: a.NewWorker()}
+	if err := w.srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Shutdown)
+	return w
 }
 
 // Logger logs to stderr with -v and discards otherwise, keeping test output

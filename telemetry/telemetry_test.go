@@ -286,3 +286,34 @@ func TestRedisCommandsOnlyUnderATrace(t *testing.T) {
 		}
 	}
 }
+
+// Spans reach an OTLP/gRPC collector as they reach an HTTP one, with the
+// configured headers (a hosted collector's key); so do they the HTTP one.
+func TestExportOverBothProtocols(t *testing.T) {
+	for _, proto := range []string{telemetry.ProtocolGRPC, telemetry.ProtocolHTTP} {
+		t.Run(proto, func(t *testing.T) {
+			c := collector.Start(t)
+			if proto == telemetry.ProtocolGRPC {
+				c = collector.StartGRPC(t)
+			}
+			p := start(t, c, func(cfg *telemetry.Config) {
+				cfg.Protocol, cfg.Headers = proto, map[string]string{"x-collector-key": "k-123"}
+			})
+			r, _ := http.NewRequest(http.MethodPost, "http://ragd/tools/rag_search", nil)
+			r.Header.Set("traceparent", callerParent)
+			ctx, req := p.StartRequest(r, "/tools/rag_search")
+			_, child := telemetry.Start(ctx, "search")
+			child.End(nil)
+			req.EndRequest(200)
+			flush(t, p)
+			spans := c.Spans()
+			reqs, kids := collector.Named(spans, "POST /tools/rag_search"), collector.Named(spans, "search")
+			if len(reqs) != 1 || len(kids) != 1 || kids[0].ParentID != reqs[0].SpanID || reqs[0].TraceID != callerTrace {
+				t.Fatalf("spans:\n%s", collector.Tree(spans))
+			}
+			if got := c.Header("x-collector-key"); got != "k-123" {
+				t.Errorf("the export's x-collector-key header: %q", got)
+			}
+		})
+	}
+}

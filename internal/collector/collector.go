@@ -1,14 +1,17 @@
-// Package collector is an OTLP/HTTP trace receiver for tests: an HTTP
-// server that takes what ragd's exporter sends to /v1/traces, decodes the
-// protobuf wire format (go.opentelemetry.io/proto/otlp) and keeps every
-// span, so a test can check the tree a request or a job made.
+// Package collector is an OTLP trace receiver for tests: an HTTP server
+// that takes what ragd's exporter sends to /v1/traces, or a gRPC server of
+// the OTLP trace service (StartGRPC), decoding the protobuf wire format
+// (go.opentelemetry.io/proto/otlp) and keeping every span, so a test can
+// check the tree a request or a job made.
 package collector
 
 import (
 	"compress/gzip"
+	"context"
 	"encoding/hex"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -20,14 +23,18 @@ import (
 	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	common "go.opentelemetry.io/proto/otlp/common/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 )
 
 // Collector is a running receiver.
 type Collector struct {
 	srv   *httptest.Server
+	url   string
 	mu    sync.Mutex
 	spans []Span
+	heard map[string]string // the last export's headers (gRPC metadata), lower-cased
 }
 
 // Span is one received span, its ids in hex and its attributes' values
@@ -60,18 +67,67 @@ type Link struct {
 func Start(t testing.TB) *Collector {
 	c := &Collector{}
 	c.srv = httptest.NewServer(http.HandlerFunc(c.receive))
+	c.url = c.srv.URL
 	t.Cleanup(c.srv.Close)
 	return c
 }
 
+// StartGRPC runs a receiver of OTLP over gRPC (the trace service's
+// Export) on loopback until the test ends.
+func StartGRPC(t testing.TB) *Collector {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Collector{url: "http://" + l.Addr().String()}
+	srv := grpc.NewServer()
+	coltrace.RegisterTraceServiceServer(srv, grpcReceiver{c: c})
+	go func() { _ = srv.Serve(l) }()
+	t.Cleanup(srv.Stop)
+	return c
+}
+
+// grpcReceiver is the trace service of a StartGRPC collector.
+type grpcReceiver struct {
+	coltrace.UnimplementedTraceServiceServer
+	c *Collector
+}
+
+func (g grpcReceiver) Export(ctx context.Context, req *coltrace.ExportTraceServiceRequest) (*coltrace.ExportTraceServiceResponse, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	heard := map[string]string{}
+	for k, v := range md {
+		heard[k] = strings.Join(v, ",")
+	}
+	g.c.mu.Lock()
+	g.c.heard = heard
+	g.c.mu.Unlock()
+	g.c.add(req)
+	return &coltrace.ExportTraceServiceResponse{}, nil
+}
+
 // URL is the receiver's base URL, for telemetry.otlp_endpoint.
-func (c *Collector) URL() string { return c.srv.URL }
+func (c *Collector) URL() string { return c.url }
+
+// Header is a header of the last export, "" when it had none.
+func (c *Collector) Header(name string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.heard[strings.ToLower(name)]
+}
 
 func (c *Collector) receive(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/traces" {
 		http.NotFound(w, r)
 		return
 	}
+	heard := map[string]string{}
+	for k, v := range r.Header {
+		heard[strings.ToLower(k)] = strings.Join(v, ",")
+	}
+	c.mu.Lock()
+	c.heard = heard
+	c.mu.Unlock()
 	var body io.Reader = r.Body
 	if r.Header.Get("Content-Encoding") == "gzip" {
 		z, err := gzip.NewReader(r.Body)
@@ -91,6 +147,14 @@ func (c *Collector) receive(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	c.add(&req)
+	out, _ := proto.Marshal(&coltrace.ExportTraceServiceResponse{})
+	w.Header().Set("Content-Type", "application/x-protobuf")
+	_, _ = w.Write(out)
+}
+
+// add keeps the spans of an export.
+func (c *Collector) add(req *coltrace.ExportTraceServiceRequest) {
 	var got []Span
 	for _, rs := range req.ResourceSpans {
 		service := attrs(rs.GetResource().GetAttributes())["service.name"]
@@ -103,9 +167,6 @@ func (c *Collector) receive(w http.ResponseWriter, r *http.Request) {
 	c.mu.Lock()
 	c.spans = append(c.spans, got...)
 	c.mu.Unlock()
-	out, _ := proto.Marshal(&coltrace.ExportTraceServiceResponse{})
-	w.Header().Set("Content-Type", "application/x-protobuf")
-	_, _ = w.Write(out)
 }
 
 func spanOf(service string, s *tracepb.Span) Span {

@@ -7,18 +7,9 @@ import (
 	"time"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
-	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 
 	"ragd"
 )
-
-// fusion is the hybrid query's fusion type.
-func fusion(q ragd.ChunkQuery) graphql.FusionType {
-	if q.RankedFusion {
-		return graphql.Ranked
-	}
-	return graphql.RelativeScore
-}
 
 // properties are the BM25-searched properties, the heading trail boosted
 // by PathBoost ("path^2"); or the related words alone.
@@ -38,38 +29,12 @@ func (s *Store) Search(ctx context.Context, namespace string, q ragd.ChunkQuery)
 	if q.Related {
 		q.Mode = ragd.ModeKeyword // related words have no vectors of their own
 	}
-	req := s.client.Experimental().Search().WithCollection(s.class).WithTenant(namespace).
-		WithConsistencyLevel(s.consistency).WithLimit(q.Limit).WithProperties(chunkProperties...).
-		WithMetadata(&graphql.Metadata{ID: true, Score: q.Mode != ragd.ModeVector, Distance: q.Mode == ragd.ModeVector, Vector: q.WithVectors})
-	switch q.Mode {
-	case ragd.ModeKeyword:
-		req = req.WithBM25((&graphql.BM25ArgumentBuilder{}).WithQuery(q.Text).WithProperties(properties(q)...))
-	case ragd.ModeVector:
-		req = req.WithNearVector((&graphql.NearVectorArgumentBuilder{}).WithVector(q.Vector))
-	default:
-		req = req.WithHybrid((&graphql.HybridArgumentBuilder{}).WithQuery(q.Text).WithVector(q.Vector).
-			WithAlpha(float32(q.Alpha)).WithProperties(properties(q)).WithFusionType(fusion(q)))
-	}
-	if w := where(q); w != nil {
-		req = req.WithWhere(w)
-	}
-	results, err := req.Do(ctx)
+	hits, err := s.wire.search(ctx, s.searchRequest(namespace, q), namespace, q.Mode == ragd.ModeVector)
 	if err != nil {
 		if isMissingTenant(err) {
 			return nil, nil
 		}
 		return nil, fmt.Errorf("weaviate search: %w", err)
-	}
-	hits := make([]ragd.Hit, 0, len(results))
-	for _, r := range results {
-		h := ragd.Hit{Chunk: chunkFrom(r.ID, namespace, r.Properties)}
-		h.Vector = r.Vector
-		if q.Mode == ragd.ModeVector {
-			h.Score = 1 - float64(r.Metadata.Distance)
-		} else {
-			h.Score = float64(r.Metadata.Score)
-		}
-		hits = append(hits, h)
 	}
 	return hits, nil
 }

@@ -39,6 +39,7 @@ type Config struct {
 // safe for concurrent use.
 type Store struct {
 	client      *weaviate.Client
+	wire        *searchWire // chunk searches (searchwire.go)
 	class       string
 	batchSize   int
 	replication int    // the collection's replication factor
@@ -84,7 +85,11 @@ func dial(cfg Config, rawURL, grpcAddr string, startup time.Duration) (*Store, e
 	if batch <= 0 {
 		batch = 200
 	}
-	s := &Store{client: client, class: cfg.Collection, batchSize: batch, replication: max(cfg.ReplicationFactor, 1)}
+	wire, err := newSearchWire(grpcAddr, u.Scheme == "https", cfg.APIKey, cfg.Timeout)
+	if err != nil {
+		return nil, fmt.Errorf("connect to weaviate's gRPC at %s: %w", grpcAddr, err)
+	}
+	s := &Store{client: client, wire: wire, class: cfg.Collection, batchSize: batch, replication: max(cfg.ReplicationFactor, 1)}
 	if s.replication > 1 {
 		s.consistency = cfg.Consistency
 	}

@@ -1,0 +1,156 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
+	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
+
+	"ragd"
+)
+
+// clientSearch is a search through the Weaviate client's own request
+// builder and reply decoding: what Search did before it read replies
+// itself, kept as the reference the wire path must match.
+func clientSearch(ctx context.Context, s *Store, namespace string, q ragd.ChunkQuery) ([]ragd.Hit, error) {
+	if q.Related {
+		q.Mode = ragd.ModeKeyword
+	}
+	fusion := graphql.RelativeScore
+	if q.RankedFusion {
+		fusion = graphql.Ranked
+	}
+	req := s.client.Experimental().Search().WithCollection(s.class).WithTenant(namespace).
+		WithConsistencyLevel(s.consistency).WithLimit(q.Limit).WithProperties(chunkProperties...).
+		WithMetadata(&graphql.Metadata{ID: true, Score: q.Mode != ragd.ModeVector, Distance: q.Mode == ragd.ModeVector, Vector: q.WithVectors})
+	switch q.Mode {
+	case ragd.ModeKeyword:
+		req = req.WithBM25((&graphql.BM25ArgumentBuilder{}).WithQuery(q.Text).WithProperties(properties(q)...))
+	case ragd.ModeVector:
+		req = req.WithNearVector((&graphql.NearVectorArgumentBuilder{}).WithVector(q.Vector))
+	default:
+		req = req.WithHybrid((&graphql.HybridArgumentBuilder{}).WithQuery(q.Text).WithVector(q.Vector).
+			WithAlpha(float32(q.Alpha)).WithProperties(properties(q)).WithFusionType(fusion))
+	}
+	if w := where(q); w != nil {
+		req = req.WithWhere(w)
+	}
+	results, err := req.Do(ctx)
+	if err != nil {
+		if isMissingTenant(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	hits := make([]ragd.Hit, 0, len(results))
+	for _, r := range results {
+		h := ragd.Hit{Chunk: chunkFrom(r.ID, namespace, r.Properties)}
+		h.Vector = r.Vector
+		if q.Mode == ragd.ModeVector {
+			h.Score = 1 - float64(r.Metadata.Distance)
+		} else {
+			h.Score = float64(r.Metadata.Score)
+		}
+		hits = append(hits, h)
+	}
+	return hits, nil
+}
+
+// wireFixture is a namespace whose chunks use every property a search
+// returns: OCR marks, pages, tags, access lists, summaries, levels.
+func wireFixture(t *testing.T) *Store {
+	t.Helper()
+	s, _ := openTestStore(t, "m", 8)
+	var cs []ragd.Chunk
+	texts := []string{"the harbour ledger lists every ship by flag", "tide tables are posted at the quay",
+		"the lighthouse flashes twice every ten seconds", "red buoys mark the port side of the channel",
+		"pilots board ships at the outer mark", "cargo manifests go to the customs house",
+		"the harbour master signs every ledger page", "mooring fees are paid by the day"}
+	for i, text := range texts {
+		doc := fmt.Sprintf("doc%d", i%3)
+		c := chunks(doc, "h"+doc, text)[0]
+		c.ID, c.Index, c.Vector = ragd.ChunkID(doc, "h"+doc, i), i, vec(8, i)
+		c.Page, c.OCR, c.Level, c.Summary = i%4, i%2 == 0, i%3, fmt.Sprintf("summary %d", i)
+		c.Timestamp = time.Date(2026, 3, i+1, 10, 0, 0, 123456000, time.UTC)
+		c.Tags = [][]string{{"t1"}, {"t1", "t2"}, nil}[i%3]
+		c.Access = [][]string{nil, {"eng"}, {"eng", "fin"}}[i%3]
+		if i == 7 {
+			c.Path, c.SourceType = "", ragd.SourcePDF
+		}
+		cs = append(cs, c)
+	}
+	if err := s.Upsert(context.Background(), "wire", cs); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Search, reading Weaviate's replies itself, returns exactly what the
+// Weaviate client's path returns, in every mode, with vectors, filters,
+// ranked fusion and a missing tenant.
+func TestWireSearchMatchesTheClient(t *testing.T) {
+	ctx := context.Background()
+	s := wireFixture(t)
+	queries := map[string]ragd.ChunkQuery{
+		"keyword":          {Text: "harbour ledger", Mode: ragd.ModeKeyword, Limit: 5},
+		"keyword boosted":  {Text: "harbour part", Mode: ragd.ModeKeyword, Limit: 5, PathBoost: 3},
+		"hybrid":           {Text: "ships at the mark", Vector: vec(8, 4), Mode: ragd.ModeHybrid, Alpha: 0.3, Limit: 8},
+		"hybrid ranked":    {Text: "ships", Vector: vec(8, 1), Mode: ragd.ModeHybrid, Alpha: 0.5, Limit: 8, RankedFusion: true},
+		"vector":           {Vector: vec(8, 2), Mode: ragd.ModeVector, Limit: 8},
+		"vector + vectors": {Vector: vec(8, 3), Mode: ragd.ModeVector, Limit: 4, WithVectors: true},
+		"hybrid + vectors": {Text: "ledger", Vector: vec(8, 6), Mode: ragd.ModeHybrid, Alpha: 0.7, Limit: 8, WithVectors: true},
+		"filters":          {Text: "the", Vector: vec(8, 0), Mode: ragd.ModeHybrid, Alpha: 0.3, Limit: 8, Tags: []string{"t2"}, DocumentIDs: []string{"doc1", "doc2"}},
+		"access":           {Text: "ledger tide lighthouse buoys pilots cargo mooring", Mode: ragd.ModeKeyword, Limit: 8, Access: []string{"fin"}},
+		"open only":        {Text: "ledger tide lighthouse buoys pilots cargo mooring", Mode: ragd.ModeKeyword, Limit: 8, Access: []string{}},
+		"source types":     {Vector: vec(8, 7), Mode: ragd.ModeVector, Limit: 8, SourceTypes: []string{string(ragd.SourcePDF)}},
+		"no hits":          {Text: "zeppelin", Mode: ragd.ModeKeyword, Limit: 5},
+	}
+	for name, q := range queries {
+		for _, ns := range []string{"wire", "no-such-namespace"} {
+			want, werr := clientSearch(ctx, s, ns, q)
+			got, gerr := s.Search(ctx, ns, q)
+			if werr != nil || gerr != nil {
+				t.Fatalf("%s in %s: client %v, wire %v", name, ns, werr, gerr)
+			}
+			if ns == "wire" && name != "no hits" && len(want) == 0 {
+				t.Fatalf("%s: the reference found nothing; the fixture does not test it", name)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s in %s:\n wire   %+v\n client %+v", name, ns, got, want)
+			}
+		}
+	}
+}
+
+// A reply cut short or corrupted anywhere is an error or fewer hits,
+// never a panic.
+func TestWireReplyCutShort(t *testing.T) {
+	ctx := context.Background()
+	s := wireFixture(t)
+	req := s.searchRequest("wire", ragd.ChunkQuery{Text: "the", Vector: vec(8, 1), Mode: ragd.ModeHybrid, Alpha: 0.5, Limit: 8, WithVectors: true})
+	var reply replyBytes
+	if err := s.wire.conn.Invoke(ctx, searchMethod, req, &reply, grpc.ForceCodecV2(replyCodec{})); err != nil {
+		t.Fatal(err)
+	}
+	var ref pb.SearchReply
+	if err := proto.Unmarshal(reply.b, &ref); err != nil || len(ref.Results) == 0 {
+		t.Fatalf("reference reply: %d results, %v", len(ref.Results), err)
+	}
+	for n := range reply.b {
+		if _, err := readHits(reply.b[:n], "wire", false); err == nil && n < len(reply.b) {
+			hits, _ := readHits(reply.b[:n], "wire", false)
+			if len(hits) > len(ref.Results) {
+				t.Fatalf("cut at %d: %d hits from a reply of %d", n, len(hits), len(ref.Results))
+			}
+		}
+		flipped := append([]byte(nil), reply.b...)
+		flipped[n] ^= 0xff
+		_, _ = readHits(flipped, "wire", false)
+	}
+}

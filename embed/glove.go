@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"sync"
+
+	"ragd/internal/wordindex"
 )
 
 // DefaultSIFA is the SIF smoothing constant a: words far more frequent than a
@@ -28,8 +31,7 @@ type GloVe struct {
 	A float64
 
 	dims     int
-	words    []string         // by frequency rank
-	rank     map[string]int32 // word → rank
+	words    *wordindex.Index // by frequency rank
 	rows     []byte           // len(words) × (float32 scale, dims × int8)
 	harmonic float64          // H_N for the Zipf estimate
 
@@ -80,23 +82,24 @@ func parseGloVe(data []byte) (*GloVe, error) {
 	if len(data)-off != count*rowSize {
 		return nil, fmt.Errorf("rows take %d bytes, want %d", len(data)-off, count*rowSize)
 	}
-	all := string(data[gloveHeaderSize:off])
+	// One string of the words without their length prefixes, and their
+	// offsets: no pointer per word for the garbage collector to follow.
+	var text strings.Builder
+	text.Grow(off - gloveHeaderSize)
+	offs := make([]uint32, 0, count+1)
+	for i, pos := 0, gloveHeaderSize; i < count; i++ {
+		n, k := binary.Uvarint(data[pos:])
+		offs = append(offs, uint32(text.Len()))
+		text.Write(data[pos+k : pos+k+int(n)])
+		pos += k + int(n)
+	}
+	offs = append(offs, uint32(text.Len()))
 	g := &GloVe{
 		A:        DefaultSIFA,
 		dims:     dims,
-		words:    make([]string, count),
-		rank:     make(map[string]int32, count),
+		words:    wordindex.New(text.String(), offs),
 		rows:     data[off:],
 		harmonic: math.Log(float64(count)) + eulerGamma,
-	}
-	for i, pos := 0, 0; i < count; i++ {
-		n, k := binary.Uvarint(data[gloveHeaderSize+pos:])
-		w := all[pos+k : pos+k+int(n)]
-		pos += k + int(n)
-		g.words[i] = w
-		if _, dup := g.rank[w]; !dup {
-			g.rank[w] = int32(i)
-		}
 	}
 	return g, nil
 }
@@ -110,7 +113,7 @@ func (g *GloVe) row(r int32) (float32, []byte) {
 
 // Vector returns the (dequantized) vector of word, or nil if the table lacks it.
 func (g *GloVe) Vector(word string) []float32 {
-	r, ok := g.rank[word]
+	r, ok := g.words.Lookup(word)
 	if !ok {
 		return nil
 	}
@@ -123,4 +126,4 @@ func (g *GloVe) Vector(word string) []float32 {
 }
 
 // Words is the size of the vocabulary.
-func (g *GloVe) Words() int { return len(g.words) }
+func (g *GloVe) Words() int { return g.words.Len() }

@@ -60,7 +60,7 @@ func (g *GloVe) weight(r int32) float64 {
 // itself if known, else its hyphen-separated parts, else the words of its
 // contraction (the table has neither "don't" nor "n't").
 func (g *GloVe) lookup(tok string, fn func(int32)) {
-	if r, ok := g.rank[tok]; ok {
+	if r, ok := g.words.Lookup(tok); ok {
 		fn(r)
 		return
 	}
@@ -74,7 +74,7 @@ func (g *GloVe) lookup(tok string, fn func(int32)) {
 	}
 	if strings.ContainsRune(tok, '\'') {
 		for _, w := range expandContraction(tok) {
-			if r, ok := g.rank[w]; ok {
+			if r, ok := g.words.Lookup(w); ok {
 				fn(r)
 			}
 		}

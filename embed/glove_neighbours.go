@@ -13,7 +13,7 @@ const neighbourVocab = 50000
 // similar first, searched among the 50k most frequent words. It returns nil
 // when the table lacks word.
 func (g *GloVe) Neighbours(word string, k int) []string {
-	r, ok := g.rank[strings.ToLower(strings.TrimSpace(word))]
+	r, ok := g.words.Lookup(strings.ToLower(strings.TrimSpace(word)))
 	if !ok || k <= 0 {
 		return nil
 	}
@@ -57,7 +57,7 @@ func (g *GloVe) Neighbours(word string, k int) []string {
 	}
 	out := make([]string, len(best))
 	for i, h := range best {
-		out[i] = g.words[h.rank]
+		out[i] = g.words.Word(h.rank)
 	}
 	return out
 }
@@ -65,7 +65,7 @@ func (g *GloVe) Neighbours(word string, k int) []string {
 // neighbourNorms computes, once, the int8 norms of the neighbour vocabulary.
 func (g *GloVe) neighbourNorms() []float32 {
 	g.normsOnce.Do(func() {
-		n := min(len(g.words), neighbourVocab)
+		n := min(g.words.Len(), neighbourVocab)
 		g.norms = make([]float32, n)
 		for r := range int32(n) {
 			_, q := g.row(r)

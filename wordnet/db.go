@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"ragd/internal/wordindex"
 )
 
 // The parts of speech, as WordNet's files name and letter them.
@@ -26,7 +28,7 @@ type DB struct {
 	// text[lemmaOff[i]:lemmaOff[i+1]].
 	text     string
 	lemmaOff []uint32
-	ids      map[string]int32 // lemma → its number; keys share text's memory
+	ids      *wordindex.Index // lemma → its number, over text and lemmaOff
 	// senses of lemma i as part of speech p (index into partsOfSpeech),
 	// most frequent first: sense[p][senseOff[p][i]:senseOff[p][i+1]].
 	senseOff [4][]uint32
@@ -69,7 +71,7 @@ func (db *DB) synsetCount() int { return len(db.synOff) - 1 }
 // senses returns the synsets of lemma as part of speech pos (a letter of
 // partsOfSpeech), most frequent first, and whether the index lists it.
 func (db *DB) senses(pos byte, lemma string) ([]int32, bool) {
-	i, ok := db.ids[lemma]
+	i, ok := db.ids.Lookup(lemma)
 	if !ok {
 		return nil, false
 	}
@@ -264,10 +266,7 @@ func (b *builder) finish() *DB {
 	}
 	db.lemmaOff = append(db.lemmaOff, uint32(b.text.Len()))
 	db.text = b.text.String()
-	db.ids = make(map[string]int32, len(b.order))
-	for i := range int32(len(b.order)) {
-		db.ids[db.lemma(i)] = i
-	}
+	db.ids = wordindex.New(db.text, db.lemmaOff)
 	for p := range db.senseOff {
 		for len(db.senseOff[p]) < len(b.order)+1 {
 			db.senseOff[p] = append(db.senseOff[p], db.senseOff[p][len(db.senseOff[p])-1])

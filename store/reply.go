@@ -41,27 +41,42 @@ const (
 
 var errMalformed = errors.New("malformed protobuf")
 
+// replyReader reads one reply. Its hits' strings share one copy of the
+// reply's bytes, so a reply costs one allocation for all its text.
+type replyReader struct {
+	buf []byte // the reply, valid while it is read
+	all string // a copy of buf
+}
+
+// str is v, a part of the reply, as a string sharing the copy.
+func (r *replyReader) str(v []byte) string {
+	off := cap(r.buf) - cap(v)
+	if off < 0 || off+len(v) > len(r.all) {
+		return string(v)
+	}
+	return r.all[off : off+len(v)]
+}
+
 // readHits reads a SearchReply's results, in order, as hits of namespace:
 // scored by distance (1 − distance) for a vector search, by score
-// otherwise — what the client's path made of the same reply.
-func readHits(b []byte, namespace string, vectorMode bool) ([]ragd.Hit, error) {
-	var hits []ragd.Hit
+// otherwise — what the client's path made of the same reply. room is how
+// many hits it is likely to hold.
+func readHits(b []byte, namespace string, vectorMode bool, room int) ([]ragd.Hit, error) {
+	r := &replyReader{buf: b, all: string(b)}
+	hits := make([]ragd.Hit, 0, max(room, 0))
 	err := eachField(b, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
 		if num != replyResults || typ != protowire.BytesType {
 			return nil
 		}
-		h, err := readResult(v, namespace, vectorMode)
+		h, err := r.readResult(v, namespace, vectorMode)
 		hits = append(hits, h)
 		return err
 	})
-	if hits == nil {
-		hits = []ragd.Hit{}
-	}
 	return hits, err
 }
 
 // readResult reads one SearchResult.
-func readResult(b []byte, namespace string, vectorMode bool) (ragd.Hit, error) {
+func (r *replyReader) readResult(b []byte, namespace string, vectorMode bool) (ragd.Hit, error) {
 	h := ragd.Hit{Chunk: ragd.Chunk{Namespace: namespace}}
 	var distance, score float32
 	var hasDistance, hasScore bool
@@ -79,14 +94,14 @@ func readResult(b []byte, namespace string, vectorMode bool) (ragd.Hit, error) {
 					if num != propertiesFields || typ != protowire.BytesType {
 						return nil
 					}
-					return readProperty(v, &h.Chunk, &access)
+					return r.readProperty(v, &h.Chunk, &access)
 				})
 			})
 		case num == resultMetadata:
 			return eachField(v, func(num protowire.Number, typ protowire.Type, v []byte, x uint64) error {
 				switch num {
 				case metaID:
-					h.ID = string(v)
+					h.ID = r.str(v)
 				case metaDistance:
 					distance = math.Float32frombits(uint32(x))
 				case metaDistancePresent:
@@ -121,7 +136,7 @@ func readResult(b []byte, namespace string, vectorMode bool) (ragd.Hit, error) {
 }
 
 // readProperty reads one map entry of a result's properties into c.
-func readProperty(b []byte, c *ragd.Chunk, access *[]string) error {
+func (r *replyReader) readProperty(b []byte, c *ragd.Chunk, access *[]string) error {
 	var key string
 	var val value
 	err := eachField(b, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
@@ -130,9 +145,9 @@ func readProperty(b []byte, c *ragd.Chunk, access *[]string) error {
 		}
 		switch num {
 		case 1:
-			key = string(v)
+			key = r.str(v)
 		case 2:
-			return readValue(v, &val)
+			return r.readValue(v, &val)
 		}
 		return nil
 	})
@@ -196,11 +211,11 @@ func (v value) int() int {
 	return 0
 }
 
-func readValue(b []byte, val *value) error {
+func (r *replyReader) readValue(b []byte, val *value) error {
 	return eachField(b, func(num protowire.Number, typ protowire.Type, v []byte, x uint64) error {
 		switch {
 		case num == valueText && typ == protowire.BytesType, num == valueDate && typ == protowire.BytesType:
-			val.kind, val.text = int(num), string(v)
+			val.kind, val.text = int(num), r.str(v)
 		case num == valueInt && typ == protowire.VarintType:
 			val.kind, val.i = valueInt, int64(x)
 		case num == valueNumber && typ == protowire.Fixed64Type:
@@ -215,7 +230,7 @@ func readValue(b []byte, val *value) error {
 				}
 				return eachField(v, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
 					if num == 1 && typ == protowire.BytesType {
-						val.list = append(val.list, string(v))
+						val.list = append(val.list, r.str(v))
 					}
 					return nil
 				})

@@ -66,15 +66,14 @@ func (w *searchWire) search(ctx context.Context, req *pb.SearchRequest, namespac
 	if w.auth != nil {
 		ctx = metadata.NewOutgoingContext(ctx, w.auth)
 	}
-	var reply replyBytes
+	reply := searchReply{namespace: namespace, vectorMode: vectorMode, room: int(req.Limit)}
 	if err := w.conn.Invoke(ctx, searchMethod, req, &reply, grpc.ForceCodecV2(replyCodec{})); err != nil {
 		return nil, err
 	}
-	hits, err := readHits(reply.b, namespace, vectorMode)
-	if err != nil {
-		return nil, fmt.Errorf("weaviate search reply: %w", err)
+	if reply.err != nil {
+		return nil, fmt.Errorf("weaviate search reply: %w", reply.err)
 	}
-	return hits, nil
+	return reply.hits, nil
 }
 
 // searchRequest is the request the Weaviate client sends for q.
@@ -115,10 +114,18 @@ func vectors(v []float32) []*pb.Vectors {
 	return []*pb.Vectors{common.GetVector("", v)}
 }
 
-// replyBytes is a reply kept as its wire bytes.
-type replyBytes struct{ b []byte }
+// searchReply is what a search's reply is read into (readHits), while
+// gRPC still holds its buffers.
+type searchReply struct {
+	namespace  string
+	vectorMode bool
+	room       int
+	hits       []ragd.Hit
+	err        error
+}
 
-// replyCodec marshals requests as protobuf and keeps replies as bytes.
+// replyCodec marshals requests as protobuf and reads search replies into
+// hits.
 type replyCodec struct{}
 
 func (replyCodec) Marshal(v any) (mem.BufferSlice, error) {
@@ -127,8 +134,21 @@ func (replyCodec) Marshal(v any) (mem.BufferSlice, error) {
 }
 
 func (replyCodec) Unmarshal(data mem.BufferSlice, v any) error {
-	v.(*replyBytes).b = data.Materialize()
-	return nil
+	var b []byte
+	if len(data) == 1 {
+		b = data[0].ReadOnlyData() // gRPC's buffer: read before it is reused
+	} else {
+		b = data.Materialize()
+	}
+	switch r := v.(type) {
+	case *searchReply:
+		r.hits, r.err = readHits(b, r.namespace, r.vectorMode, r.room)
+		return nil
+	case *[]byte: // the reply's bytes (tests)
+		*r = append([]byte(nil), b...)
+		return nil
+	}
+	return fmt.Errorf("replyCodec: cannot read into %T", v)
 }
 
 // Name is proto: the content type is the one Weaviate expects.

@@ -134,23 +134,20 @@ func TestWireReplyCutShort(t *testing.T) {
 	ctx := context.Background()
 	s := wireFixture(t)
 	req := s.searchRequest("wire", ragd.ChunkQuery{Text: "the", Vector: vec(8, 1), Mode: ragd.ModeHybrid, Alpha: 0.5, Limit: 8, WithVectors: true})
-	var reply replyBytes
+	var reply []byte
 	if err := s.wire.conn.Invoke(ctx, searchMethod, req, &reply, grpc.ForceCodecV2(replyCodec{})); err != nil {
 		t.Fatal(err)
 	}
 	var ref pb.SearchReply
-	if err := proto.Unmarshal(reply.b, &ref); err != nil || len(ref.Results) == 0 {
+	if err := proto.Unmarshal(reply, &ref); err != nil || len(ref.Results) == 0 {
 		t.Fatalf("reference reply: %d results, %v", len(ref.Results), err)
 	}
-	for n := range reply.b {
-		if _, err := readHits(reply.b[:n], "wire", false); err == nil && n < len(reply.b) {
-			hits, _ := readHits(reply.b[:n], "wire", false)
-			if len(hits) > len(ref.Results) {
-				t.Fatalf("cut at %d: %d hits from a reply of %d", n, len(hits), len(ref.Results))
-			}
+	for n := range reply {
+		if hits, err := readHits(reply[:n], "wire", false, 8); err == nil && len(hits) > len(ref.Results) {
+			t.Fatalf("cut at %d: %d hits from a reply of %d", n, len(hits), len(ref.Results))
 		}
-		flipped := append([]byte(nil), reply.b...)
+		flipped := append([]byte(nil), reply...)
 		flipped[n] ^= 0xff
-		_, _ = readHits(flipped, "wire", false)
+		_, _ = readHits(flipped, "wire", false, 8)
 	}
 }

@@ -107,6 +107,7 @@ func start(fs *flag.FlagSet, args []string) (context.Context, *app.App, func(), 
 		cancel()
 		return nil, nil, nil, err
 	}
+	tuneGC(a.Log)
 	return ctx, a, func() { a.Close(); cancel() }, nil
 }
 

@@ -45,11 +45,11 @@ func flush(t *testing.T, p *telemetry.Provider) {
 	}
 }
 
-// An HTTP request with a traceparent continues its caller's trace, and
-// the spans opened under it are its children.
-func TestRequestContinuesCallersTrace(t *testing.T) {
-	c := collector.Start(t)
-	p := start(t, c)
+// searchRequest traces a rag_search request under the caller's
+// traceparent, with a "search" span under it, and returns what c received:
+// every span, the request's and the search's.
+func searchRequest(t *testing.T, c *collector.Collector, p *telemetry.Provider) (spans, reqs, kids []collector.Span) {
+	t.Helper()
 	r, _ := http.NewRequest(http.MethodPost, "http://ragd/tools/rag_search", nil)
 	r.Header.Set("traceparent", callerParent)
 	ctx, req := p.StartRequest(r, "/tools/rag_search")
@@ -57,8 +57,15 @@ func TestRequestContinuesCallersTrace(t *testing.T) {
 	child.End(nil)
 	req.EndRequest(200)
 	flush(t, p)
-	spans := c.Spans()
-	reqs, kids := collector.Named(spans, "POST /tools/rag_search"), collector.Named(spans, "search")
+	spans = c.Spans()
+	return spans, collector.Named(spans, "POST /tools/rag_search"), collector.Named(spans, "search")
+}
+
+// An HTTP request with a traceparent continues its caller's trace, and
+// the spans opened under it are its children.
+func TestRequestContinuesCallersTrace(t *testing.T) {
+	c := collector.Start(t)
+	spans, reqs, kids := searchRequest(t, c, start(t, c))
 	if len(reqs) != 1 || len(kids) != 1 {
 		t.Fatalf("spans:\n%s", collector.Tree(spans))
 	}
@@ -299,15 +306,7 @@ func TestExportOverBothProtocols(t *testing.T) {
 			p := start(t, c, func(cfg *telemetry.Config) {
 				cfg.Protocol, cfg.Headers = proto, map[string]string{"x-collector-key": "k-123"}
 			})
-			r, _ := http.NewRequest(http.MethodPost, "http://ragd/tools/rag_search", nil)
-			r.Header.Set("traceparent", callerParent)
-			ctx, req := p.StartRequest(r, "/tools/rag_search")
-			_, child := telemetry.Start(ctx, "search")
-			child.End(nil)
-			req.EndRequest(200)
-			flush(t, p)
-			spans := c.Spans()
-			reqs, kids := collector.Named(spans, "POST /tools/rag_search"), collector.Named(spans, "search")
+			spans, reqs, kids := searchRequest(t, c, p)
 			if len(reqs) != 1 || len(kids) != 1 || kids[0].ParentID != reqs[0].SpanID || reqs[0].TraceID != callerTrace {
 				t.Fatalf("spans:\n%s", collector.Tree(spans))
 			}

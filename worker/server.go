@@ -57,40 +57,7 @@ func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Serv
 		}),
 	})
 	mux := asynq.NewServeMux()
-	mux.HandleFunc(jobs.TypeIngestDocument, func(ctx context.Context, t *asynq.Task) error {
-		var pl jobs.DocumentPayload
-		if err := json.Unmarshal(t.Payload(), &pl); err != nil {
-			return fmt.Errorf("bad payload: %v: %w", err, asynq.SkipRetry)
-		}
-		id, _ := asynq.GetTaskID(ctx)
-		rep := jobs.NewReporter(t)
-		var res ragd.DocumentResult
-		err := p.cancellable(ctx, jobs.DocumentRef(ctx, pl), func() (err error) {
-			res, err = p.indexHeld(ctx, id, pl, rep)
-			return err
-		}, func(ctx context.Context) { p.discardCancelled(ctx, pl) })
-		noteResult(ctx, res)
-		if err != nil && !errors.Is(err, jobs.ErrCancelled) {
-			err = classify(err)
-			if !final(ctx, err) {
-				return err // its text stays for the next run
-			}
-			p.discardAfterFailure(ctx, pl, opts.Log)
-		}
-		if pl.TextHeld {
-			p.Queue.ReleaseText(ctx, id) // the job has ended
-		}
-		if err != nil {
-			return err
-		}
-		if pl.ParentID != "" {
-			// A directory's file: its outcome stands for its task, which
-			// Asynq does not keep (jobs/outcome.go).
-			return p.Queue.FileDone(ctx, id, pl, rep.Reported(), res)
-		}
-		rep.Result(res)
-		return nil
-	})
+	mux.HandleFunc(jobs.TypeIngestDocument, p.handleDocument(opts.Log))
 	mux.HandleFunc(jobs.TypeIngestDirectory, func(ctx context.Context, t *asynq.Task) error {
 		var pl jobs.DirectoryPayload
 		if err := json.Unmarshal(t.Payload(), &pl); err != nil {
@@ -125,6 +92,46 @@ func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Serv
 		mux.Use(pinning(opts.Pin))
 	}
 	return &Server{srv: srv, mux: mux}
+}
+
+// handleDocument runs a document job: its text read from where the
+// enqueue held it, released once the job has ended; a directory's file
+// leaves its outcome.
+func (p *Pipeline) handleDocument(log *slog.Logger) asynq.HandlerFunc {
+	return func(ctx context.Context, t *asynq.Task) error {
+		var pl jobs.DocumentPayload
+		if err := json.Unmarshal(t.Payload(), &pl); err != nil {
+			return fmt.Errorf("bad payload: %v: %w", err, asynq.SkipRetry)
+		}
+		id, _ := asynq.GetTaskID(ctx)
+		rep := jobs.NewReporter(t)
+		var res ragd.DocumentResult
+		err := p.cancellable(ctx, jobs.DocumentRef(ctx, pl), func() (err error) {
+			res, err = p.indexHeld(ctx, id, pl, rep)
+			return err
+		}, func(ctx context.Context) { p.discardCancelled(ctx, pl) })
+		noteResult(ctx, res)
+		if err != nil && !errors.Is(err, jobs.ErrCancelled) {
+			err = classify(err)
+			if !final(ctx, err) {
+				return err // its text stays for the next run
+			}
+			p.discardAfterFailure(ctx, pl, log)
+		}
+		if pl.TextHeld {
+			p.Queue.ReleaseText(ctx, id) // the job has ended
+		}
+		if err != nil {
+			return err
+		}
+		if pl.ParentID != "" {
+			// A directory's file: its outcome stands for its task, which
+			// Asynq does not keep (jobs/outcome.go).
+			return p.Queue.FileDone(ctx, id, pl, rep.Reported(), res)
+		}
+		rep.Result(res)
+		return nil
+	}
 }
 
 // indexHeld is IndexDocument for job id, its text first read from where

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/grpc/common"
@@ -33,9 +34,10 @@ type searchWire struct {
 // searchMethod is Weaviate's gRPC search.
 const searchMethod = "/weaviate.v1.Weaviate/Search"
 
-// newSearchWire connects (lazily) to a node's gRPC endpoint, secured as
-// the Weaviate client secures it.
-func newSearchWire(grpcAddr string, secured bool, apiKey string, timeout time.Duration) (*searchWire, error) {
+// newSearchWire connects (lazily) to a node's gRPC endpoint, secured and
+// authenticated as the Weaviate client does for the node whose REST host
+// is restHost.
+func newSearchWire(grpcAddr, restHost string, secured bool, apiKey string, timeout time.Duration) (*searchWire, error) {
 	creds := insecure.NewCredentials()
 	if secured {
 		// As the Weaviate client does: the REST side is where a deployment
@@ -49,11 +51,22 @@ func newSearchWire(grpcAddr string, secured bool, apiKey string, timeout time.Du
 	w := &searchWire{conn: conn, timeout: timeout}
 	if apiKey != "" {
 		w.auth = metadata.Pairs("authorization", "Bearer "+apiKey)
+		if weaviateCloud(restHost) { // the client's extra headers for Weaviate Cloud
+			w.auth.Append("x-weaviate-api-key", apiKey)
+			w.auth.Append("x-weaviate-cluster-url", "https://"+restHost)
+		}
 	}
 	if w.timeout <= 0 {
 		w.timeout = 60 * time.Second // the client's default
 	}
 	return w, nil
+}
+
+// weaviateCloud reports whether host is Weaviate Cloud's, as the client
+// tells.
+func weaviateCloud(host string) bool {
+	h := strings.ToLower(host)
+	return strings.Contains(h, "weaviate.io") || strings.Contains(h, "semi.technology") || strings.Contains(h, "weaviate.cloud")
 }
 
 // search runs req and returns its hits.

@@ -3,13 +3,16 @@ package store
 import (
 	"context"
 	"fmt"
+	"net"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 
 	"ragd"
@@ -149,5 +152,56 @@ func TestWireReplyCutShort(t *testing.T) {
 		flipped := append([]byte(nil), reply...)
 		flipped[n] ^= 0xff
 		_, _ = readHits(flipped, "wire", false, 8)
+	}
+}
+
+// cloudStandIn is a stand-in for a Weaviate Cloud node's gRPC Search
+// (which cannot be reached from here): it answers with no results and
+// records the metadata each search came with.
+type cloudStandIn struct {
+	pb.UnimplementedWeaviateServer
+	heard chan metadata.MD
+}
+
+func (c cloudStandIn) Search(ctx context.Context, _ *pb.SearchRequest) (*pb.SearchReply, error) {
+	md, _ := metadata.FromIncomingContext(ctx)
+	c.heard <- md
+	return &pb.SearchReply{}, nil
+}
+
+// Searches carry the API key as the Weaviate client sends it: a bearer
+// token, and for Weaviate Cloud its key and cluster headers too.
+func TestWireSearchAuthenticates(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer()
+	standIn := cloudStandIn{heard: make(chan metadata.MD, 1)}
+	pb.RegisterWeaviateServer(srv, standIn)
+	go func() { _ = srv.Serve(l) }()
+	t.Cleanup(srv.Stop)
+	for _, tc := range []struct {
+		host, key string
+		want      map[string]string
+	}{
+		{"weaviate.internal:8080", "k-1", map[string]string{"authorization": "Bearer k-1"}},
+		{"abc.c0.europe-west3.gcp.weaviate.cloud", "k-2", map[string]string{"authorization": "Bearer k-2",
+			"x-weaviate-api-key": "k-2", "x-weaviate-cluster-url": "https://abc.c0.europe-west3.gcp.weaviate.cloud"}},
+		{"weaviate.internal:8080", "", map[string]string{"authorization": ""}},
+	} {
+		w, err := newSearchWire(l.Addr().String(), tc.host, false, tc.key, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.search(context.Background(), &pb.SearchRequest{Collection: "C"}, "ns", false); err != nil {
+			t.Fatalf("%s: %v", tc.host, err)
+		}
+		md := <-standIn.heard
+		for k, v := range tc.want {
+			if got := strings.Join(md.Get(k), ","); got != v {
+				t.Errorf("%s with key %q: %s = %q, want %q", tc.host, tc.key, k, got, v)
+			}
+		}
 	}
 }

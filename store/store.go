@@ -85,7 +85,7 @@ func dial(cfg Config, rawURL, grpcAddr string, startup time.Duration) (*Store, e
 	if batch <= 0 {
 		batch = 200
 	}
-	wire, err := newSearchWire(grpcAddr, u.Scheme == "https", cfg.APIKey, cfg.Timeout)
+	wire, err := newSearchWire(grpcAddr, u.Host, u.Scheme == "https", cfg.APIKey, cfg.Timeout)
 	if err != nil {
 		return nil, fmt.Errorf("connect to weaviate's gRPC at %s: %w", grpcAddr, err)
 	}

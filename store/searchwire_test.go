@@ -2,7 +2,14 @@ package store
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"fmt"
+	"math/big"
 	"net"
 	"reflect"
 	"strings"
@@ -12,6 +19,7 @@ import (
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 
@@ -203,5 +211,43 @@ func TestWireSearchAuthenticates(t *testing.T) {
 				t.Errorf("%s with key %q: %s = %q, want %q", tc.host, tc.key, k, got, v)
 			}
 		}
+	}
+}
+
+// A node serving gRPC over TLS with a certificate nobody vouches for is
+// refused: the search connection verifies what the Weaviate client's own
+// gRPC connection does not.
+func TestWireSearchVerifiesTLS(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer(grpc.Creds(credentials.NewServerTLSFromCert(&tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key})))
+	standIn := cloudStandIn{heard: make(chan metadata.MD, 1)}
+	pb.RegisterWeaviateServer(srv, standIn)
+	go func() { _ = srv.Serve(l) }()
+	t.Cleanup(srv.Stop)
+	w, err := newSearchWire(l.Addr().String(), "127.0.0.1:8443", true, "k", 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = w.search(context.Background(), &pb.SearchRequest{Collection: "C"}, "ns", false)
+	if err == nil || !strings.Contains(err.Error(), "certificate") {
+		t.Fatalf("search against an untrusted certificate: %v, want a certificate error", err)
+	}
+	select {
+	case <-standIn.heard:
+		t.Fatal("the search reached the node")
+	default:
 	}
 }

@@ -85,7 +85,8 @@ func dial(cfg Config, rawURL, grpcAddr string, startup time.Duration) (*Store, e
 	if batch <= 0 {
 		batch = 200
 	}
-	wire, err := newSearchWire(grpcAddr, u.Host, u.Scheme == "https", cfg.APIKey, cfg.Timeout)
+	// TLS as the client decides it: an https node, or gRPC on port 443.
+	wire, err := newSearchWire(grpcAddr, u.Host, u.Scheme == "https" || strings.HasSuffix(grpcAddr, ":443"), cfg.APIKey, cfg.Timeout)
 	if err != nil {
 		return nil, fmt.Errorf("connect to weaviate's gRPC at %s: %w", grpcAddr, err)
 	}

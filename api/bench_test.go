@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"sort"
 	"testing"
 	"time"
@@ -17,7 +16,6 @@ import (
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/grpc"
 
 	"ragd/internal/stack"
-	"ragd/internal/testenv"
 )
 
 // benchQueries are the questions the benchmarks here ask.
@@ -54,9 +52,7 @@ func run(c, rounds int, f func(q string)) latencies { return runInterleaved(c, r
 // BenchmarkRetrievalLatency in rag/: ≤ 2×). Cached p50 target ≤ 1.5 ms.
 func BenchmarkSearchLatency(b *testing.B) {
 	root := b.TempDir()
-	for _, f := range []string{"go_spec.html", "go_mem.html", "asm.html", "godebug.md"} {
-		testenv.CopyFile(b, testenv.GorootFile(b, "doc/"+f), filepath.Join(root, f))
-	}
+	stack.CopySpecDocs(b, root)
 	cfg := stack.Config(b, root)
 	cfg.Cache.Enabled = false
 	s := stack.Start(b, cfg, true)

@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"testing"
 
 	"ragd/internal/collector"
 	"ragd/internal/stack"
-	"ragd/internal/testenv"
 )
 
 // BenchmarkSearchTelemetryCost compares rag_search through REST with
@@ -21,9 +19,7 @@ import (
 // reports each p50 and the ratio on/off; it asserts nothing about time.
 func BenchmarkSearchTelemetryCost(b *testing.B) {
 	root := b.TempDir()
-	for _, f := range []string{"go_spec.html", "go_mem.html", "asm.html", "godebug.md"} {
-		testenv.CopyFile(b, testenv.GorootFile(b, "doc/"+f), filepath.Join(root, f))
-	}
+	stack.CopySpecDocs(b, root)
 	cfg := stack.Config(b, root)
 	cfg.Cache.Enabled = false
 	off := stack.Start(b, cfg, true)

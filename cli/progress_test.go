@@ -10,18 +10,8 @@ import (
 
 	"ragd/cli"
 	"ragd/internal/stack"
-	"ragd/internal/testenv"
 	"ragd/library"
 )
-
-// goDocs copies some of the Go toolchain's documentation (the
-// specification among it, so that indexing takes a while) into dir.
-func goDocs(t *testing.T, dir string) string {
-	for _, name := range []string{"go_spec.html", "go_mem.html", "asm.html", "godebug.md"} {
-		testenv.CopyFile(t, testenv.GorootFile(t, "doc/"+name), filepath.Join(dir, name))
-	}
-	return dir
-}
 
 // barFrame is mpb redrawing its bars: the cursor up over the last frame,
 // and the screen erased below it.
@@ -33,12 +23,12 @@ func TestProgressBarsOnTerminal(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	s := stack.Start(t, stack.Config(t, root), true)
-	inside := goDocs(t, filepath.Join(root, "godoc"))
+	inside := stack.CopySpecDocs(t, filepath.Join(root, "godoc"))
 	// The uploaded copies differ from the files in place: the same bytes
 	// would be a duplicate of whichever was indexed first, and the
 	// summary would count it unchanged.
-	outside := goDocs(t, filepath.Join(t.TempDir(), "upload"))
-	for _, name := range []string{"go_spec.html", "go_mem.html", "asm.html", "godebug.md"} {
+	outside := stack.CopySpecDocs(t, filepath.Join(t.TempDir(), "upload"))
+	for _, name := range stack.SpecDocs {
 		f, err := os.OpenFile(filepath.Join(outside, name), os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -81,7 +71,7 @@ func TestPlainProgressLines(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	s := stack.Start(t, stack.Config(t, root), true)
-	dir := goDocs(t, filepath.Join(root, "godoc"))
+	dir := stack.CopySpecDocs(t, filepath.Join(root, "godoc"))
 	begin := time.Now()
 	r := run(t, s.URL, "ingest", dir, "--kb", "plain")
 	took := time.Since(begin)

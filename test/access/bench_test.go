@@ -53,9 +53,7 @@ func BenchmarkAccessFilter(b *testing.B) {
 			}
 		}
 	}
-	for _, f := range []string{"go_spec.html", "go_mem.html", "asm.html", "godebug.md"} {
-		testenv.CopyFile(b, testenv.GorootFile(b, "doc/"+f), filepath.Join(root, f))
-	}
+	stack.CopySpecDocs(b, root)
 	cfg := stack.Config(b, root)
 	cfg.Cache.Enabled = false
 	cfg.Search.StemExpansion, cfg.Search.SynonymExpansion, cfg.Search.KeywordSynonymExpansion = false, false, false

@@ -15,7 +15,6 @@ import (
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 
 	"ragd/internal/stack"
-	"ragd/internal/testenv"
 )
 
 // searchQueries are the questions the benchmarks here ask.
@@ -32,9 +31,7 @@ func BenchmarkProcessKeywordSearch(b *testing.B) {
 	settings := map[string]string{"RAGD_CACHE_ENABLED": "false"}
 	r := startRagd(b, settings)
 	dir := filepath.Join(r.Root, "godoc")
-	for _, f := range []string{"go_spec.html", "go_mem.html", "asm.html", "godebug.md"} {
-		testenv.CopyFile(b, testenv.GorootFile(b, "doc/"+f), filepath.Join(dir, f))
-	}
+	stack.CopySpecDocs(b, dir)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	post(b, client, r.URL+"/tools/rag_index_directory", map[string]any{"directory_path": dir, "wait": true}, nil)
 

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -43,9 +44,9 @@ var Corpora = []Corpus{
 	{Name: "moddocs", From: "the Markdown docs (not READMEs) of two modules of ragd's go.mod: grpc-go's Documentation/, the MCP Go SDK's docs/ and design/ (GOMODCACHE)", Build: buildModDocs},
 }
 
-// GoModules are the modules (all required by ragd's go.mod, so `go mod
-// download` puts them on every machine) whose README.md make up the gomod
-// corpus. Fixed versions: the questions quote these READMEs.
+// GoModules are the modules whose README.md make up the gomod corpus.
+// Fixed versions: the questions quote these READMEs, so they stay when
+// ragd's go.mod moves on; `go mod download` of Modules() fetches them.
 var GoModules = []string{
 	"github.com/VividCortex/ewma@v1.2.0",
 	"github.com/beorn7/perks@v1.0.1",
@@ -112,7 +113,7 @@ func buildGoMod(src Sources, dir string) error {
 		path := filepath.Join(src.GOMODCACHE, filepath.FromSlash(escapeModulePath(mv)), "README.md")
 		b, err := os.ReadFile(path)
 		if err != nil {
-			return fmt.Errorf("eval: gomod corpus (run go mod download): %w", err)
+			return fmt.Errorf("eval: gomod corpus (run go mod download %s): %w", mv, err)
 		}
 		if err := os.WriteFile(filepath.Join(dir, GoModFileName(mv)), b, 0o644); err != nil {
 			return err
@@ -122,14 +123,26 @@ func buildGoMod(src Sources, dir string) error {
 }
 
 // ModDocDirs are the folders of Markdown files that make up the moddocs
-// corpus: documentation, not READMEs, of modules ragd's go.mod
-// requires at these versions (so `go mod download` puts them on every
-// machine), a family of files none of the other corpora uses and ragd
+// corpus: documentation, not READMEs, of modules at these versions
+// (fetched as GoModules are), a family of files none of the other corpora uses and ragd
 // was never tuned on. Each file is named Prefix + its name.
 var ModDocDirs = []struct{ Module, Dir, Prefix string }{
 	{"google.golang.org/grpc@v1.80.0", "Documentation", "grpc-"},
 	{"github.com/modelcontextprotocol/go-sdk@v1.8.0", "docs", "mcp-"},
 	{"github.com/modelcontextprotocol/go-sdk@v1.8.0", "design", "mcp-design-"},
+}
+
+// Modules are the module@versions the gomod and moddocs corpora read
+// from the module cache, each once: the arguments of the `go mod
+// download` the scripts run before building the corpora.
+func Modules() []string {
+	mods := slices.Clone(GoModules)
+	for _, d := range ModDocDirs {
+		if !slices.Contains(mods, d.Module) {
+			mods = append(mods, d.Module)
+		}
+	}
+	return mods
 }
 
 // buildModDocs copies every .md file of ModDocDirs (not recursing).
@@ -147,7 +160,7 @@ func buildModDocs(src Sources, dir string) error {
 			return err
 		}
 		if len(names) == 0 {
-			return fmt.Errorf("eval: moddocs corpus: no Markdown in %s (run go mod download)", from)
+			return fmt.Errorf("eval: moddocs corpus: no Markdown in %s (run go mod download %s)", from, d.Module)
 		}
 		for _, p := range names {
 			b, err := os.ReadFile(p)

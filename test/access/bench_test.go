@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -21,6 +22,7 @@ import (
 
 	"ragd"
 	"ragd/config"
+	"ragd/embed"
 	"ragd/eval"
 	"ragd/internal/stack"
 	"ragd/internal/testenv"
@@ -33,18 +35,50 @@ var benchQueries = []string{
 	"sort a slice", "string builder", "time durations", "template execution", "unicode code points",
 }
 
-// BenchmarkAccessFilter measures what document access costs a search:
+// BenchmarkAccessFilter measures what document access costs a search,
+// with ragd as its own process (as users run it) called over loopback:
 // rag_search over REST (hybrid, expansion off, uncached, top_k 5) for a
 // key in group g0 — every document of a namespace built from this
 // machine's Go docs and module READMEs is shared with one of g0 … g9, g0's
 // holding a tenth of the chunks — and for an operator key that sees all,
 // against raw Weaviate hybrid queries with the same vectors, alpha, limit
-// and tenant, with ragd's access filter and without. The
-// four run interleaved query by query at concurrency 1 and 16, three
-// rounds each; the ratios are the medians over rounds with their range.
-// Targets: 10 % key ≤ 1.15× raw with the filter.
+// and tenant, with ragd's access filter and without. The four run
+// interleaved query by query at concurrency 1 and 16, three rounds each;
+// the ratios are the medians over rounds with their range. Targets: 10 %
+// key ≤ 1.15× raw with the filter.
 func BenchmarkAccessFilter(b *testing.B) {
 	root := b.TempDir()
+	buildBenchCorpus(b, root)
+	cfgFile := filepath.Join(b.TempDir(), "config.yaml")
+	yaml := fmt.Sprintf("auth:\n  mode: static-token\n  keys:\n    - {name: ops, token: %s, groups: [\"*\"]}\n    - {name: g0, token: %s, groups: [g0]}\n", opsToken, engToken)
+	if err := os.WriteFile(cfgFile, []byte(yaml), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	p := stack.StartProcess(b, map[string]string{"RAGD_CONFIG": cfgFile, "RAGD_INGEST_ROOTS": root, "RAGD_CACHE_ENABLED": "false"})
+	glove, err := embed.LoadGloVe(testenv.GloVePath(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchAccess(b, root, p, p.URL, p.Config, glove)
+}
+
+// BenchmarkAccessFilterInProcess is BenchmarkAccessFilter with ragd in
+// the benchmark's process (its REST server on loopback), where the floor
+// and ragd share one heap and scheduler.
+func BenchmarkAccessFilterInProcess(b *testing.B) {
+	root := b.TempDir()
+	buildBenchCorpus(b, root)
+	cfg := stack.Config(b, root)
+	cfg.Cache.Enabled = false
+	cfg.Auth.Mode = "static-token"
+	cfg.Auth.Keys = []config.AuthKey{{Name: "ops", Token: opsToken, Groups: []string{"*"}}, {Name: "g0", Token: engToken, Groups: []string{"g0"}}}
+	s := stack.Start(b, cfg, true)
+	benchAccess(b, root, s, s.URL, cfg, s.Search.Embedder)
+}
+
+// buildBenchCorpus writes three of the eval corpora and the spec pages
+// under root.
+func buildBenchCorpus(b *testing.B, root string) {
 	src := eval.Sources{GOROOT: runtime.GOROOT(), GOMODCACHE: testenv.ModCache(b)}
 	for _, c := range eval.Corpora {
 		if c.Name == "stdlib" || c.Name == "gomod" || c.Name == "moddocs" {
@@ -54,22 +88,21 @@ func BenchmarkAccessFilter(b *testing.B) {
 		}
 	}
 	stack.CopySpecDocs(b, root)
-	cfg := stack.Config(b, root)
-	cfg.Cache.Enabled = false
-	cfg.Search.StemExpansion, cfg.Search.SynonymExpansion, cfg.Search.KeywordSynonymExpansion = false, false, false
-	cfg.Auth.Mode = "static-token"
-	cfg.Auth.Keys = []config.AuthKey{{Name: "ops", Token: opsToken, Groups: []string{"*"}}, {Name: "g0", Token: engToken, Groups: []string{"g0"}}}
-	s := stack.Start(b, cfg, true)
-	if r := call(b, s, opsToken, http.MethodPost, "/tools/rag_index_directory", map[string]any{"directory_path": root, "kb_name": "bench", "wait": true}); r.Status != 200 {
-		b.Fatalf("index: %d %s", r.Status, r.Body)
+}
+
+// benchAccess indexes root into namespace bench of the ragd at base,
+// shares a tenth of it with g0 and measures (BenchmarkAccessFilter).
+func benchAccess(b *testing.B, root string, r requester, base string, cfg config.Config, emb ragd.Embedder) {
+	if resp := r.DoAs(b, opsToken, http.MethodPost, "/tools/rag_index_directory", map[string]any{"directory_path": root, "kb_name": "bench", "wait": true}); resp.Status != 200 {
+		b.Fatalf("index: %d %s", resp.Status, resp.Body)
 	}
-	visible, docs, chunks := shareTenth(b, s)
-	raw, vectors := rawClient(b, cfg, s)
+	visible, docs, chunks := shareTenth(b, r)
+	raw, vectors := rawClient(b, emb)
 	filter := filters.Where().WithPath([]string{"access"}).WithOperator(filters.ContainsAny).
 		WithValueText(ragd.GroupAudience([]string{"g0"}).StoreFilter()...)
 	fs := []func(q string){
 		rawHybrid(b, raw, cfg, vectors, nil), rawHybrid(b, raw, cfg, vectors, filter),
-		restSearch(b, s.URL, opsToken), restSearch(b, s.URL, engToken),
+		restSearch(b, base, opsToken), restSearch(b, base, engToken),
 	}
 	for _, f := range fs { // warm connections, query vectors and Weaviate
 		interleaved(4, 1, f)
@@ -98,12 +131,17 @@ func BenchmarkAccessFilter(b *testing.B) {
 	}
 }
 
+// requester is a ragd to call: an in-process stack or a process.
+type requester interface {
+	DoAs(t testing.TB, token, method, path string, body any) stack.Response
+}
+
 // shareTenth shares every document with one of g0 … g9 (PATCH, as the
 // operator), g0 getting documents in list order while it holds under a
 // tenth of the chunks, and returns the chunks g0 sees, the documents and
 // the chunks.
-func shareTenth(b *testing.B, s *stack.Stack) (visible, docs, chunks int) {
-	r := call(b, s, opsToken, http.MethodGet, "/documents?kb_name=bench&limit=1000", nil)
+func shareTenth(b *testing.B, s requester) (visible, docs, chunks int) {
+	r := s.DoAs(b, opsToken, http.MethodGet, "/documents?kb_name=bench&limit=1000", nil)
 	list, _ := r.JSON["documents"].([]any)
 	for _, d := range list {
 		chunks += int(d.(map[string]any)["chunks"].(float64))
@@ -115,22 +153,24 @@ func shareTenth(b *testing.B, s *stack.Stack) (visible, docs, chunks int) {
 		if visible+n <= chunks/10 {
 			group, visible = "g0", visible+n
 		}
-		if p := call(b, s, opsToken, http.MethodPatch, "/documents/"+id, map[string]any{"access": []string{group}}); p.Status != 200 {
+		if p := s.DoAs(b, opsToken, http.MethodPatch, "/documents/"+id, map[string]any{"access": []string{group}}); p.Status != 200 {
 			b.Fatalf("PATCH %s: %d %s", id, p.Status, p.Body)
 		}
 	}
 	return visible, len(list), chunks
 }
 
-func rawClient(b testing.TB, cfg config.Config, s *stack.Stack) (*weaviate.Client, map[string][]float32) {
-	u, _ := url.Parse(cfg.Weaviate.URL)
-	raw, err := weaviate.NewClient(weaviate.Config{Host: u.Host, Scheme: u.Scheme, GrpcConfig: &grpc.Config{Host: cfg.Weaviate.GRPCAddr}})
+// rawClient is a Weaviate client of the test services searching over
+// gRPC as ragd does, and the benchmark queries' vectors by emb.
+func rawClient(b testing.TB, emb ragd.Embedder) (*weaviate.Client, map[string][]float32) {
+	u, _ := url.Parse(testenv.WeaviateURL(b))
+	raw, err := weaviate.NewClient(weaviate.Config{Host: u.Host, Scheme: u.Scheme, GrpcConfig: &grpc.Config{Host: testenv.WeaviateGRPC(b)}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	vectors := map[string][]float32{}
 	for _, q := range benchQueries {
-		v, err := s.Search.Embedder.Embed(context.Background(), []string{q})
+		v, err := emb.Embed(context.Background(), []string{q})
 		if err != nil {
 			b.Fatal(err)
 		}

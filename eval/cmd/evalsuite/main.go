@@ -8,6 +8,7 @@
 //	evalsuite run    --url URL --prefix P --label L [--sets DIR] [--expand none|neighbours|section]
 //	                                            ask every corpus's questions, print and append the scores
 //	evalsuite table  --results FILE             the comparison tables and the rule's decisions
+//	evalsuite modules                           the module@versions the corpora read, for go mod download
 //
 // make eval (scripts/eval.sh) runs it against a throwaway stack.
 package main
@@ -17,6 +18,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+
+	"ragd/eval"
 )
 
 func main() {
@@ -31,14 +34,26 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: evalsuite build|sample|index|run|table [flags]")
+		return errors.New("usage: evalsuite build|sample|index|run|table|modules [flags]")
 	}
 	cmds := map[string]func([]string) error{
 		"build": cmdBuild, "sample": cmdSample, "index": cmdIndex, "run": cmdRun, "table": cmdTable,
+		"modules": cmdModules,
 	}
 	f, ok := cmds[args[0]]
 	if !ok {
 		return fmt.Errorf("unknown command %q", args[0])
 	}
 	return f(args[1:])
+}
+
+// cmdModules prints eval.Modules one per line.
+func cmdModules(args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("modules takes no arguments, got %q", args)
+	}
+	for _, m := range eval.Modules() {
+		fmt.Println(m)
+	}
+	return nil
 }

@@ -34,6 +34,13 @@ type searchWire struct {
 // searchMethod is Weaviate's gRPC search.
 const searchMethod = "/weaviate.v1.Weaviate/Search"
 
+// searchWindow is the search connection's flow-control window, per stream
+// and for the connection. A fixed window turns off gRPC's bandwidth
+// estimation, which sends a PING with every reply received (and a window
+// update every few): on a fast network that is a write per search that
+// buys nothing, and replies are far smaller than this.
+const searchWindow = 4 << 20
+
 // newSearchWire connects (lazily) to a node's gRPC endpoint, over TLS
 // when secured, authenticated as the Weaviate client does for the node
 // whose REST host is restHost.
@@ -45,7 +52,8 @@ func newSearchWire(grpcAddr, restHost string, secured bool, apiKey string, timeo
 		// certificate ragd trusts serves gRPC with it too.
 		creds = credentials.NewTLS(&tls.Config{MinVersion: tls.VersionTLS12})
 	}
-	conn, err := grpc.NewClient(grpcAddr, grpc.WithTransportCredentials(creds))
+	conn, err := grpc.NewClient(grpcAddr, grpc.WithTransportCredentials(creds),
+		grpc.WithInitialWindowSize(searchWindow), grpc.WithInitialConnWindowSize(searchWindow))
 	if err != nil {
 		return nil, err
 	}

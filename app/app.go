@@ -279,13 +279,18 @@ func (a *App) LoadSearch() {
 func (a *App) PreloadSearch() { go a.LoadSearch() }
 
 // Handler returns the HTTP handler: REST API and the Asynq UI at /monitoring.
-// The returned func releases the UI's connections.
+// The returned func releases the UI's connections and ends the epoch
+// subscription.
 func (a *App) Handler() (http.Handler, func(), error) {
 	redisOpt, err := AsynqRedis(a.Config.Redis)
 	if err != nil {
 		return nil, nil, err
 	}
 	a.PreloadSearch()
+	// Searches take their namespace's epoch from memory while this
+	// subscription is live.
+	watchCtx, stopWatch := context.WithCancel(context.Background())
+	go a.Search.Registry.WatchEpochs(watchCtx)
 	monitoring := asynqmon.New(asynqmon.Options{RootPath: "/monitoring", RedisConnOpt: redisOpt})
 	e := api.New(a.APIServices(), api.Options{MaxBodyBytes: a.Config.HTTP.MaxBodyBytes,
 		MaxUploadBytes: a.Library.Uploads.MaxRequestBytes(), Monitoring: monitoring,
@@ -293,7 +298,7 @@ func (a *App) Handler() (http.Handler, func(), error) {
 		Metrics: a.Metrics, MCP: a.MCP, Auth: a.Auth, Log: a.Log, Pin: a.Live.Pin, Telemetry: a.Telemetry,
 		WebSearch: searchrpc.New(a.Answer.Web, searchrpc.Info{Name: "ragd", Version: ragd.Version}, a.Log,
 			searchrpc.WithMaxBatch(a.Config.HTTP.MaxBatchCalls))})
-	return e, func() { _ = monitoring.Close() }, nil
+	return e, func() { stopWatch(); _ = monitoring.Close() }, nil
 }
 
 // APIServices are the services the REST API adapts.

@@ -108,6 +108,11 @@ func (k Keys) CachedResult(namespaces []string, generations, tool, digest string
 	return k.Prefix() + ":{" + strings.Join(namespaces, "+") + "}:cache:" + generations + ":" + tool + ":" + digest
 }
 
+// EpochChannel is <p>:epochs, the Pub/Sub channel on which every move of
+// a namespace's epoch is announced (the namespace as the message), so
+// processes holding epochs in memory drop them.
+func (k Keys) EpochChannel() string { return k.Prefix() + ":epochs" }
+
 // Namespaces is <p>:namespaces, the set of namespaces that have held
 // documents. It is written apart from any namespace's transaction.
 func (k Keys) Namespaces() string { return k.Prefix() + ":namespaces" }

@@ -20,6 +20,13 @@ func (s *Service) Job(ctx context.Context, id string) (*ragd.Job, error) {
 	if !auth.FromContext(ctx).Allows(job.Namespace) {
 		return nil, s.Queue.NotFound(id) // not the caller's: do not confirm it exists
 	}
+	if job.Status.Terminal() && s.Registry != nil {
+		// The job may have been run by another process: its change is
+		// announced to this one, but a search the caller sends after
+		// reading this answer must not depend on the announcement having
+		// arrived first.
+		s.Registry.ForgetEpoch(job.Namespace)
+	}
 	return job, nil
 }
 

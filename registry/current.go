@@ -12,15 +12,21 @@ import (
 
 // Epoch returns the namespace's epoch: a counter that Put, Delete and
 // ClearNamespace move in the same transaction as the current versions they
-// change, so two reads at one epoch see the same current versions.
+// change, so two reads at one epoch see the same current versions. It
+// comes from memory when held (KnownEpoch), else from Redis.
 func (r *Registry) Epoch(ctx context.Context, namespace string) (int64, error) {
+	if n, ok := r.epochs.get(namespace); ok {
+		return n, nil
+	}
+	mark := r.epochs.mark()
 	n, err := r.rdb.Get(ctx, r.keys.Epoch(namespace)).Int64()
 	if errors.Is(err, redis.Nil) {
-		return 0, nil
+		n, err = 0, nil
 	}
 	if err != nil {
 		return 0, fmt.Errorf("registry: %w", err)
 	}
+	r.epochs.put(namespace, n, mark)
 	return n, nil
 }
 

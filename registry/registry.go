@@ -23,6 +23,7 @@ type Registry struct {
 	rdb     redis.UniversalClient
 	keys    keyspace.Keys
 	current *currentCache
+	epochs  *epochs
 }
 
 // New returns a registry keeping its keys where keys names them: per
@@ -30,7 +31,7 @@ type Registry struct {
 // epoch, all under the namespace's hash tag so that one transaction may
 // write them together, and the set of namespaces apart.
 func New(rdb redis.UniversalClient, keys keyspace.Keys) *Registry {
-	return &Registry{rdb: rdb, keys: keys, current: newCurrentCache()}
+	return &Registry{rdb: rdb, keys: keys, current: newCurrentCache(), epochs: newEpochs()}
 }
 
 // Get returns a document, or a ragd NotFound error.
@@ -166,6 +167,7 @@ func (r *Registry) put(ctx context.Context, d ragd.Document, transact func(func(
 		}
 		return nil
 	})
+	r.moved(ctx, ns)
 	if err == nil {
 		err = r.rdb.SAdd(ctx, r.keys.Namespaces(), ns).Err()
 	}
@@ -204,6 +206,7 @@ func (r *Registry) Delete(ctx context.Context, namespace, id string) error {
 		p.Incr(ctx, r.keys.Epoch(namespace))
 		return nil
 	})
+	r.moved(ctx, namespace)
 	return err
 }
 
@@ -223,6 +226,7 @@ func (r *Registry) ClearNamespace(ctx context.Context, namespace string) error {
 		p.Incr(ctx, r.keys.Epoch(namespace))
 		return nil
 	})
+	r.moved(ctx, namespace)
 	return err
 }
 

@@ -1,12 +1,14 @@
 package search_test
 
 import (
+	"context"
 	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"ragd"
+	"ragd/app"
 	"ragd/internal/stack"
 )
 
@@ -109,4 +111,39 @@ func TestCachedSearchFollowsVersionCommittedWithoutBump(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.only(t, "lighthouse wicks", v2)
+}
+
+// A server holds its namespaces' epochs in memory (registry.KnownEpoch);
+// versions another process writes must still show at once in a search
+// sent after the job was seen completed: here every document is indexed
+// by the worker of a second app on the same Redis and Weaviate, as a
+// separate `ragd worker` process would, with a registry of its own.
+func TestSearchFollowsVersionsOfAnotherProcess(t *testing.T) {
+	root := t.TempDir()
+	cfg := stack.Config(t, root)
+	cfg.Cache.Enabled = false
+	f := &noteFixture{s: stack.Start(t, cfg, false), path: filepath.Join(root, "note.md"), kb: "p"}
+	other, err := app.New(context.Background(), cfg, stack.Logger(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(other.Close)
+	w := other.NewWorker()
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Shutdown)
+
+	v1 := "Lighthouse keepers trimmed the wicks every evening."
+	id := f.index(t, v1)
+	f.only(t, "lighthouse wicks", v1) // the epoch is now held
+	for _, text := range []string{
+		"Lighthouse lamps now run on electricity and need no wicks.",
+		"Lighthouse wicks went to a museum in the harbour town.",
+	} {
+		if f.index(t, text) != id {
+			t.Fatal("a changed file became another document")
+		}
+		f.only(t, "lighthouse wicks", text)
+	}
 }

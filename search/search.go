@@ -67,16 +67,23 @@ func topKOf(k *int) (int, error) {
 // document's current version: chunks of a version still being written, or of
 // one replaced but not yet deleted. When some are dropped it searches again
 // with room for them, so the caller still gets up to Limit hits. The
-// namespace's registry epoch is read while the first search runs, so the
-// versions can most often come from memory instead of a round trip after it.
+// namespace's registry epoch comes from memory when this process holds it
+// (registry.KnownEpoch), else it is read while the first search runs; the
+// versions can then most often come from memory too, instead of a round
+// trip after the search.
 func (s *Service) currentHits(ctx context.Context, ns string, q ragd.ChunkQuery) ([]ragd.Hit, error) {
-	epoch := make(chan epochRead, 1)
-	go func() {
-		e, err := s.Registry.Epoch(ctx, ns)
-		epoch <- epochRead{e, err}
-	}()
-	want := q.Limit
 	var at *epochRead
+	var epoch chan epochRead
+	if e, ok := s.Registry.KnownEpoch(ns); ok {
+		at = &epochRead{epoch: e}
+	} else {
+		epoch = make(chan epochRead, 1)
+		go func() {
+			e, err := s.Registry.Epoch(ctx, ns)
+			epoch <- epochRead{e, err}
+		}()
+	}
+	want := q.Limit
 	for attempt := 0; ; attempt++ {
 		hits, err := s.Store.Search(ctx, ns, q)
 		if at == nil {

@@ -67,14 +67,24 @@ func (h failoverWait) retry(ctx context.Context, try func() error) error {
 
 // isFailoverError reports an error from opening a connection, which
 // go-redis's pool also hands back, unchanged, while it refuses to dial
-// again for a moment after a run of failures; and a cluster's answers
-// while a shard has no primary (CLUSTERDOWN) or is moving slots
-// (TRYAGAIN).
+// again for a moment after a run of failures; and the refusals a Redis
+// gives around a failover without running the command: a cluster shard
+// with no primary (CLUSTERDOWN) or moving slots (TRYAGAIN), a restarted
+// node still loading its data (LOADING), a former primary now a replica
+// (READONLY), a replica that lost its primary (MASTERDOWN). go-redis
+// retries these too, but only for ~100 ms.
 func isFailoverError(err error) bool {
 	var op *net.OpError
 	if errors.As(err, &op) && op.Op == "dial" {
 		return true
 	}
 	msg := err.Error()
-	return strings.HasPrefix(msg, "CLUSTERDOWN") || strings.HasPrefix(msg, "TRYAGAIN")
+	for _, refusal := range failoverRefusals {
+		if strings.HasPrefix(msg, refusal) {
+			return true
+		}
+	}
+	return false
 }
+
+var failoverRefusals = []string{"CLUSTERDOWN", "TRYAGAIN", "LOADING ", "READONLY ", "MASTERDOWN "}

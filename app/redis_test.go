@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -165,5 +166,33 @@ func TestFailoverWaitRidesOutNoPrimary(t *testing.T) {
 	}
 	if v, err := c.Get(ctx, "k").Result(); err != nil || v != "v" {
 		t.Fatalf("get: %q %v", v, err)
+	}
+}
+
+// A restarted node loading its data, a former primary turned replica and a
+// replica without its primary refuse a command without running it: the
+// wait tries it again, as it does a failed dial; any other error ends it.
+func TestFailoverWaitRetriesRefusals(t *testing.T) {
+	for _, refusal := range []string{"LOADING Redis is loading the dataset in memory",
+		"READONLY You can't write against a read only replica.", "MASTERDOWN Link with MASTER is down",
+		"CLUSTERDOWN The cluster is down", "TRYAGAIN Multiple keys request during rehashing of slot"} {
+		tries := 0
+		err := failoverWait{wait: 10 * time.Second}.retry(context.Background(), func() error {
+			if tries++; tries < 3 {
+				return errors.New(refusal)
+			}
+			return nil
+		})
+		if err != nil || tries != 3 {
+			t.Errorf("%s: err %v after %d tries, want success on the third", refusal, err, tries)
+		}
+	}
+	tries := 0
+	err := failoverWait{wait: 10 * time.Second}.retry(context.Background(), func() error {
+		tries++
+		return errors.New("WRONGTYPE Operation against a key holding the wrong kind of value")
+	})
+	if err == nil || tries != 1 {
+		t.Errorf("WRONGTYPE: err %v after %d tries, want it at once", err, tries)
 	}
 }

@@ -31,7 +31,7 @@ const StatusClientClosedRequest = 499
 // routes one renewed by every read. Nor a WriteTimeout, since streamed
 // answers (server-sent events, exports, waits for a job) may take long.
 func NewHTTPServer(addr string, handler http.Handler) *http.Server {
-	return &http.Server{Addr: addr, Handler: handler,
+	return &http.Server{Addr: addr, Handler: handler, ConnContext: connContext,
 		ReadHeaderTimeout: 10 * time.Second,
 		// A kept-alive connection waiting for its next request.
 		IdleTimeout: 2 * time.Minute}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -175,9 +176,10 @@ func TestFailoverWaitRidesOutNoPrimary(t *testing.T) {
 func TestFailoverWaitRetriesRefusals(t *testing.T) {
 	for _, refusal := range []string{"LOADING Redis is loading the dataset in memory",
 		"READONLY You can't write against a read only replica.", "MASTERDOWN Link with MASTER is down",
-		"CLUSTERDOWN The cluster is down", "TRYAGAIN Multiple keys request during rehashing of slot"} {
+		"CLUSTERDOWN The cluster is down", "TRYAGAIN Multiple keys request during rehashing of slot",
+		"MOVED 11958 127.0.0.1:21206", "ASK 11958 127.0.0.1:21206"} {
 		tries := 0
-		err := failoverWait{wait: 10 * time.Second}.retry(context.Background(), func() error {
+		err := failoverWait{wait: 10 * time.Second}.retry(context.Background(), false, func() error {
 			if tries++; tries < 3 {
 				return errors.New(refusal)
 			}
@@ -188,11 +190,39 @@ func TestFailoverWaitRetriesRefusals(t *testing.T) {
 		}
 	}
 	tries := 0
-	err := failoverWait{wait: 10 * time.Second}.retry(context.Background(), func() error {
+	err := failoverWait{wait: 10 * time.Second}.retry(context.Background(), true, func() error {
 		tries++
 		return errors.New("WRONGTYPE Operation against a key holding the wrong kind of value")
 	})
 	if err == nil || tries != 1 {
 		t.Errorf("WRONGTYPE: err %v after %d tries, want it at once", err, tries)
+	}
+}
+
+// A connection lost under a command (its Redis killed) is tried again for
+// reads, which may run twice, and not for writes, which may have run.
+func TestFailoverWaitRetriesLostReads(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		cmds  []redis.Cmder
+		retry bool
+	}{
+		{[]redis.Cmder{redis.NewStringCmd(ctx, "get", "k")}, true},
+		{[]redis.Cmder{redis.NewStatusCmd(ctx, "multi"), redis.NewStringCmd(ctx, "get", "e"), redis.NewSliceCmd(ctx, "hmget", "h", "a"), redis.NewSliceCmd(ctx, "exec")}, true},
+		{[]redis.Cmder{redis.NewIntCmd(ctx, "incr", "n")}, false},
+		{[]redis.Cmder{redis.NewStatusCmd(ctx, "multi"), redis.NewStringCmd(ctx, "get", "e"), redis.NewIntCmd(ctx, "hset", "h", "a", "1"), redis.NewSliceCmd(ctx, "exec")}, false},
+	} {
+		for _, lost := range []error{io.EOF, &net.OpError{Op: "read", Err: syscall.ECONNRESET}} {
+			tries := 0
+			err := failoverWait{wait: 10 * time.Second}.retry(ctx, reads(tc.cmds...), func() error {
+				if tries++; tries < 3 {
+					return lost
+				}
+				return nil
+			})
+			if want := map[bool]int{true: 3, false: 1}[tc.retry]; tries != want || (err == nil) != tc.retry {
+				t.Errorf("%v lost under %v: err %v after %d tries, want %d", lost, tc.cmds, err, tries, want)
+			}
+		}
 	}
 }

@@ -49,7 +49,7 @@ func runServe(args []string) error {
 	defer func() { stopWatching(); waitWatchers() }()
 	srv := api.NewHTTPServer(cfg.HTTP.Addr, handler)
 	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
+	go func() { errc <- api.ListenAndServe(srv) }()
 	a.Log.Info("listening", "addr", cfg.HTTP.Addr, "worker", *withWorker)
 	select {
 	case err := <-errc:

@@ -114,6 +114,7 @@ func serve(t testing.TB, a *app.App, withWorker bool) *Stack {
 	// listener.
 	srv := httptest.NewUnstartedServer(handler)
 	srv.Config = api.NewHTTPServer(srv.Listener.Addr().String(), handler)
+	srv.Listener = api.Listener(srv.Listener)
 	srv.Start()
 	t.Cleanup(func() { srv.Close(); closeHandler() })
 	return &Stack{App: a, URL: srv.URL, Worker: w}

@@ -59,7 +59,8 @@ type failover struct {
 // again with a stream of single-document requests and one of searches,
 // provokes f meanwhile, and checks nothing failed, was lost or doubled.
 func killUnderIngest(t *testing.T, cfg config.Config, root string, f failover) {
-	s := stack.Start(t, cfg, true)
+	log, errs := stack.LoggerKeepingErrors(t)
+	s := stack.StartWithLogger(t, cfg, true, log)
 	cleanNS := cmp.Or(f.clean, "clean")
 	clean := ingestDirectory(t, s, root, cleanNS)
 	cleanJob := waitJob(t, s, clean, 3*time.Minute)
@@ -81,7 +82,7 @@ func killUnderIngest(t *testing.T, cfg config.Config, root string, f failover) {
 	sent, failed := searches.stop()
 	testenv.Report(t, "%s killed: searches %d sent, %d failed, the longest took %s", f.what, sent, len(failed), searches.longest.Round(time.Millisecond))
 	if len(failed) > 0 {
-		t.Errorf("%d of %d searches failed during the failover; first: %s", len(failed), sent, failed[0])
+		t.Errorf("%d of %d searches failed during the failover; first: %s\nragd's errors:\n%s", len(failed), sent, failed[0], errs)
 	}
 	checkAfterFailover(t, s, chaos, files, cleanChunks, acked, refused, killed)
 	checkRegistryAndCache(t, s, countDocuments(t, s, cleanNS))

@@ -58,7 +58,9 @@ func TestJSONAnswerLeavesInOneWrite(t *testing.T) {
 	huge := map[string]any{"text": strings.Repeat("x", maxHeld+1000)}
 	e.GET("/small", func(c echo.Context) error { return c.JSON(http.StatusOK, small) })
 	e.GET("/huge", func(c echo.Context) error { return c.JSON(http.StatusOK, huge) })
-	e.GET("/missing", func(c echo.Context) error { return c.JSON(http.StatusNotFound, map[string]string{"detail": "no such document"}) })
+	e.GET("/missing", func(c echo.Context) error {
+		return c.JSON(http.StatusNotFound, map[string]string{"detail": "no such document"})
+	})
 	e.GET("/stream", func(c echo.Context) error {
 		c.Response().WriteHeader(http.StatusOK)
 		for range 3 {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/fault"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
-	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 	"golang.org/x/sync/errgroup"
 
 	"ragd"
@@ -41,10 +40,8 @@ func (s *Store) setAccessIn(ctx context.Context, class, indexProp, namespace, do
 			eq(propDocumentID, documentID), eq(propContentHash, contentHash),
 			filters.Where().WithPath([]string{indexProp}).WithOperator(filters.GreaterThanEqual).WithValueInt(int64(from)),
 		})
-		results, err := s.client.Experimental().Search().WithCollection(class).WithTenant(namespace).
-			WithConsistencyLevel(s.consistency).WithLimit(accessPage).WithProperties(indexProp).WithWhere(where).
-			WithMetadata(&graphql.Metadata{ID: true}).
-			WithSort(graphql.Sort{Path: []string{indexProp}, Order: graphql.Asc}).Do(ctx)
+		results, err := s.objects(ctx, objectQuery{class: class, namespace: namespace, limit: accessPage,
+			properties: []string{indexProp}, where: where, sortBy: indexProp, consistent: true})
 		if err != nil {
 			if isMissingTenant(err) {
 				return total, nil

@@ -9,7 +9,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/fault"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
-	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 
 	"ragd"
 )
@@ -23,9 +22,8 @@ func (s *Store) DocumentChunks(ctx context.Context, namespace, documentID, conte
 		eq(propDocumentID, documentID), eq(propContentHash, contentHash),
 		filters.Where().WithPath([]string{propChunkIndex}).WithOperator(filters.GreaterThanEqual).WithValueInt(int64(from)),
 	})
-	results, err := s.client.Experimental().Search().WithCollection(s.class).WithTenant(namespace).
-		WithLimit(limit).WithProperties(chunkProperties...).WithWhere(where).
-		WithSort(graphql.Sort{Path: []string{propChunkIndex}, Order: graphql.Asc}).Do(ctx)
+	results, err := s.objects(ctx, objectQuery{class: s.class, namespace: namespace, limit: limit,
+		properties: chunkProperties, where: where, sortBy: propChunkIndex})
 	if err != nil {
 		if isMissingTenant(err) {
 			return nil, nil

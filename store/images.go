@@ -7,8 +7,8 @@ import (
 	"ragd"
 
 	"github.com/go-openapi/strfmt"
-	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 	"github.com/weaviate/weaviate/entities/models"
+	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 )
 
 const (
@@ -62,7 +62,7 @@ func (s *Store) UpsertImages(ctx context.Context, namespace string, images []rag
 				propPage: im.Page, propPosition: im.Position, propWidth: im.Width, propHeight: im.Height,
 				propAccess: ragd.StoredAccess(im.Access)}}
 	}
-	resp, err := s.client.Batch().ObjectsBatcher().WithConsistencyLevel(s.consistency).WithObjects(objects...).Do(ctx)
+	resp, err := s.batchObjects(ctx, objects)
 	if err != nil {
 		return fmt.Errorf("weaviate batch write (images): %w", err)
 	}
@@ -77,17 +77,14 @@ func (s *Store) UpsertImages(ctx context.Context, namespace string, images []rag
 // SearchImages finds images by caption and nearby text (hybrid, the caption
 // weighted double), within q's document filter.
 func (s *Store) SearchImages(ctx context.Context, namespace string, q ragd.ChunkQuery) ([]ragd.ImageHit, error) {
-	req := s.client.Experimental().Search().WithCollection(s.imageClass()).WithTenant(namespace).WithLimit(q.Limit).
-		WithConsistencyLevel(s.consistency).
-		WithProperties(propCaption, propNearby, propDocumentID, propContentHash, propSource, propFormat,
-			propImageIndex, propPage, propPosition, propWidth, propHeight, propAccess).
-		WithMetadata(&graphql.Metadata{ID: true, Score: true}).
-		WithHybrid((&graphql.HybridArgumentBuilder{}).WithQuery(q.Text).WithVector(q.Vector).WithAlpha(float32(q.Alpha)).
-			WithProperties([]string{propCaption + "^2", propNearby}).WithFusionType(graphql.RelativeScore))
-	if w := where(ragd.ChunkQuery{DocumentIDs: q.DocumentIDs, Access: q.Access}); w != nil {
-		req = req.WithWhere(w)
-	}
-	results, err := req.Do(ctx)
+	alpha := float32(q.Alpha)
+	results, err := s.objects(ctx, objectQuery{class: s.imageClass(), namespace: namespace, limit: q.Limit, consistent: true,
+		properties: []string{propCaption, propNearby, propDocumentID, propContentHash, propSource, propFormat,
+			propImageIndex, propPage, propPosition, propWidth, propHeight, propAccess},
+		where:     where(ragd.ChunkQuery{DocumentIDs: q.DocumentIDs, Access: q.Access}),
+		withScore: true,
+		hybrid: &pb.Hybrid{Query: q.Text, Properties: []string{propCaption + "^2", propNearby}, Alpha: alpha, AlphaParam: &alpha, //nolint:staticcheck // both, as the client sends
+			Vectors: vectors(q.Vector), FusionType: pb.Hybrid_FUSION_TYPE_RELATIVE_SCORE}})
 	if err != nil {
 		if isMissingTenant(err) {
 			return nil, nil
@@ -97,7 +94,7 @@ func (s *Store) SearchImages(ctx context.Context, namespace string, q ragd.Chunk
 	hits := make([]ragd.ImageHit, 0, len(results))
 	for _, r := range results {
 		p := r.Properties
-		hits = append(hits, ragd.ImageHit{Score: float64(r.Metadata.Score), Image: ragd.Image{ID: r.ID, Namespace: namespace,
+		hits = append(hits, ragd.ImageHit{Score: float64(r.Score), Image: ragd.Image{ID: r.ID, Namespace: namespace,
 			DocumentID: str(p[propDocumentID]), ContentHash: str(p[propContentHash]), Source: str(p[propSource]),
 			Caption: str(p[propCaption]), Nearby: str(p[propNearby]), Format: str(p[propFormat]), Index: num(p[propImageIndex]),
 			Page: num(p[propPage]), Position: num(p[propPosition]), Width: num(p[propWidth]), Height: num(p[propHeight]),

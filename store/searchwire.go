@@ -2,92 +2,29 @@ package store
 
 import (
 	"context"
-	"crypto/tls"
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/grpc/common"
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/mem"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 
 	"ragd"
 )
 
-// searchWire sends chunk searches to Weaviate's gRPC Search itself and
-// reads each reply straight into ragd's hits (reply.go). The client's
-// path decodes every result's properties into a map of protobuf values
-// and then into a map[string]any: under load that decoding was about half
-// of a search's CPU in ragd, and ragd knows which properties it asked for.
-// Requests are the ones the client builds for the same search.
-type searchWire struct {
-	conn    *grpc.ClientConn
-	auth    metadata.MD   // the API key's header, nil without one
-	timeout time.Duration // applied, as the client does, when ctx has no deadline
-}
-
 // searchMethod is Weaviate's gRPC search.
 const searchMethod = "/weaviate.v1.Weaviate/Search"
 
-// searchWindow is the search connection's flow-control window, per stream
-// and for the connection. A fixed window turns off gRPC's bandwidth
-// estimation, which sends a PING with every reply received (and a window
-// update every few): on a fast network that is a write per search that
-// buys nothing, and replies are far smaller than this.
-const searchWindow = 4 << 20
-
-// newSearchWire connects (lazily) to a node's gRPC endpoint, over TLS
-// when secured, authenticated as the Weaviate client does for the node
-// whose REST host is restHost.
-func newSearchWire(grpcAddr, restHost string, secured bool, apiKey string, timeout time.Duration) (*searchWire, error) {
-	creds := insecure.NewCredentials()
-	if secured {
-		// Verified, unlike the Weaviate client's own gRPC connection (it
-		// skips verification): a deployment serving REST over https with a
-		// certificate ragd trusts serves gRPC with it too.
-		creds = credentials.NewTLS(&tls.Config{MinVersion: tls.VersionTLS12})
-	}
-	conn, err := grpc.NewClient(grpcAddr, grpc.WithTransportCredentials(creds),
-		grpc.WithInitialWindowSize(searchWindow), grpc.WithInitialConnWindowSize(searchWindow))
-	if err != nil {
-		return nil, err
-	}
-	w := &searchWire{conn: conn, timeout: timeout}
-	if apiKey != "" {
-		w.auth = metadata.Pairs("authorization", "Bearer "+apiKey)
-		if weaviateCloud(restHost) { // the client's extra headers for Weaviate Cloud
-			w.auth.Append("x-weaviate-api-key", apiKey)
-			w.auth.Append("x-weaviate-cluster-url", "https://"+restHost)
-		}
-	}
-	if w.timeout <= 0 {
-		w.timeout = 60 * time.Second // the client's default
-	}
-	return w, nil
-}
-
-// weaviateCloud reports whether host is Weaviate Cloud's, as the client
-// tells.
-func weaviateCloud(host string) bool {
-	h := strings.ToLower(host)
-	return strings.Contains(h, "weaviate.io") || strings.Contains(h, "semi.technology") || strings.Contains(h, "weaviate.cloud")
-}
-
-// search runs req and returns its hits.
-func (w *searchWire) search(ctx context.Context, req *pb.SearchRequest, namespace string, vectorMode bool) ([]ragd.Hit, error) {
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, w.timeout)
-		defer cancel()
-	}
-	if w.auth != nil {
-		ctx = metadata.NewOutgoingContext(ctx, w.auth)
-	}
+// search runs a chunk search and reads its reply straight into ragd's
+// hits (reply.go). The client's path decodes every result's properties
+// into a map of protobuf values and then into a map[string]any: under
+// load that decoding was about half of a search's CPU in ragd, and ragd
+// knows which properties it asked for. Requests are the ones the client
+// builds for the same search (searchRequest).
+func (w *grpcWire) search(ctx context.Context, req *pb.SearchRequest, namespace string, vectorMode bool) ([]ragd.Hit, error) {
+	ctx, cancel := w.callContext(ctx)
+	defer cancel()
 	reply := searchReply{namespace: namespace, vectorMode: vectorMode, room: int(req.Limit)}
 	if err := w.conn.Invoke(ctx, searchMethod, req, &reply, grpc.ForceCodecV2(replyCodec{})); err != nil {
 		return nil, err

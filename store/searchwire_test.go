@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weaviate/weaviate-go-client/v5/weaviate"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 	"google.golang.org/grpc"
@@ -29,7 +30,7 @@ import (
 // clientSearch is a search through the Weaviate client's own request
 // builder and reply decoding: what Search did before it read replies
 // itself, kept as the reference the wire path must match.
-func clientSearch(ctx context.Context, s *Store, namespace string, q ragd.ChunkQuery) ([]ragd.Hit, error) {
+func clientSearch(ctx context.Context, ref *weaviate.Client, s *Store, namespace string, q ragd.ChunkQuery) ([]ragd.Hit, error) {
 	if q.Related {
 		q.Mode = ragd.ModeKeyword
 	}
@@ -37,7 +38,7 @@ func clientSearch(ctx context.Context, s *Store, namespace string, q ragd.ChunkQ
 	if q.RankedFusion {
 		fusion = graphql.Ranked
 	}
-	req := s.client.Experimental().Search().WithCollection(s.class).WithTenant(namespace).
+	req := ref.Experimental().Search().WithCollection(s.class).WithTenant(namespace).
 		WithConsistencyLevel(s.consistency).WithLimit(q.Limit).WithProperties(chunkProperties...).
 		WithMetadata(&graphql.Metadata{ID: true, Score: q.Mode != ragd.ModeVector, Distance: q.Mode == ragd.ModeVector, Vector: q.WithVectors})
 	switch q.Mode {
@@ -108,6 +109,7 @@ func wireFixture(t *testing.T) *Store {
 func TestWireSearchMatchesTheClient(t *testing.T) {
 	ctx := context.Background()
 	s := wireFixture(t)
+	ref := referenceClient(t)
 	queries := map[string]ragd.ChunkQuery{
 		"keyword":          {Text: "harbour ledger", Mode: ragd.ModeKeyword, Limit: 5},
 		"keyword boosted":  {Text: "harbour part", Mode: ragd.ModeKeyword, Limit: 5, PathBoost: 3},
@@ -124,7 +126,7 @@ func TestWireSearchMatchesTheClient(t *testing.T) {
 	}
 	for name, q := range queries {
 		for _, ns := range []string{"wire", "no-such-namespace"} {
-			want, werr := clientSearch(ctx, s, ns, q)
+			want, werr := clientSearch(ctx, ref, s, ns, q)
 			got, gerr := s.Search(ctx, ns, q)
 			if werr != nil || gerr != nil {
 				t.Fatalf("%s in %s: client %v, wire %v", name, ns, werr, gerr)
@@ -198,7 +200,7 @@ func TestWireSearchAuthenticates(t *testing.T) {
 			"x-weaviate-api-key": "k-2", "x-weaviate-cluster-url": "https://abc.c0.europe-west3.gcp.weaviate.cloud"}},
 		{"weaviate.internal:8080", "", map[string]string{"authorization": ""}},
 	} {
-		w, err := newSearchWire(l.Addr().String(), tc.host, false, tc.key, time.Second)
+		w, err := newGRPCWire(l.Addr().String(), tc.host, false, tc.key, time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,9 +217,11 @@ func TestWireSearchAuthenticates(t *testing.T) {
 }
 
 // A node serving gRPC over TLS with a certificate nobody vouches for is
-// refused: the search connection verifies what the Weaviate client's own
-// gRPC connection does not.
-func TestWireSearchVerifiesTLS(t *testing.T) {
+// refused by every gRPC call the store makes — chunk searches, the other
+// reads, image searches, batch writes of chunks and images — and none
+// reaches the node. Before, all but chunk searches went over the Weaviate
+// client's own connection, which skips verification.
+func TestEveryGRPCCallVerifiesTLS(t *testing.T) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -233,21 +237,39 @@ func TestWireSearchVerifiesTLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := grpc.NewServer(grpc.Creds(credentials.NewServerTLSFromCert(&tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key})))
-	standIn := cloudStandIn{heard: make(chan metadata.MD, 1)}
+	standIn := cloudStandIn{heard: make(chan metadata.MD, 8)}
 	pb.RegisterWeaviateServer(srv, standIn)
 	go func() { _ = srv.Serve(l) }()
 	t.Cleanup(srv.Stop)
-	w, err := newSearchWire(l.Addr().String(), "127.0.0.1:8443", true, "k", 2*time.Second)
+	w, err := newGRPCWire(l.Addr().String(), "127.0.0.1:8443", true, "k", 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = w.search(context.Background(), &pb.SearchRequest{Collection: "C"}, "ns", false)
-	if err == nil || !strings.Contains(err.Error(), "certificate") {
-		t.Fatalf("search against an untrusted certificate: %v, want a certificate error", err)
+	s := &Store{wire: w, class: "C", batchSize: 10, replication: 1, version: &nodeVersion{read: func() string { return "1.35.2" }}}
+	ctx := context.Background()
+	calls := map[string]func() error{
+		"chunk search": func() error {
+			_, err := s.Search(ctx, "ns", ragd.ChunkQuery{Text: "q", Mode: ragd.ModeKeyword, Limit: 5})
+			return err
+		},
+		"document chunks": func() error { _, err := s.DocumentChunks(ctx, "ns", "d", "h", 0, 10); return err },
+		"image search": func() error {
+			_, err := s.SearchImages(ctx, "ns", ragd.ChunkQuery{Text: "q", Limit: 5})
+			return err
+		},
+		"chunk batch": func() error { return s.Upsert(ctx, "ns", chunks("d", "h", "a chunk")) },
+		"image batch": func() error {
+			return s.UpsertImages(ctx, "ns", []ragd.Image{{ID: ragd.ChunkID("d", "h", 0), DocumentID: "d", ContentHash: "h", Vector: vec(8, 0)}})
+		},
+	}
+	for name, call := range calls {
+		if err := call(); err == nil || !strings.Contains(err.Error(), "certificate") {
+			t.Errorf("%s against an untrusted certificate: %v, want a certificate error", name, err)
+		}
 	}
 	select {
 	case <-standIn.heard:
-		t.Fatal("the search reached the node")
+		t.Fatal("a call reached the node")
 	default:
 	}
 }

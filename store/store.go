@@ -12,7 +12,6 @@ import (
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/auth"
-	"github.com/weaviate/weaviate-go-client/v5/weaviate/grpc"
 )
 
 // Config says where Weaviate is and how ragd uses it.
@@ -39,7 +38,8 @@ type Config struct {
 // safe for concurrent use.
 type Store struct {
 	client      *weaviate.Client
-	wire        *searchWire // chunk searches (searchwire.go)
+	wire        *grpcWire    // every gRPC call (grpcwire.go)
+	version     *nodeVersion // the node's Weaviate version, for batches
 	class       string
 	batchSize   int
 	replication int    // the collection's replication factor
@@ -70,7 +70,6 @@ func dial(cfg Config, rawURL, grpcAddr string, startup time.Duration) (*Store, e
 	wc := weaviate.Config{
 		Host:           u.Host,
 		Scheme:         u.Scheme,
-		GrpcConfig:     &grpc.Config{Host: grpcAddr, Secured: u.Scheme == "https"},
 		StartupTimeout: startup,
 		Timeout:        cfg.Timeout,
 	}
@@ -86,11 +85,18 @@ func dial(cfg Config, rawURL, grpcAddr string, startup time.Duration) (*Store, e
 		batch = 200
 	}
 	// TLS as the client decides it: an https node, or gRPC on port 443.
-	wire, err := newSearchWire(grpcAddr, u.Host, u.Scheme == "https" || strings.HasSuffix(grpcAddr, ":443"), cfg.APIKey, cfg.Timeout)
+	wire, err := newGRPCWire(grpcAddr, u.Host, u.Scheme == "https" || strings.HasSuffix(grpcAddr, ":443"), cfg.APIKey, cfg.Timeout)
 	if err != nil {
 		return nil, fmt.Errorf("connect to weaviate's gRPC at %s: %w", grpcAddr, err)
 	}
 	s := &Store{client: client, wire: wire, class: cfg.Collection, batchSize: batch, replication: max(cfg.ReplicationFactor, 1)}
+	s.version = &nodeVersion{read: func() string {
+		meta, err := client.Misc().MetaGetter().Do(context.Background())
+		if err != nil {
+			return ""
+		}
+		return meta.Version
+	}}
 	if s.replication > 1 {
 		s.consistency = cfg.Consistency
 	}

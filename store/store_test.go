@@ -3,9 +3,13 @@ package store
 import (
 	"context"
 	"math"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/weaviate/weaviate-go-client/v5/weaviate"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/grpc"
 
 	"ragd"
 	"ragd/internal/testenv"
@@ -24,6 +28,22 @@ func openTestStore(t *testing.T, embedder string, dim int) (*Store, Config) {
 		_ = s.client.Schema().ClassDeleter().WithClassName(s.imageClass()).Do(context.Background())
 	})
 	return s, cfg
+}
+
+// referenceClient is a Weaviate client of the test node with its own gRPC
+// connection, which ragd's store no longer opens: the reference that
+// ragd's own reads and writes are held to.
+func referenceClient(t *testing.T) *weaviate.Client {
+	t.Helper()
+	u, err := url.Parse(testenv.WeaviateURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := weaviate.NewClient(weaviate.Config{Host: u.Host, Scheme: u.Scheme, GrpcConfig: &grpc.Config{Host: testenv.WeaviateGRPC(t)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // vec makes a deterministic unit vector pointing mostly along axis i.

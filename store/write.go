@@ -31,7 +31,7 @@ func (s *Store) upsertBatch(ctx context.Context, namespace string, chunks []ragd
 	for i := range chunks {
 		objects[i] = s.object(namespace, &chunks[i])
 	}
-	resp, err := s.client.Batch().ObjectsBatcher().WithConsistencyLevel(s.consistency).WithObjects(objects...).Do(ctx)
+	resp, err := s.batchObjects(ctx, objects)
 	if err != nil {
 		return fmt.Errorf("weaviate batch write: %w", err)
 	}
@@ -139,8 +139,8 @@ func (s *Store) otherVersions(ctx context.Context, class, namespace, documentID,
 		eq(propDocumentID, documentID),
 		filters.Where().WithPath([]string{propContentHash}).WithOperator(filters.NotEqual).WithValueText(keepHash),
 	})
-	results, err := s.client.Experimental().Search().WithCollection(class).WithTenant(namespace).
-		WithConsistencyLevel(s.consistency).WithLimit(staleProbe).WithProperties(propContentHash).WithWhere(where).Do(ctx)
+	results, err := s.objects(ctx, objectQuery{class: class, namespace: namespace, limit: staleProbe,
+		properties: []string{propContentHash}, where: where, consistent: true})
 	if err != nil {
 		if isMissingTenant(err) {
 			return nil, nil

@@ -66,6 +66,11 @@ func (r *Registry) CurrentHashesAt(ctx context.Context, namespace string, ids []
 	}
 	if read == epoch {
 		r.current.store(namespace, epoch, fresh)
+	} else if read > epoch {
+		// The epoch the search began at was stale: its move's announcement
+		// has not arrived (or was lost). Searches read it anew from here on
+		// instead of until the announcement or epochMemoAge.
+		r.epochs.dropUpTo(namespace, epoch)
 	}
 	return out, nil
 }

@@ -78,6 +78,17 @@ func (e *epochs) forget(namespace string) {
 	delete(e.known, namespace)
 }
 
+// dropUpTo drops a namespace's held epoch if it is epoch or older: Redis
+// has a newer one.
+func (e *epochs) dropUpTo(namespace string, epoch int64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if m, ok := e.known[namespace]; ok && m.epoch <= epoch {
+		e.moves++ // a read under way may predate the newer epoch too
+		delete(e.known, namespace)
+	}
+}
+
 // setLive starts holding epochs (the subscription is confirmed) or stops
 // and drops them all (it failed: announcements may have been missed).
 func (e *epochs) setLive(live bool) {

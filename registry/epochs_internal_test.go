@@ -120,6 +120,30 @@ func TestEpochHeldUntilItMoves(t *testing.T) {
 	}
 }
 
+// A move whose announcement never came (a writer that could not publish)
+// is noticed by the next search that reads the versions from Redis: the
+// stale epoch is dropped then, not a second later.
+func TestStaleEpochDroppedWhenRedisIsAhead(t *testing.T) {
+	watching, _, rdb := twoProcesses(t)
+	putDoc(t, watching, "a", "d1", "v1")
+	e0 := readEpoch(t, watching, "a")
+	if err := rdb.Incr(t.Context(), watching.keys.Epoch("a")).Err(); err != nil { // a move, unannounced
+		t.Fatal(err)
+	}
+	if _, ok := watching.KnownEpoch("a"); !ok {
+		t.Fatal("the epoch was dropped without a read; the test shows nothing")
+	}
+	if _, err := watching.CurrentHashesAt(t.Context(), "a", []string{"d1"}, e0); err != nil {
+		t.Fatal(err)
+	}
+	if e, ok := watching.KnownEpoch("a"); ok {
+		t.Fatalf("epoch %d still held after Redis was read at %d", e, e0+1)
+	}
+	if e := readEpoch(t, watching, "a"); e != e0+1 {
+		t.Fatalf("epoch read = %d, want %d", e, e0+1)
+	}
+}
+
 // Without a live subscription nothing is held: an announcement could be
 // missed.
 func TestEpochNotHeldWithoutSubscription(t *testing.T) {

@@ -11,6 +11,8 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
+
+	"ragd/telemetry"
 )
 
 // grpcWire is ragd's one gRPC connection to a node: chunk searches
@@ -61,15 +63,15 @@ func newGRPCWire(grpcAddr, restHost string, secured bool, apiKey string, timeout
 	return w, nil
 }
 
-// callContext is ctx with the call's deadline, when ctx has none, and the
-// API key's header.
+// callContext is ctx with the call's deadline, when ctx has none, the API
+// key's header and the trace context.
 func (w *grpcWire) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	cancel := context.CancelFunc(func() {})
 	if _, ok := ctx.Deadline(); !ok {
 		ctx, cancel = context.WithTimeout(ctx, w.timeout)
 	}
-	if w.auth != nil {
-		ctx = metadata.NewOutgoingContext(ctx, w.auth)
+	if md := telemetry.WithTraceMetadata(ctx, w.auth); md != nil {
+		ctx = metadata.NewOutgoingContext(ctx, md)
 	}
 	return ctx, cancel
 }

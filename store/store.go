@@ -3,15 +3,18 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate"
-	"github.com/weaviate/weaviate-go-client/v5/weaviate/auth"
+
+	"ragd/telemetry"
 )
 
 // Config says where Weaviate is and how ragd uses it.
@@ -71,10 +74,16 @@ func dial(cfg Config, rawURL, grpcAddr string, startup time.Duration) (*Store, e
 		Host:           u.Host,
 		Scheme:         u.Scheme,
 		StartupTimeout: startup,
-		Timeout:        cfg.Timeout,
-	}
-	if cfg.APIKey != "" {
-		wc.AuthConfig = auth.ApiKey{Value: cfg.APIKey}
+		// REST calls pass the trace on, as gRPC calls do (grpcWire).
+		Timeout: cfg.Timeout,
+		// REST calls pass the trace on, as gRPC calls do (grpcWire). The
+		// client's own REST client when none is given, with the same
+		// timeout (its default when none).
+		ConnectionClient: &http.Client{Timeout: cmp.Or(cfg.Timeout, restTimeout),
+			Transport: telemetry.TracingTransport(http.DefaultTransport)},
+		// What the client's auth.ApiKey would set; it cannot be given with
+		// a ConnectionClient.
+		Headers: restAuth(cfg.APIKey, u.Host),
 	}
 	client, err := weaviate.NewClient(wc)
 	if err != nil {
@@ -101,6 +110,22 @@ func dial(cfg Config, rawURL, grpcAddr string, startup time.Duration) (*Store, e
 		s.consistency = cfg.Consistency
 	}
 	return s, nil
+}
+
+// restTimeout is the Weaviate client's own timeout.
+const restTimeout = 60 * time.Second
+
+// restAuth is the headers the Weaviate client's auth.ApiKey sends with
+// every REST call for an API key (none without one).
+func restAuth(apiKey, host string) map[string]string {
+	if apiKey == "" {
+		return nil
+	}
+	h := map[string]string{"authorization": "Bearer " + apiKey}
+	if weaviateCloud(host) {
+		h["X-Weaviate-Api-Key"], h["X-Weaviate-Cluster-URL"] = apiKey, "https://"+host
+	}
+	return h
 }
 
 // ensure creates or checks both collections.

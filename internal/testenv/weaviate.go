@@ -26,8 +26,8 @@ type Weaviate struct {
 func WeaviateBinary(t testing.TB) string { return need(t, "RAGD_TEST_WEAVIATE_BIN") }
 
 // StartWeaviate starts a private Weaviate with the settings ragd's scripts
-// use (scripts/lib.sh) and stops it when the test ends.
-func StartWeaviate(t testing.TB) *Weaviate {
+// use (scripts/lib.sh), and env's on top, and stops it when the test ends.
+func StartWeaviate(t testing.TB, env ...string) *Weaviate {
 	t.Helper()
 	ports := freePorts(t, 6)
 	w := &Weaviate{bin: WeaviateBinary(t), dir: t.TempDir(),
@@ -40,6 +40,7 @@ func StartWeaviate(t testing.TB) *Weaviate {
 		"CLUSTER_GOSSIP_BIND_PORT="+ports[4], "CLUSTER_DATA_BIND_PORT="+ports[5], "RAFT_BOOTSTRAP_EXPECT=1",
 		"USE_INVERTED_SEARCHABLE=false", "LOG_LEVEL=warning", "PROMETHEUS_MONITORING_ENABLED=false",
 		"GO_PROFILING_DISABLE=true", "DISABLE_LAZY_LOAD_SHARDS=true")
+	w.env = append(w.env, env...)
 	w.Start(t)
 	t.Cleanup(func() { w.Stop(t) })
 	return w

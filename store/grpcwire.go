@@ -51,14 +51,10 @@ func newGRPCWire(grpcAddr, restHost string, secured bool, apiKey string, timeout
 	}
 	w := &grpcWire{conn: conn, client: pb.NewWeaviateClient(conn), timeout: timeout}
 	if apiKey != "" {
-		w.auth = metadata.Pairs("authorization", "Bearer "+apiKey)
-		if weaviateCloud(restHost) { // the client's extra headers for Weaviate Cloud
-			w.auth.Append("x-weaviate-api-key", apiKey)
-			w.auth.Append("x-weaviate-cluster-url", "https://"+restHost)
-		}
+		w.auth = metadata.New(apiKeyHeaders(apiKey, restHost))
 	}
 	if w.timeout <= 0 {
-		w.timeout = 60 * time.Second // the client's default
+		w.timeout = clientTimeout
 	}
 	return w, nil
 }
@@ -89,6 +85,25 @@ func (w *grpcWire) batchObjects(ctx context.Context, req *pb.BatchObjectsRequest
 	ctx, cancel := w.callContext(ctx)
 	defer cancel()
 	return w.client.BatchObjects(ctx, req)
+}
+
+// clientTimeout is the Weaviate client's default timeout, which ragd's
+// calls take when weaviate.timeout is not set.
+const clientTimeout = 60 * time.Second
+
+// apiKeyHeaders is what the Weaviate client's auth.ApiKey sends with
+// every call (REST headers, gRPC metadata) for an API key: a bearer token,
+// and for Weaviate Cloud its key and cluster headers too. None without a
+// key.
+func apiKeyHeaders(apiKey, host string) map[string]string {
+	if apiKey == "" {
+		return nil
+	}
+	h := map[string]string{"authorization": "Bearer " + apiKey}
+	if weaviateCloud(host) {
+		h["x-weaviate-api-key"], h["x-weaviate-cluster-url"] = apiKey, "https://"+host
+	}
+	return h
 }
 
 // weaviateCloud reports whether host is Weaviate Cloud's, as the client

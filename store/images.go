@@ -8,7 +8,6 @@ import (
 
 	"github.com/go-openapi/strfmt"
 	"github.com/weaviate/weaviate/entities/models"
-	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 )
 
 const (
@@ -77,14 +76,12 @@ func (s *Store) UpsertImages(ctx context.Context, namespace string, images []rag
 // SearchImages finds images by caption and nearby text (hybrid, the caption
 // weighted double), within q's document filter.
 func (s *Store) SearchImages(ctx context.Context, namespace string, q ragd.ChunkQuery) ([]ragd.ImageHit, error) {
-	alpha := float32(q.Alpha)
 	results, err := s.objects(ctx, objectQuery{class: s.imageClass(), namespace: namespace, limit: q.Limit, consistent: true,
 		properties: []string{propCaption, propNearby, propDocumentID, propContentHash, propSource, propFormat,
 			propImageIndex, propPage, propPosition, propWidth, propHeight, propAccess},
 		where:     where(ragd.ChunkQuery{DocumentIDs: q.DocumentIDs, Access: q.Access}),
 		withScore: true,
-		hybrid: &pb.Hybrid{Query: q.Text, Properties: []string{propCaption + "^2", propNearby}, Alpha: alpha, AlphaParam: &alpha, //nolint:staticcheck // both, as the client sends
-			Vectors: vectors(q.Vector), FusionType: pb.Hybrid_FUSION_TYPE_RELATIVE_SCORE}})
+		hybrid:    hybridSearch(q.Text, []string{propCaption + "^2", propNearby}, q.Alpha, q.Vector, false)})
 	if err != nil {
 		if isMissingTenant(err) {
 			return nil, nil

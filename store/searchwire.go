@@ -37,32 +37,30 @@ func (w *grpcWire) search(ctx context.Context, req *pb.SearchRequest, namespace 
 
 // searchRequest is the request the Weaviate client sends for q.
 func (s *Store) searchRequest(namespace string, q ragd.ChunkQuery) *pb.SearchRequest {
-	req := &pb.SearchRequest{
-		Collection: s.class, Tenant: namespace, Limit: uint32(max(q.Limit, 0)),
-		ConsistencyLevel: common.GetConsistencyLevel(s.consistency),
-		Properties:       &pb.PropertiesRequest{NonRefProperties: chunkProperties},
-		Metadata: &pb.MetadataRequest{Uuid: true, Score: q.Mode != ragd.ModeVector, Distance: q.Mode == ragd.ModeVector,
-			Vector: q.WithVectors},
-		Uses_123Api: true, Uses_125Api: true, Uses_127Api: true,
-	}
+	req := s.request(objectQuery{class: s.class, namespace: namespace, limit: q.Limit, properties: chunkProperties,
+		where: where(q), consistent: true, withScore: q.Mode != ragd.ModeVector})
+	req.Metadata.Distance, req.Metadata.Vector = q.Mode == ragd.ModeVector, q.WithVectors
 	switch q.Mode {
 	case ragd.ModeKeyword:
 		req.Bm25Search = &pb.BM25{Query: q.Text, Properties: properties(q)}
 	case ragd.ModeVector:
 		req.NearVector = &pb.NearVector{Vectors: vectors(q.Vector)}
 	default:
-		alpha := float32(q.Alpha)
-		h := &pb.Hybrid{Query: q.Text, Properties: properties(q), Alpha: alpha, AlphaParam: &alpha, //nolint:staticcheck // both, as the client sends
-			Vectors: vectors(q.Vector), FusionType: pb.Hybrid_FUSION_TYPE_RELATIVE_SCORE}
-		if q.RankedFusion {
-			h.FusionType = pb.Hybrid_FUSION_TYPE_RANKED
-		}
-		req.HybridSearch = h
-	}
-	if w := where(q); w != nil {
-		req.Filters = w.ToGRPC()
+		req.HybridSearch = hybridSearch(q.Text, properties(q), q.Alpha, q.Vector, q.RankedFusion)
 	}
 	return req
+}
+
+// hybridSearch is a hybrid query as the client sends it: the vector's and
+// BM25's scores fused by relative score, or by rank when ranked.
+func hybridSearch(text string, properties []string, alpha float64, vector []float32, ranked bool) *pb.Hybrid {
+	a := float32(alpha)
+	h := &pb.Hybrid{Query: text, Properties: properties, Alpha: a, AlphaParam: &a, //nolint:staticcheck // both, as the client sends
+		Vectors: vectors(vector), FusionType: pb.Hybrid_FUSION_TYPE_RELATIVE_SCORE}
+	if ranked {
+		h.FusionType = pb.Hybrid_FUSION_TYPE_RANKED
+	}
+	return h
 }
 
 // vectors is a query vector as the client sends it; none for an empty one.

@@ -74,16 +74,15 @@ func dial(cfg Config, rawURL, grpcAddr string, startup time.Duration) (*Store, e
 		Host:           u.Host,
 		Scheme:         u.Scheme,
 		StartupTimeout: startup,
-		// REST calls pass the trace on, as gRPC calls do (grpcWire).
-		Timeout: cfg.Timeout,
+		Timeout:        cfg.Timeout,
 		// REST calls pass the trace on, as gRPC calls do (grpcWire). The
 		// client's own REST client when none is given, with the same
 		// timeout (its default when none).
-		ConnectionClient: &http.Client{Timeout: cmp.Or(cfg.Timeout, restTimeout),
+		ConnectionClient: &http.Client{Timeout: cmp.Or(cfg.Timeout, clientTimeout),
 			Transport: telemetry.TracingTransport(http.DefaultTransport)},
 		// What the client's auth.ApiKey would set; it cannot be given with
 		// a ConnectionClient.
-		Headers: restAuth(cfg.APIKey, u.Host),
+		Headers: apiKeyHeaders(cfg.APIKey, u.Host),
 	}
 	client, err := weaviate.NewClient(wc)
 	if err != nil {
@@ -110,22 +109,6 @@ func dial(cfg Config, rawURL, grpcAddr string, startup time.Duration) (*Store, e
 		s.consistency = cfg.Consistency
 	}
 	return s, nil
-}
-
-// restTimeout is the Weaviate client's own timeout.
-const restTimeout = 60 * time.Second
-
-// restAuth is the headers the Weaviate client's auth.ApiKey sends with
-// every REST call for an API key (none without one).
-func restAuth(apiKey, host string) map[string]string {
-	if apiKey == "" {
-		return nil
-	}
-	h := map[string]string{"authorization": "Bearer " + apiKey}
-	if weaviateCloud(host) {
-		h["X-Weaviate-Api-Key"], h["X-Weaviate-Cluster-URL"] = apiKey, "https://"+host
-	}
-	return h
 }
 
 // ensure creates or checks both collections.

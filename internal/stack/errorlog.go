@@ -2,9 +2,7 @@ package stack
 
 import (
 	"bytes"
-	"io"
 	"log/slog"
-	"os"
 	"sync"
 	"testing"
 )
@@ -41,12 +39,6 @@ func (l *ErrorLog) String() string {
 // returned ErrorLog.
 func LoggerKeepingErrors(t testing.TB) (*slog.Logger, *ErrorLog) {
 	errs := &ErrorLog{}
-	var out io.Writer = io.Discard
-	if testing.Verbose() {
-		out = os.Stderr
-	}
-	return slog.New(slog.NewMultiHandler(
-		slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelInfo}),
-		slog.NewTextHandler(errs, &slog.HandlerOptions{Level: slog.LevelError}),
-	)), errs
+	return slog.New(slog.NewMultiHandler(Logger(t).Handler(),
+		slog.NewTextHandler(errs, &slog.HandlerOptions{Level: slog.LevelError}))), errs
 }

@@ -2,7 +2,8 @@
 // soak test and the benchmarks that measure ragd over the network: the
 // binary built from this module, `ragd serve --worker`, against the test
 // services the RAGD_TEST_* variables name (scripts/lib.sh
-// start_test_stack).
+// start_test_stack); and the hop floor the benchmarks hold ragd against
+// (StartHopFloor).
 package ragdproc
 
 import (
@@ -36,16 +37,22 @@ func Start(bin, addr, dir string, env map[string]string) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	logFile := filepath.Join(dir, "ragd.log")
+	cmd := exec.Command(bin, "serve", "--worker")
+	cmd.Dir, cmd.Env = dir, environ // no config.yaml in dir: defaults + env
+	return run(cmd, addr, filepath.Join(dir, "ragd.log"))
+}
+
+// run starts cmd, its output going to logFile, and waits until it answers
+// GET /health on addr with 200.
+func run(cmd *exec.Cmd, addr, logFile string) (*Process, error) {
 	out, err := os.Create(logFile)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, "serve", "--worker")
-	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, environ, out, out // no config.yaml in dir: defaults + env
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		out.Close()
-		return nil, fmt.Errorf("start %s: %w", bin, err)
+		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
 	p := &Process{cmd: cmd, URL: "http://" + addr, LogFile: logFile, exited: make(chan struct{})}
 	go func() { _ = cmd.Wait(); out.Close(); close(p.exited) }()
@@ -90,7 +97,7 @@ func (p *Process) waitHealthy(limit time.Duration) error {
 	for time.Now().Before(deadline) {
 		select {
 		case <-p.exited:
-			return fmt.Errorf("ragd exited while starting (%v)", p.cmd.ProcessState)
+			return fmt.Errorf("%s exited while starting (%v)", filepath.Base(p.cmd.Path), p.cmd.ProcessState)
 		default:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
@@ -105,7 +112,7 @@ func (p *Process) waitHealthy(limit time.Duration) error {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	return fmt.Errorf("ragd did not answer /health with 200 within %s", limit)
+	return fmt.Errorf("%s did not answer /health with 200 within %s", filepath.Base(p.cmd.Path), limit)
 }
 
 // Pid is the process id, for /proc.
@@ -132,12 +139,6 @@ func (p *Process) LogTail(n int) string {
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
-var (
-	buildOnce sync.Once
-	built     string
-	buildErr  error
-)
-
 // Binary is the ragd binary to run: $RAGD_BIN when set (`make bench` and
 // `make soak` build it once), else one built from this module, once per
 // test process, into a directory named for the process (those of processes
@@ -146,26 +147,51 @@ func Binary() (string, error) {
 	if bin := os.Getenv("RAGD_BIN"); bin != "" {
 		return bin, nil
 	}
-	buildOnce.Do(func() {
-		gomod, err := exec.Command("go", "env", "GOMOD").Output()
-		if err != nil {
-			buildErr = fmt.Errorf("go env GOMOD: %w", err)
-			return
-		}
-		removeEnded()
-		dir := filepath.Join(os.TempDir(), fmt.Sprintf("%s%d", binDirPrefix, os.Getpid()))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			buildErr = err
-			return
-		}
-		built = filepath.Join(dir, "ragd")
-		cmd := exec.Command("go", "build", "-o", built, "./cmd/ragd")
-		cmd.Dir = filepath.Dir(strings.TrimSpace(string(gomod)))
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build ./cmd/ragd: %w\n%s", err, out)
-		}
-	})
-	return built, buildErr
+	return build("./cmd/ragd")
+}
+
+var (
+	buildMu sync.Mutex
+	builds  = map[string]builtBinary{}
+)
+
+// builtBinary is a package's binary built for this test process, or why
+// it could not be.
+type builtBinary struct {
+	path string
+	err  error
+}
+
+// build builds the main package pkg of this module, once per test process.
+func build(pkg string) (string, error) {
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if b, ok := builds[pkg]; ok {
+		return b.path, b.err
+	}
+	b := builtBinary{}
+	b.path, b.err = buildNow(pkg)
+	builds[pkg] = b
+	return b.path, b.err
+}
+
+func buildNow(pkg string) (string, error) {
+	gomod, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOMOD: %w", err)
+	}
+	removeEnded()
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("%s%d", binDirPrefix, os.Getpid()))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, filepath.Base(pkg))
+	cmd := exec.Command("go", "build", "-o", bin, pkg)
+	cmd.Dir = filepath.Dir(strings.TrimSpace(string(gomod)))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build %s: %w\n%s", pkg, err, out)
+	}
+	return bin, nil
 }
 
 const binDirPrefix = "ragd-bin-"

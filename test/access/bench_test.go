@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -19,11 +20,15 @@ import (
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/grpc"
+	"github.com/weaviate/weaviate-go-client/v5/weaviate/grpc/common"
+	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
+	"google.golang.org/protobuf/proto"
 
 	"ragd"
 	"ragd/config"
 	"ragd/embed"
 	"ragd/eval"
+	"ragd/internal/ragdproc"
 	"ragd/internal/stack"
 	"ragd/internal/testenv"
 )
@@ -42,11 +47,14 @@ var benchQueries = []string{
 // machine's Go docs and module READMEs is shared with one of g0 … g9, g0's
 // holding a tenth of the chunks — and for an operator key that sees all,
 // against raw Weaviate hybrid queries with the same vectors, alpha, limit
-// and tenant, with ragd's access filter and without. The four run
-// interleaved query by query at concurrency 1 and 16, three rounds each;
-// the ratios are the medians over rounds with their range. Targets: 10 %
-// key ≤ 1.15× raw with the filter. RAGD_BENCH_PROFILE=FILE writes ragd's
-// CPU profile of the run.
+// and tenant, with ragd's access filter and without, and against the same
+// filtered query sent through the hop floor (internal/hopfloor: a process
+// that forwards the query's bytes to Weaviate and the reply's back, the
+// least any server in between costs). The five run interleaved query by
+// query at concurrency 1 and 16, three rounds each; the ratios are the
+// medians over rounds with their range. Targets: 10 % key ≤ 1.15× raw
+// with the filter. RAGD_BENCH_PROFILE=FILE writes ragd's CPU profile of
+// the run.
 func BenchmarkAccessFilter(b *testing.B) {
 	root := b.TempDir()
 	buildBenchCorpus(b, root)
@@ -105,9 +113,15 @@ func benchAccess(b *testing.B, root string, r requester, base string, cfg config
 	raw, vectors := rawClient(b, emb)
 	filter := filters.Where().WithPath([]string{"access"}).WithOperator(filters.ContainsAny).
 		WithValueText(ragd.GroupAudience([]string{"g0"}).StoreFilter()...)
+	floor, err := ragdproc.StartHopFloor(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(floor.Stop)
 	fs := []func(q string){
 		rawHybrid(b, raw, cfg, vectors, nil), rawHybrid(b, raw, cfg, vectors, filter),
 		restSearch(b, base, opsToken), restSearch(b, base, engToken),
+		floorHybrid(b, floor.URL, cfg, vectors, filter),
 	}
 	for _, f := range fs { // warm connections, query vectors and Weaviate
 		interleaved(4, 1, f)
@@ -117,8 +131,8 @@ func benchAccess(b *testing.B, root string, r requester, base string, cfg config
 		fmt.Printf("access filter: %d documents, %d chunks; the g0 key sees %d chunks (%.1f %%); rag_search hybrid, top_k 5, expansion off, uncached:\n",
 			docs, chunks, visible, 100*float64(visible)/float64(chunks))
 		for _, c := range []int{1, 16} {
-			var tenVsFiltered, allVsRaw, filterCost []float64
-			var p50 [4][]float64
+			var tenVsFiltered, allVsRaw, filterCost, tenVsFloor, floorVsFiltered []float64
+			var p50 [5][]float64
 			for range 3 {
 				l := interleaved(c, samplesPerQuery, fs...)
 				for i := range l {
@@ -127,11 +141,16 @@ func benchAccess(b *testing.B, root string, r requester, base string, cfg config
 				tenVsFiltered = append(tenVsFiltered, float64(pct(l[3], 0.5))/float64(pct(l[1], 0.5)))
 				allVsRaw = append(allVsRaw, float64(pct(l[2], 0.5))/float64(pct(l[0], 0.5)))
 				filterCost = append(filterCost, float64(pct(l[1], 0.5))/float64(pct(l[0], 0.5)))
+				tenVsFloor = append(tenVsFloor, float64(pct(l[3], 0.5))/float64(pct(l[4], 0.5)))
+				floorVsFiltered = append(floorVsFiltered, float64(pct(l[4], 0.5))/float64(pct(l[1], 0.5)))
 			}
 			fmt.Printf("  c%-2d p50 ms: raw %.2f, raw+filter %.2f, ragd operator %.2f, ragd 10%% key %.2f | 10%% key / raw+filter %s (target ≤ 1.15), operator / raw %s, filter in Weaviate %s\n",
 				c, median(p50[0]), median(p50[1]), median(p50[2]), median(p50[3]), spread(tenVsFiltered), spread(allVsRaw), spread(filterCost))
 			b.ReportMetric(median(tenVsFiltered), fmt.Sprintf("p50-10pct-vs-raw-filtered-c%d", c))
+			fmt.Printf("       hop floor + filter %.2f ms: hop floor / raw+filter %s, 10%% key / hop floor+filter %s\n",
+				median(p50[4]), spread(floorVsFiltered), spread(tenVsFloor))
 			b.ReportMetric(median(allVsRaw), fmt.Sprintf("p50-all-vs-raw-c%d", c))
+			b.ReportMetric(median(tenVsFloor), fmt.Sprintf("p50-10pct-vs-hop-floor-c%d", c))
 		}
 	}
 }
@@ -189,13 +208,16 @@ func rawClient(b testing.TB, emb ragd.Embedder) (*weaviate.Client, map[string][]
 	return raw, vectors
 }
 
+// benchProperties are the properties rag_search fetches.
+var benchProperties = []string{"text", "document_id", "source", "source_type", "content_hash", "chunk_index", "path", "level",
+	"summary", "page", "timestamp", "tags", "ocr", "access"}
+
 // rawHybrid is the query rag_search sends, fetching the properties it
 // returns, with where as its filter.
 func rawHybrid(b testing.TB, raw *weaviate.Client, cfg config.Config, vectors map[string][]float32, where *filters.WhereBuilder) func(string) {
 	return func(q string) {
 		req := raw.Experimental().Search().WithCollection(cfg.Weaviate.Collection).WithTenant("bench").WithLimit(5).
-			WithProperties("text", "document_id", "source", "source_type", "content_hash", "chunk_index", "path", "level",
-				"summary", "page", "timestamp", "tags", "ocr", "access").
+			WithProperties(benchProperties...).
 			WithMetadata(&graphql.Metadata{ID: true, Score: true}).
 			WithHybrid((&graphql.HybridArgumentBuilder{}).WithQuery(q).WithVector(vectors[q]).WithAlpha(float32(cfg.Search.Alpha)).
 				WithProperties([]string{"text", "path"}).WithFusionType(graphql.RelativeScore))
@@ -204,6 +226,41 @@ func rawHybrid(b testing.TB, raw *weaviate.Client, cfg config.Config, vectors ma
 		}
 		if _, err := req.Do(context.Background()); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// floorHybrid is rawHybrid's query, built as the Weaviate client builds it,
+// sent through the hop floor at base.
+func floorHybrid(b testing.TB, base string, cfg config.Config, vectors map[string][]float32, where *filters.WhereBuilder) func(string) {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 32}}
+	return func(q string) {
+		alpha := float32(cfg.Search.Alpha)
+		req := &pb.SearchRequest{Collection: cfg.Weaviate.Collection, Tenant: "bench", Limit: 5,
+			Properties: &pb.PropertiesRequest{NonRefProperties: benchProperties},
+			Metadata:   &pb.MetadataRequest{Uuid: true, Score: true},
+			HybridSearch: &pb.Hybrid{Query: q, Properties: []string{"text", "path"}, Alpha: alpha, AlphaParam: &alpha, //nolint:staticcheck // both, as the client sends
+				Vectors: []*pb.Vectors{common.GetVector("", vectors[q])}, FusionType: pb.Hybrid_FUSION_TYPE_RELATIVE_SCORE},
+			Uses_123Api: true, Uses_125Api: true, Uses_127Api: true}
+		if where != nil {
+			req.Filters = where.ToGRPC()
+		}
+		body, err := proto.Marshal(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		resp, err := client.Post(base+"/search", "application/x-protobuf", bytes.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		answer, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var reply pb.SearchReply
+		if err == nil && resp.StatusCode == http.StatusOK {
+			err = proto.Unmarshal(answer, &reply)
+		}
+		if err != nil || resp.StatusCode != http.StatusOK || len(reply.Results) == 0 {
+			b.Fatalf("hop floor %q: %d %v, %d results: %.200s", q, resp.StatusCode, err, len(reply.Results), answer)
 		}
 	}
 }

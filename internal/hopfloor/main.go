@@ -4,7 +4,10 @@
 // of an HTTP POST, sends it to Weaviate over grpc-go and answers with the
 // reply's bytes, decoding and encoding nothing. What it costs beyond a
 // client's direct query is the network hop itself: one more process to
-// wake, one more connection each way.
+// wake, one more connection each way. Its transport is tuned as ragd's is,
+// so that the floor is not slower for want of what ragd does: a fixed gRPC
+// flow-control window (store/grpcwire.go) and each answer in one write
+// (api/heldconn.go; here oneWriteConn).
 //
 //	hopfloor LISTEN_ADDR WEAVIATE_GRPC_ADDR
 package main
@@ -12,6 +15,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"strconv"
@@ -26,7 +30,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: hopfloor LISTEN_ADDR WEAVIATE_GRPC_ADDR")
 		os.Exit(2)
 	}
-	conn, err := grpc.NewClient(os.Args[2], grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := grpc.NewClient(os.Args[2], grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithInitialWindowSize(4<<20), grpc.WithInitialConnWindowSize(4<<20))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -45,9 +50,15 @@ func main() {
 		}
 		w.Header().Set("Content-Type", "application/x-protobuf")
 		w.Header().Set("Content-Length", strconv.Itoa(len(reply))) // not chunked
-		_, _ = w.Write(reply)
+		writeOnce(w, r, reply)
 	})
-	fmt.Fprintln(os.Stderr, http.ListenAndServe(os.Args[1], nil))
+	ln, err := net.Listen("tcp", os.Args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	srv := &http.Server{ConnContext: withConn}
+	fmt.Fprintln(os.Stderr, srv.Serve(oneWriteListener{ln}))
 	os.Exit(1)
 }
 

@@ -49,8 +49,8 @@ var benchQueries = []string{
 // against raw Weaviate hybrid queries with the same vectors, alpha, limit
 // and tenant, with ragd's access filter and without, and against the same
 // filtered query sent through the hop floor (internal/hopfloor: a process
-// that forwards the query's bytes to Weaviate and the reply's back, the
-// least any server in between costs). The five run interleaved query by
+// that forwards the query's bytes to Weaviate and the reply's back over a
+// transport tuned as ragd's, the least any server in between costs). The five run interleaved query by
 // query at concurrency 1 and 16, three rounds each; the ratios are the
 // medians over rounds with their range. Targets: 10 % key ≤ 1.15× raw
 // with the filter. RAGD_BENCH_PROFILE=FILE writes ragd's CPU profile of

@@ -15,6 +15,7 @@ import (
 	"os"
 	"ragd/internal/testenv"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -26,14 +27,20 @@ import (
 // declares a body of declared bytes but sends only sent.
 func sendPartial(t *testing.T, s *stack.Stack, path, contentType string, declared int, sent string) net.Conn {
 	t.Helper()
+	return sendPartialAs(t, s, http.MethodPost, path, contentType, declared, sent)
+}
+
+// sendPartialAs is sendPartial with another method.
+func sendPartialAs(t *testing.T, s *stack.Stack, method, path, contentType string, declared int, sent string) net.Conn {
+	t.Helper()
 	u, _ := url.Parse(s.URL)
 	conn, err := net.Dial("tcp", u.Host)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: %s\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s",
-		path, u.Host, contentType, declared, sent)
+	fmt.Fprintf(conn, "%s %s HTTP/1.1\r\nHost: %s\r\nContent-Type: %s\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s",
+		method, path, u.Host, contentType, declared, sent)
 	return conn
 }
 
@@ -243,5 +250,58 @@ func searchStatuses(t *testing.T, s *stack.Stack) []string {
 			return statuses
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Every route that reads a body lists in the OpenAPI document the statuses
+// a body answers whatever the route: 400 cut short, 408 not arriving in
+// time. A stalled body gets a status its route lists: the document listed
+// 408 for no route, and 400 not for the import.
+func TestBodyStatusesAreDocumented(t *testing.T) {
+	t.Parallel()
+	cfg := stack.Config(t)
+	cfg.HTTP.BodyTimeout, cfg.HTTP.BodyIdleTimeout = 300*time.Millisecond, 300*time.Millisecond
+	s := stack.Start(t, cfg, false)
+	var doc struct {
+		Paths map[string]map[string]struct {
+			RequestBody *struct {
+				Content map[string]any `json:"content"`
+			} `json:"requestBody"`
+			Responses map[string]any `json:"responses"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(s.Do(t, http.MethodGet, "/openapi.json", nil).Body, &doc); err != nil {
+		t.Fatal(err)
+	}
+	param := regexp.MustCompile(`\{(\w+)\}`)
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			if op.RequestBody == nil {
+				continue
+			}
+			for _, code := range []string{"400", "408"} {
+				if op.Responses[code] == nil {
+					t.Errorf("%s %s reads a body but does not list %s", method, path, code)
+				}
+			}
+			contentType := "application/json"
+			for ct := range op.RequestBody.Content {
+				contentType = ct
+			}
+			if contentType == "multipart/form-data" {
+				contentType += "; boundary=XX"
+			}
+			target := param.ReplaceAllStringFunc(path, func(p string) string {
+				if p == "{kb_name}" {
+					return "default"
+				}
+				return "no-such-id"
+			})
+			conn := sendPartialAs(t, s, strings.ToUpper(method), target, contentType, 100, "")
+			status, body, err := readAnswer(t, conn, 5*time.Second)
+			if err != nil || op.Responses[strconv.Itoa(status)] == nil {
+				t.Errorf("%s %s, body stalled: %d %s %v; not a status it lists", method, path, status, body, err)
+			}
+		}
 	}
 }

@@ -57,7 +57,29 @@ var kbParam = openapi.Param{Name: "kb_name", Description: "namespace (default: d
 
 // routes is every endpoint, in the order the OpenAPI document lists them.
 func routes() []route {
-	return slices.Concat(serverRoutes(), toolRoutes(), jobRoutes(), embedderRoutes(), documentRoutes(), specRoutes())
+	all := slices.Concat(serverRoutes(), toolRoutes(), jobRoutes(), embedderRoutes(), documentRoutes(), specRoutes())
+	for i := range all {
+		all[i].op.Responses = withBodyErrors(all[i])
+	}
+	return all
+}
+
+// withBodyErrors adds to the responses of a route that reads a body the
+// ones bodyDeadline gives on any route: 400 for a body cut short, 408 for
+// one not arriving in time.
+func withBodyErrors(r route) map[int]openapi.Response {
+	if r.op.Request == nil && r.op.RawRequest == "" {
+		return r.op.Responses
+	}
+	if _, ok := r.op.Responses[400]; !ok {
+		r.op.Responses[400] = openapi.Response{Description: "Malformed or cut-short request body", Body: errorDetail{}}
+	}
+	timeout := "Request body not received within http.body_timeout"
+	if r.slowBody {
+		timeout = "Request body stalled for http.body_idle_timeout"
+	}
+	r.op.Responses[408] = openapi.Response{Description: timeout, Body: errorDetail{}}
+	return r.op.Responses
 }
 
 // serverRoutes are the server's own endpoints and web search.

@@ -46,6 +46,10 @@ type bodyError struct {
 
 func (e *bodyError) Error() string { return e.msg }
 
+// HTTPStatus is the status the body's failure is answered with, for the
+// handlers that answer it themselves (/mcp, in its JSON-RPC shape).
+func (e *bodyError) HTTPStatus() int { return e.status }
+
 // bodyDeadline bounds the reading of request bodies: the whole body within
 // total of the request's dispatch, or, for the routes in slow ("METHOD
 // /path"), each read within idle of its start; a zero duration sets no

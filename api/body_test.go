@@ -69,6 +69,7 @@ func TestShortBodyIs400(t *testing.T) {
 		{"/tools/rag_index", "application/json", `{"text": "`},
 		{"/tools/rag_query", "application/json", `{"query": "`},
 		{"/", "application/json", `{"jsonrpc":`},
+		{"/mcp", "application/json", `{"jsonrpc":`},
 		{"/documents", "multipart/form-data; boundary=XX", "--XX\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.txt\"\r\n\r\nhello"},
 		{"/kb/default/import", "application/gzip", "\x1f\x8b\x08\x00\x00\x00"},
 	} {

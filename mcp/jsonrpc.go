@@ -3,6 +3,8 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -36,11 +38,12 @@ func protocolErrors(next http.Handler, maxBody int64, maxBatch int, fast func(ht
 		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 		if err != nil {
-			writeRPCError(w, http.StatusBadRequest, jsonrpc.ParseError, "cannot read the request body")
+			status, msg := unreadBody(err)
+			writeRPCError(w, status, jsonrpc.ParseError, msg)
 			return
 		}
 		if int64(len(body)) > maxBody {
-			http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+			writeRPCError(w, http.StatusRequestEntityTooLarge, jsonrpc.InvalidRequest, fmt.Sprintf("request body exceeds %d bytes", maxBody))
 			return
 		}
 		if ct := r.Header.Get("Content-Type"); len(bytes.TrimSpace(body)) > 0 && !jsonrpc.IsJSON(ct) {
@@ -78,6 +81,22 @@ func checkMessage(body []byte, maxBatch int) (*jsonrpc.Envelope, int, string) {
 		return nil, p.Code, "Parse error: " + p.Reason
 	}
 	return nil, p.Code, "Invalid Request: " + p.Reason
+}
+
+// unreadBody is the status and message of a body that could not be read:
+// what the server's body reader says of it when it tells its status (the
+// HTTP server's body deadline: 408, a body cut short: 400), 413 past a
+// byte limit, else a 400.
+func unreadBody(err error) (int, string) {
+	var told interface{ HTTPStatus() int }
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &told):
+		return told.HTTPStatus(), err.Error()
+	case errors.As(err, &tooLarge):
+		return http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes", tooLarge.Limit)
+	}
+	return http.StatusBadRequest, "cannot read the request body"
 }
 
 func writeRPCError(w http.ResponseWriter, status, code int, msg string) {

@@ -2,7 +2,7 @@ package ragd
 
 import "testing"
 
-func TestBidiControls(t *testing.T) {
+func TestDisguisingCharacters(t *testing.T) {
 	for _, tc := range []struct {
 		in, stripped string
 		first        rune
@@ -14,13 +14,17 @@ func TestBidiControls(t *testing.T) {
 		{"שלום مرحبا", "שלום مرحبا", 0},
 		{"👩\u200D💻 क्\u200Dष", "👩\u200D💻 क्\u200Dष", 0},
 		{"report.pdf", "report.pdf", 0},
+		// Invisible: a zero width space, a byte order mark, a word joiner.
+		{"re\u200Bport.md", "report.md", 0x200B},
+		{"\uFEFFreport.md", "report.md", 0xFEFF},
+		{"re\u2060port\u200B.md", "report.md", 0x2060},
 	} {
-		r, ok := BidiControl(tc.in)
+		r, ok := Disguising(tc.in)
 		if r != tc.first || ok != (tc.first != 0) {
-			t.Errorf("BidiControl(%+q) = %U, %v; want %U", tc.in, r, ok, tc.first)
+			t.Errorf("Disguising(%+q) = %U, %v; want %U", tc.in, r, ok, tc.first)
 		}
-		if got := StripBidiControls(tc.in); got != tc.stripped {
-			t.Errorf("StripBidiControls(%+q) = %+q, want %+q", tc.in, got, tc.stripped)
+		if got := StripDisguising(tc.in); got != tc.stripped {
+			t.Errorf("StripDisguising(%+q) = %+q, want %+q", tc.in, got, tc.stripped)
 		}
 	}
 }

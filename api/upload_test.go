@@ -369,6 +369,8 @@ func TestUploadRefusals(t *testing.T) {
 		{"dot dot", []formPart{file("..", "x")}, 422, "no usable name"},
 		{"control character", []formPart{{disposition: `form-data; name="file"; filename*=UTF-8''a%01b.md`, value: "x"}}, 422, "control characters"},
 		{"bidi override in the name", []formPart{{disposition: `form-data; name="file"; filename*=UTF-8''invoice%E2%80%AEdm.exe.md`, value: "x"}}, 422, "bidirectional control character U+202E"},
+		{"zero width space in the name", []formPart{{disposition: `form-data; name="file"; filename*=UTF-8''re%E2%80%8Bport.md`, value: "x"}}, 422, `"loc":["body","file"],"msg":"file name \"re\\u200bport.md\" holds the invisible character U+200B`},
+		{"byte order mark in the name", []formPart{{disposition: `form-data; name="file"; filename*=UTF-8''%EF%BB%BFreport.md`, value: "x"}}, 422, "invisible character U+FEFF"},
 		{"name too long", []formPart{file(strings.Repeat("n", 300)+".md", "x")}, 422, "at most 255"},
 		{"file under another field", []formPart{{name: "files", filename: "a.md", value: "x"}}, 422, "named file"},
 		{"no file", []formPart{field("kb_name", "kb")}, 422, "at least one file"},

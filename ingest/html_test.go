@@ -154,7 +154,7 @@ func TestParseStripsBidiControlsFromTitles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r, ok := ragd.BidiControl(l.Title); ok || !strings.Contains(l.Title, "invoicefdp.exe") {
+		if r, ok := ragd.Disguising(l.Title); ok || !strings.Contains(l.Title, "invoicefdp.exe") {
 			t.Errorf("%s: title %+q (holds %U)", tc.typ, l.Title, r)
 		}
 	}

@@ -2,6 +2,7 @@ package library
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -100,10 +101,21 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 	}
 	id := jobs.NewJobID()
 	if err := s.Queue.EnqueueDocument(ctx, id, pl); err != nil {
-		return Enqueued{}, ragd.Unavailable("redis", err)
+		return Enqueued{}, enqueueFailed(err)
 	}
 	s.Log.InfoContext(ctx, "document job enqueued", "job_id", id, "kb_name", ns, "source", pl.Source)
 	return Enqueued{JobID: &id, Status: ragd.JobQueued, DocumentID: pl.DocumentID, Source: pl.Source}, nil
+}
+
+// enqueueFailed is the error a failed enqueue answers: the queue's own
+// when it says why (a job no Redis replica confirmed in time: 503, retry
+// safe), else Redis unavailable.
+func enqueueFailed(err error) error {
+	var re *ragd.Error
+	if errors.As(err, &re) && re.Kind == ragd.KindUnavailable {
+		return err
+	}
+	return ragd.Unavailable("redis", err)
 }
 
 // dedup finds an indexed document with the same bytes (files) or the same
@@ -157,7 +169,7 @@ func (s *Service) IndexDirectory(ctx context.Context, req DirectoryRequest) (Enq
 		Recursive: sc.Recursive, Tags: req.Tags, Access: sc.Access, Viewer: viewerOf(ctx), Force: req.Force, Sync: req.Sync, Prune: sc.Prune,
 		IncludeIgnored: sc.IncludeIgnored, CreatedAt: time.Now().UTC()})
 	if err != nil {
-		return Enqueued{}, ragd.Unavailable("redis", err)
+		return Enqueued{}, enqueueFailed(err)
 	}
 	s.Log.InfoContext(ctx, "directory job enqueued", "job_id", id, "kb_name", sc.Namespace, "directory", sc.Dir, "sync", req.Sync)
 	return Enqueued{JobID: &id, Status: ragd.JobQueued, Source: sc.Dir}, nil
@@ -208,7 +220,7 @@ func (s *Service) directoryScope(ctx context.Context, req DirectoryRequest) (Syn
 	}
 	return SyncScope{Namespace: ns, Dir: dir, Recursive: req.Recursive == nil || *req.Recursive,
 		Prune: req.Sync && (req.Prune == nil || *req.Prune), MaxFiles: s.MaxDirectoryFiles, IncludeIgnored: req.IncludeIgnored,
-		Access: access}, nil
+		Access: access, Audience: auth.AudienceOf(ctx)}, nil
 }
 
 func countSet(values ...string) int {
@@ -222,13 +234,14 @@ func countSet(values ...string) int {
 }
 
 // validTitle checks a title against ragd.MaxTitleChars and refuses
-// bidirectional controls, which would disguise it where it is shown.
+// bidirectional controls and invisible characters (ragd.Disguising), which
+// would disguise it where it is shown.
 func validTitle(title string) error {
 	if n := utf8.RuneCountInString(title); n > ragd.MaxTitleChars {
 		return ragd.Invalid("title", "value_error", "title has %d characters; at most %d are allowed", n, ragd.MaxTitleChars)
 	}
-	if r, ok := ragd.BidiControl(title); ok {
-		return ragd.Invalid("title", "value_error", "%s", ragd.BidiRefusal("the title", r))
+	if r, ok := ragd.Disguising(title); ok {
+		return ragd.Invalid("title", "value_error", "%s", ragd.DisguiseRefusal("the title", r))
 	}
 	return nil
 }
@@ -243,8 +256,8 @@ func validTags(tags []string) error {
 		if strings.TrimSpace(t) == "" || utf8.RuneCountInString(t) > ragd.MaxTagChars {
 			return ragd.Invalid("tags", "value_error", "tags must be non-empty strings of at most %d characters", ragd.MaxTagChars)
 		}
-		if r, ok := ragd.BidiControl(t); ok {
-			return ragd.Invalid("tags", "value_error", "%s", ragd.BidiRefusal(fmt.Sprintf("tag %+q", t), r))
+		if r, ok := ragd.Disguising(t); ok {
+			return ragd.Invalid("tags", "value_error", "%s", ragd.DisguiseRefusal(fmt.Sprintf("tag %+q", t), r))
 		}
 	}
 	return nil

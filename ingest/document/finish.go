@@ -44,8 +44,9 @@ func FoldImageText(imgs []Image) {
 
 // cutTitle cuts a title taken from a document (its metadata, a heading,
 // its name) to ragd.MaxTitleChars, ending it with "…", and strips its
-// bidirectional controls and invisible characters (ragd.Disguising): a request may set neither, and an export of the
-// document must import again.
+// bidirectional controls and invisible characters (ragd.Disguising): a
+// request may set neither, and an export of the document must import
+// again.
 func cutTitle(title string) string {
 	title = ragd.StripDisguising(title)
 	if utf8.RuneCountInString(title) <= ragd.MaxTitleChars {

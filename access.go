@@ -128,3 +128,69 @@ func (a Audience) StoreFilter() []string {
 	}
 	return append([]string{EveryGroup}, a.groups...)
 }
+
+// Key is the audience as one string, as a job records who asked for it:
+// EveryGroup for an audience that sees every document, else its groups
+// joined by commas (which no group name holds), "" for none.
+func (a Audience) Key() string {
+	if a.all {
+		return EveryGroup
+	}
+	return strings.Join(a.groups, ",")
+}
+
+// ViewerAudience is the audience of a job's Viewer (its payload's form:
+// nil for a principal that saw every document, else its groups).
+func ViewerAudience(viewer *[]string) Audience {
+	if viewer == nil {
+		return EveryDocument()
+	}
+	return GroupAudience(*viewer)
+}
+
+// SeesJobsOf reports whether the audience may see a job asked for by a
+// principal of the audience whose Key is key: an operator's jobs only
+// operators see; other jobs, those who see every document the asker did
+// (an audience whose groups include all the asker's). A job tells what it
+// read (its source, document, content hash), so no one who could not see
+// that document may read it, list it, count it or cancel it.
+func (a Audience) SeesJobsOf(key string) bool {
+	if a.all {
+		return true
+	}
+	if key == EveryGroup {
+		return false
+	}
+	if key == "" {
+		return true
+	}
+	for _, g := range strings.Split(key, ",") {
+		if _, ok := slices.BinarySearch(a.groups, g); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// MayShare is the one rule for who may leave a document with access: by
+// PATCH, or by (re-)indexing it with access given (nil: not given, the
+// document keeps its own). doc is the document now, nil for a new one;
+// the caller has already answered one hidden from the audience as
+// missing. An operator may do anything. Others may create a document open
+// or shared with at least one group of theirs (not one only others would
+// see), and may change an existing document's access only when they are
+// in one of its groups (an open document is the operator's to restrict).
+func (a Audience) MayShare(doc *Document, access *[]string) error {
+	switch {
+	case a.all || access == nil:
+		return nil
+	case doc == nil:
+		if len(*access) > 0 && !a.Sees(*access) {
+			return Forbidden("a document may be shared only with groups that include one of yours; %v would hide it from you", *access)
+		}
+	case slices.Equal(doc.Access, *access):
+	case len(doc.Access) == 0 || !a.Sees(doc.Access):
+		return Forbidden("only an operator or a member of one of the document's groups may change its access")
+	}
+	return nil
+}

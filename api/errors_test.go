@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"ragd"
 	"ragd/internal/stack"
 )
 
@@ -102,7 +103,7 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("%s: detail %q lacks %q", c.name, str(resp.JSON, "detail"), c.message)
 		}
 	}
-	stats, err := s.Queue.Stats(context.Background(), nil)
+	stats, err := s.Queue.Stats(context.Background(), nil, ragd.EveryDocument())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"ragd"
 	"ragd/internal/stack"
 )
 
@@ -78,7 +79,7 @@ func TestJSONEndpointsRefuseOtherContentTypes(t *testing.T) {
 	if status, _, raw := send(t, s, http.MethodPost, "/tools/rag_index", "", "Content-Type", "text/plain"); status != http.StatusUnprocessableEntity {
 		t.Errorf("empty text/plain body: %d %s, want 422", status, raw)
 	}
-	stats, err := s.Queue.Stats(context.Background(), nil)
+	stats, err := s.Queue.Stats(context.Background(), nil, ragd.EveryDocument())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,8 @@ type SessionInfo struct {
 	Principal string `json:"principal,omitempty"`
 	// Namespaces the caller is limited to; empty means all.
 	Namespaces []string `json:"namespaces,omitempty"`
-	// Operator: the caller may open /monitoring (not limited to namespaces).
+	// Operator: the caller is an operator (Principal.Operator) and may open
+	// /monitoring.
 	Operator bool `json:"operator"`
 	// ExpiresAt is when the session ends.
 	ExpiresAt *time.Time `json:"expires_at,omitempty"`
@@ -157,7 +158,7 @@ func (a *Authenticator) SessionHandler() http.Handler {
 
 func infoOf(mode Mode, p *Principal, expires time.Time) SessionInfo {
 	return SessionInfo{Mode: mode, LoggedIn: true, Principal: p.Name, Namespaces: p.Namespaces,
-		Operator: len(p.Namespaces) == 0, ExpiresAt: &expires}
+		Operator: p.Operator(), ExpiresAt: &expires}
 }
 
 // writeJSON writes v as the JSON body.

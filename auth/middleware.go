@@ -165,12 +165,11 @@ func (a *Authenticator) admit(w http.ResponseWriter, r *http.Request, p *Princip
 			fmt.Sprintf("token lacks scope %s", strings.Join(missing, " ")))
 		return false
 	}
-	if a.Operator(r.URL.Path) && len(p.Namespaces) > 0 {
-		// The operator UI shows and acts on every namespace's tasks;
-		// the metrics count them.
-		a.log.WarnContext(r.Context(), "auth: namespace-limited principal refused an operator path", "principal", p.Name, "path", r.URL.Path)
-		writeDetail(w, http.StatusForbidden,
-			fmt.Sprintf("key %q is limited to namespaces and may not use the operator paths (the Asynq UI, /metrics), which show every namespace", p.Name))
+	if a.Operator(r.URL.Path) && !p.Operator() {
+		// The operator UI shows and acts on every namespace's tasks, their
+		// payloads included; the metrics count them.
+		a.log.WarnContext(r.Context(), "auth: a principal that is no operator refused an operator path", "principal", p.Name, "path", r.URL.Path)
+		writeDetail(w, http.StatusForbidden, RequireOperator(WithPrincipal(r.Context(), p), "this operator path (the Asynq UI or /metrics)").Error())
 		return false
 	}
 	return true

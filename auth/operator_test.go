@@ -94,7 +94,7 @@ func TestOperatorRefusesLimitedKey(t *testing.T) {
 			if w.Code != http.StatusForbidden || s.called {
 				t.Fatalf("%s %s: code %d called %v", name, p, w.Code, s.called)
 			}
-			if d := detail(t, w); d != `key "finance-bot" is limited to namespaces and may not use the operator paths (the Asynq UI, /metrics), which show every namespace` {
+			if d := detail(t, w); d != `this operator path (the Asynq UI or /metrics) needs an operator: a principal in group "*", which sees every document` {
 				t.Errorf("%s %s: detail = %q", name, p, d)
 			}
 		}
@@ -142,6 +142,7 @@ func TestOperatorJWTBasic(t *testing.T) {
 
 	c := goodClaims()
 	delete(c, "kb_names") // every namespace
+	c["groups"] = []string{"*"}
 	if w := request(h, "GET", "/monitoring/api/queues", basic("alice", k1.sign(t, c))); w.Code != http.StatusOK || s.principal == nil || s.principal.Name != "alice" {
 		t.Fatalf("jwt as basic password: code %d body %s principal %+v", w.Code, w.Body, s.principal)
 	}

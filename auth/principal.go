@@ -24,21 +24,38 @@ type Principal struct {
 	Key bool
 }
 
-// RequireOperator refuses, as Forbidden, all but operators: a static key
-// limited to no namespace (or no auth at all). What it guards changes
-// every namespace at once (the embedder), which neither a
-// namespace-limited key nor a JWT from an identity provider may.
+// Operator reports whether p is an operator: a principal holding group
+// ragd.EveryGroup (it sees every document) and limited to no namespace.
+// It is ragd's one definition of an operator: the embedder switch,
+// clearing every namespace, the Asynq UI and /metrics (which show every
+// namespace's tasks and payloads) and the console's operator flag all ask
+// this. Without authentication (p nil) everyone is one.
+func (p *Principal) Operator() bool {
+	return p == nil || (p.Audience().All() && len(p.Namespaces) == 0)
+}
+
+// RequireOperator refuses, as Forbidden, all but operators (Operator):
+// what it guards spans every namespace and every document.
 func RequireOperator(ctx context.Context, what string) error {
 	p := FromContext(ctx)
 	switch {
-	case p == nil:
+	case p.Operator():
 		return nil
-	case !p.Key:
-		return ragd.Forbidden("%s needs an operator API key (auth.keys, or auth.api_key), not a JWT", what)
-	case len(p.Namespaces) > 0:
-		return ragd.Forbidden("key %q is limited to namespaces; %s needs an operator key limited to none", p.Name, what)
+	case !p.Audience().All():
+		return ragd.Forbidden("%s needs an operator: a principal in group %q, which sees every document", what, ragd.EveryGroup)
 	}
-	return nil
+	return ragd.Forbidden("%q is limited to namespaces; %s needs an operator limited to none", p.Name, what)
+}
+
+// RequireEveryDocument refuses, as Forbidden, a principal that does not
+// see every document of the namespaces it may use (one not in group
+// ragd.EveryGroup): what it guards reads or changes documents hidden from
+// others (an export, an import, clearing a namespace).
+func RequireEveryDocument(ctx context.Context, what string) error {
+	if AudienceOf(ctx).All() {
+		return nil
+	}
+	return ragd.Forbidden("%s needs an operator: a principal in group %q, which sees every document", what, ragd.EveryGroup)
 }
 
 // Allows reports whether p may use namespace. A nil principal (auth

@@ -113,7 +113,7 @@ func sessionCookieOf(t *testing.T, w *httptest.ResponseRecorder) *http.Cookie {
 func staticSessions(t *testing.T, keys ...Key) (*Authenticator, *memSessions) {
 	t.Helper()
 	if len(keys) == 0 {
-		keys = []Key{{Name: "admin", Token: "admin-secret"}, {Name: "fin", Token: "fin-secret", Namespaces: []string{"finance"}}}
+		keys = []Key{{Name: "admin", Token: "admin-secret", Groups: []string{"*"}}, {Name: "fin", Token: "fin-secret", Namespaces: []string{"finance"}}}
 	}
 	a := mustNew(t, Config{Mode: ModeStaticToken, Keys: keys})
 	store := newMemSessions()

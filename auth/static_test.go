@@ -17,7 +17,7 @@ func staticConfig() Config {
 		Mode:        ModeStaticToken,
 		ResourceURL: "http://127.0.0.1:8000/",
 		Keys: []Key{
-			{Name: "admin", Token: "admin-secret-token-0123456789"},
+			{Name: "admin", Token: "admin-secret-token-0123456789", Groups: []string{"*"}},
 			{Name: "finance-bot", Token: "finance-secret-token-987654", Namespaces: []string{"finance"}},
 		},
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
+
+	"ragd"
 )
 
 // Asynq keeps no index of its tasks but by state, and reading a task's
@@ -24,6 +26,10 @@ type indexMeta struct {
 	Namespace string    `json:"kb_name"`
 	ParentID  string    `json:"parent_id"`
 	CreatedAt time.Time `json:"created_at"`
+	// Viewer is the asker's groups (DocumentPayload.Viewer): nil for an
+	// operator, and for the payloads that carry none (imports, switches),
+	// which only operators ask for.
+	Viewer *[]string `json:"viewer"`
 }
 
 // index records a top-level job before it is enqueued, so no listing can
@@ -75,6 +81,7 @@ func (q *Queue) pruneIndex(ctx context.Context, ns string) {
 func (q *Queue) indexPipe(ctx context.Context, p redis.Pipeliner, typ, id string, m indexMeta) {
 	p.ZAdd(ctx, q.keys.Index(m.Namespace), redis.Z{Score: float64(m.CreatedAt.UnixMicro()) / 1000, Member: id})
 	p.SAdd(ctx, q.keys.Namespaces(), m.Namespace)
+	p.HSet(ctx, q.keys.Viewers(), id, ragd.ViewerAudience(m.Viewer).Key())
 	if typ == TypeIngestDirectory {
 		p.SAdd(ctx, q.keys.Directories(), id)
 	}

@@ -3,6 +3,7 @@ package jobs
 import (
 	"cmp"
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -17,7 +18,9 @@ type ListQuery struct {
 	// Namespaces to list; nil lists every namespace that has jobs.
 	Namespaces []string
 	// Status keeps only the jobs in it; empty keeps all.
-	Status        ragd.JobStatus
+	Status ragd.JobStatus
+	// Audience keeps only the jobs it may see (ragd.Audience.SeesJobsOf).
+	Audience      ragd.Audience
 	Offset, Limit int
 }
 
@@ -42,7 +45,7 @@ func (q *Queue) List(ctx context.Context, lq ListQuery) ([]ragd.Job, int, error)
 	if err := q.backfill(ctx); err != nil {
 		return nil, 0, err
 	}
-	entries, err := q.entries(ctx, lq.Namespaces)
+	entries, err := q.visibleEntries(ctx, lq.Namespaces, lq.Audience)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -109,6 +112,51 @@ func (q *Queue) entries(ctx context.Context, namespaces []string) ([]entry, erro
 		return cmp.Or(cmp.Compare(b.created, a.created), cmp.Compare(b.id, a.id))
 	})
 	return out, nil
+}
+
+// visibleEntries is entries less the jobs aud may not see: one HMGET of
+// the askers' audiences (JobKeys.Viewers) per childBatch of entries, none
+// for an audience that sees every job.
+func (q *Queue) visibleEntries(ctx context.Context, namespaces []string, aud ragd.Audience) ([]entry, error) {
+	entries, err := q.entries(ctx, namespaces)
+	if err != nil || aud.All() {
+		return entries, err
+	}
+	out := entries[:0]
+	for start := 0; start < len(entries); start += childBatch {
+		batch := entries[start:min(start+childBatch, len(entries))]
+		ids := make([]string, len(batch))
+		for i, e := range batch {
+			ids[i] = e.id
+		}
+		keys, err := q.rdb.HMGet(ctx, q.keys.Viewers(), ids...).Result()
+		if err != nil {
+			return nil, err
+		}
+		for i, e := range batch {
+			// A job indexed before its asker was recorded is an
+			// operator's to see.
+			key, ok := keys[i].(string)
+			if ok && aud.SeesJobsOf(key) {
+				out = append(out, e)
+			}
+		}
+	}
+	return out, nil
+}
+
+// Viewer is the Key of the audience of the principal that asked for job id
+// (a directory's for one of its file jobs): ragd.EveryGroup when it is not
+// recorded.
+func (q *Queue) Viewer(ctx context.Context, id string) (string, error) {
+	if parent, _, ok := parentOf(id); ok {
+		id = parent
+	}
+	key, err := q.rdb.HGet(ctx, q.keys.Viewers(), id).Result()
+	if errors.Is(err, redis.Nil) {
+		return ragd.EveryGroup, nil
+	}
+	return key, err
 }
 
 // statesScript reads, for each job id ARGV[i], its task's state
@@ -204,6 +252,7 @@ func (q *Queue) unindex(ctx context.Context, gone []entry) {
 			p.ZRem(ctx, q.keys.Index(e.ns), e.id)
 			p.SRem(ctx, q.keys.Directories(), e.id)
 			p.HDel(ctx, q.keys.Settled(), e.id)
+			p.HDel(ctx, q.keys.Viewers(), e.id)
 		}
 		return nil
 	})

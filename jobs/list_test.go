@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,11 +30,11 @@ func TestListDropsVanishedJobs(t *testing.T) {
 	if err := q.index(ctx, TypeIngestDocument, "enqueueing", young); err != nil {
 		t.Fatal(err)
 	}
-	jobs, total, err := q.List(ctx, ListQuery{Limit: 10})
+	jobs, total, err := q.List(ctx, ListQuery{Audience: ragd.EveryDocument(), Limit: 10})
 	if err != nil || total != 2 || len(jobs) != 1 || jobs[0].ID != live {
 		t.Fatalf("list: %v, total %d, %v", jobs, total, err)
 	}
-	if _, total, _ := q.List(ctx, ListQuery{Limit: 10, Status: ragd.JobQueued}); total != 2 {
+	if _, total, _ := q.List(ctx, ListQuery{Audience: ragd.EveryDocument(), Limit: 10, Status: ragd.JobQueued}); total != 2 {
 		t.Errorf("queued: %d, want the live job and the one being enqueued", total)
 	}
 	if ids, _ := q.rdb.ZRange(ctx, q.keys.Index("docs"), 0, -1).Result(); len(ids) != 2 {
@@ -56,7 +58,7 @@ func TestListBackfillsOlderJobs(t *testing.T) {
 	older(TypeIngestDocument, "doc", DocumentPayload{Namespace: "old", CreatedAt: created})
 	older(TypeIngestDirectory, "dir", DirectoryPayload{Namespace: "old", CreatedAt: created.Add(time.Second)})
 	older(TypeIngestDocument, "dir.0", DocumentPayload{Namespace: "old", ParentID: "dir", CreatedAt: created})
-	jobs, total, err := q.List(ctx, ListQuery{Limit: 10})
+	jobs, total, err := q.List(ctx, ListQuery{Audience: ragd.EveryDocument(), Limit: 10})
 	if err != nil || total != 2 || jobs[0].ID != "dir" || jobs[1].ID != "doc" {
 		t.Fatalf("list: %+v, total %d, %v", jobs, total, err)
 	}
@@ -121,9 +123,9 @@ func BenchmarkListJobs(b *testing.B) {
 		name string
 		run  func()
 	}{
-		{"all", list(ListQuery{Limit: 100})},
-		{"namespace", list(ListQuery{Namespaces: []string{"ns3"}, Limit: 100})},
-		{"status", list(ListQuery{Status: ragd.JobQueued, Limit: 100})},
+		{"all", list(ListQuery{Audience: ragd.EveryDocument(), Limit: 100})},
+		{"namespace", list(ListQuery{Audience: ragd.EveryDocument(), Namespaces: []string{"ns3"}, Limit: 100})},
+		{"status", list(ListQuery{Audience: ragd.EveryDocument(), Status: ragd.JobQueued, Limit: 100})},
 	}
 	var floor time.Duration
 	took := make([]time.Duration, len(cases))
@@ -157,7 +159,7 @@ func TestListFiltersDirectoriesByTheirFiles(t *testing.T) {
 	d := startDirectory(t, 40, 30, 5)
 	ctx := t.Context()
 	for status, want := range map[ragd.JobStatus]int{ragd.JobActive: 1, ragd.JobCompleted: 0} {
-		jobs, total, err := d.queue.List(ctx, ListQuery{Status: status, Limit: 10})
+		jobs, total, err := d.queue.List(ctx, ListQuery{Audience: ragd.EveryDocument(), Status: status, Limit: 10})
 		if err != nil || total != want || len(jobs) != want {
 			t.Fatalf("%s: %+v, total %d, %v", status, jobs, total, err)
 		}
@@ -177,7 +179,7 @@ func TestListKeepsSettledDirectories(t *testing.T) {
 	d := startDirectory(t, 1, 1, 0) // its one file fails for good
 	ctx := t.Context()
 	for range 2 {
-		jobs, total, err := d.queue.List(ctx, ListQuery{Status: ragd.JobCompleted, Limit: 10})
+		jobs, total, err := d.queue.List(ctx, ListQuery{Audience: ragd.EveryDocument(), Status: ragd.JobCompleted, Limit: 10})
 		if err != nil || total != 1 || jobs[0].ID != d.parentID {
 			t.Fatalf("completed: %+v, total %d, %v", jobs, total, err)
 		}
@@ -228,8 +230,56 @@ func TestListOrdersJobsOfOneMillisecond(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	jobs, _, err := q.List(ctx, ListQuery{Namespaces: []string{"tied"}, Limit: 10})
+	jobs, _, err := q.List(ctx, ListQuery{Audience: ragd.EveryDocument(), Namespaces: []string{"tied"}, Limit: 10})
 	if err != nil || len(jobs) != 3 || jobs[0].ID != "a-third" || jobs[1].ID != "c-second" || jobs[2].ID != "b-first" {
 		t.Fatalf("list: %v %v", jobs, err)
+	}
+}
+
+// A listing and the counts keep the jobs the audience may see: an
+// operator's jobs only operators, a group's those holding every group of
+// its asker; a job's file jobs follow their directory.
+func TestListKeepsWhatTheAudienceSees(t *testing.T) {
+	t.Parallel()
+	q := testQueue(t)
+	ctx := t.Context()
+	ids := map[string]string{}
+	for name, viewer := range map[string]*[]string{"ops": nil, "eng": {"eng"}, "fin": {"fin"}, "both": {"eng", "fin"}, "none": {}} {
+		id := NewJobID()
+		err := q.EnqueueDocument(ctx, id, DocumentPayload{Namespace: "docs", DocumentID: "doc-" + id, Source: "text://" + id,
+			Text: "some text", Viewer: viewer, CreatedAt: time.Now().UTC()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[id] = name
+	}
+	for aud, want := range map[string][]string{
+		"*":       {"both", "eng", "fin", "none", "ops"},
+		"eng":     {"eng", "none"},
+		"eng,fin": {"both", "eng", "fin", "none"},
+		"":        {"none"},
+	} {
+		a := ragd.GroupAudience(strings.Split(aud, ","))
+		if aud == "" {
+			a = ragd.GroupAudience(nil)
+		}
+		jobs, total, err := q.List(ctx, ListQuery{Audience: a, Limit: 10})
+		var got []string
+		for _, j := range jobs {
+			got = append(got, ids[j.ID])
+		}
+		slices.Sort(got)
+		if err != nil || total != len(want) || !slices.Equal(got, want) {
+			t.Errorf("audience %q: %v (total %d, %v), want %v", aud, got, total, err, want)
+		}
+		if st, err := q.Stats(ctx, nil, a); err != nil || st.Pending != len(want) {
+			t.Errorf("audience %q counts %+v (%v), want %d pending", aud, st, err, len(want))
+		}
+	}
+	for id, name := range ids {
+		key, err := q.Viewer(ctx, id+".0") // a file job of it, were it a directory
+		if err != nil || ragd.GroupAudience([]string{"eng"}).SeesJobsOf(key) != (name == "eng" || name == "none") {
+			t.Errorf("viewer of %s's file job: %q, %v", name, key, err)
+		}
 	}
 }

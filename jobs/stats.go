@@ -15,18 +15,19 @@ type Stats struct {
 	Cancelled int `json:"cancelled"`
 }
 
-// Stats counts the jobs of namespaces (nil: every namespace) by the status
+// Stats counts the jobs of namespaces (nil: every namespace) that aud may
+// see (ragd.Audience.SeesJobsOf) by the status
 // the job listing gives them, so a count and `GET /jobs?status=` agree: a
 // job is a top-level job (a directory counts once, by its files; its
 // per-file jobs are not jobs of their own), and a cancelled job is
 // cancelled, never failed, although Asynq archives its task as it does a
 // failed one. Asynq's own counters (its web UI, /metrics) count tasks,
 // per-file ones included, and cancelled ones as archived.
-func (q *Queue) Stats(ctx context.Context, namespaces []string) (Stats, error) {
+func (q *Queue) Stats(ctx context.Context, namespaces []string, aud ragd.Audience) (Stats, error) {
 	if err := q.backfill(ctx); err != nil {
 		return Stats{}, err
 	}
-	entries, err := q.entries(ctx, namespaces)
+	entries, err := q.visibleEntries(ctx, namespaces, aud)
 	if err != nil {
 		return Stats{}, err
 	}

@@ -198,6 +198,11 @@ func (j JobKeys) Directories() string { return j.base + "dirs" }
 // whose files have all ended: job id → the job as listed (JSON).
 func (j JobKeys) Settled() string { return j.base + "settled" }
 
+// Viewers is <p>:jobs:{<queue>}:viewers, a hash of the indexed jobs'
+// audiences: job id → the Key of the ragd.Audience of the principal that
+// asked for it, which decides who may see the job.
+func (j JobKeys) Viewers() string { return j.base + "viewers" }
+
 // Backfilled is <p>:jobs:{<queue>}:backfilled, set (to the time) once the
 // queue's tasks from before the index have been indexed.
 func (j JobKeys) Backfilled() string { return j.base + "backfilled" }

@@ -39,28 +39,21 @@ func viewerOf(ctx context.Context) *[]string {
 }
 
 // mayReplace refuses an index request for a source whose document the
-// caller may not see: its job would replace a document hidden from it.
+// caller may not see (its job would replace a document hidden from it),
+// or whose access the request would change where the caller may not
+// (ragd.Audience.MayShare).
 func (s *Service) mayReplace(ctx context.Context, pl jobs.DocumentPayload) error {
 	doc, err := s.Registry.Get(ctx, pl.Namespace, pl.DocumentID)
+	aud := auth.AudienceOf(ctx)
 	switch {
 	case ragd.KindOf(err) == ragd.KindNotFound:
-		return nil
+		doc = nil
 	case err != nil:
 		return ragd.Unavailable("redis", err)
-	case !auth.AudienceOf(ctx).Sees(doc.Access):
+	case !aud.Sees(doc.Access):
 		return ragd.Forbidden("%s is indexed in namespace %s as a document not shared with you; it cannot be replaced", pl.Source, pl.Namespace)
 	}
-	return nil
-}
-
-// requireEveryDocument refuses, as Forbidden, a caller that does not see
-// every document: an export would hand it the hidden ones, an import
-// would let it write documents it may not see (or replace them).
-func requireEveryDocument(ctx context.Context, what string) error {
-	if auth.AudienceOf(ctx).All() {
-		return nil
-	}
-	return ragd.Forbidden("%s needs an operator: a key in group %q, which sees every document", what, ragd.EveryGroup)
+	return aud.MayShare(doc, pl.Access)
 }
 
 // AccessRequest is wire.AccessRequest, the contract REST, MCP and the client share.
@@ -82,9 +75,8 @@ func (s *Service) SetAccess(ctx context.Context, kb, id string, req AccessReques
 	if err != nil {
 		return nil, err
 	}
-	aud := auth.AudienceOf(ctx)
-	if !aud.All() && (len(doc.Access) == 0 || !aud.Sees(doc.Access)) {
-		return nil, ragd.Forbidden("only an operator or a member of one of the document's groups may change its access")
+	if err := auth.AudienceOf(ctx).MayShare(doc, &access); err != nil {
+		return nil, err
 	}
 	lease, err := s.Versions.Lock(ctx, doc.Namespace, doc.ID)
 	if err != nil {

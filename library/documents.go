@@ -125,15 +125,16 @@ func (s *Service) DeleteDocument(ctx context.Context, kb, id string) (Deleted, e
 // Cleared is wire.Cleared, the contract REST, MCP and the client share.
 type Cleared = wire.Cleared
 
-// Clear empties one namespace, or every namespace when all is set.
+// Clear empties one namespace (for a principal that sees every document
+// in it), or every namespace when all is set (for an operator).
 func (s *Service) Clear(ctx context.Context, kb string, all bool) (Cleared, error) {
 	var namespaces []string
 	switch {
 	case all && kb != "":
 		return Cleared{}, ragd.Invalid("kb_name", "value_error", "give kb_name or all, not both")
 	case all:
-		if p := auth.FromContext(ctx); p != nil && len(p.Namespaces) > 0 {
-			return Cleared{}, ragd.Forbidden("key %q is limited to namespaces %v and may not clear them all", p.Name, p.Namespaces)
+		if err := auth.RequireOperator(ctx, "clearing every namespace"); err != nil {
+			return Cleared{}, err
 		}
 		known, err := s.Registry.Namespaces(ctx)
 		if err != nil {
@@ -149,6 +150,10 @@ func (s *Service) Clear(ctx context.Context, kb string, all bool) (Cleared, erro
 	default:
 		ns, err := auth.Namespace(ctx, kb)
 		if err != nil {
+			return Cleared{}, err
+		}
+		// It deletes every document, those hidden from the caller too.
+		if err := auth.RequireEveryDocument(ctx, "clearing a namespace"); err != nil {
 			return Cleared{}, err
 		}
 		namespaces = []string{ns}

@@ -36,7 +36,7 @@ func (a *Archiver) Export(ctx context.Context, kb string) (*Export, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := requireEveryDocument(ctx, "an export"); err != nil {
+	if err := auth.RequireEveryDocument(ctx, "an export"); err != nil {
 		return nil, err
 	}
 	n, err := a.Registry.Count(ctx, ns)

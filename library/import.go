@@ -32,7 +32,7 @@ func (a *Archiver) Import(ctx context.Context, kb string, body io.Reader, length
 	if err != nil {
 		return ImportEnqueued{}, err
 	}
-	if err := requireEveryDocument(ctx, "an import"); err != nil {
+	if err := auth.RequireEveryDocument(ctx, "an import"); err != nil {
 		return ImportEnqueued{}, err
 	}
 	if length > a.MaxBytes {

@@ -2,6 +2,7 @@ package library
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -100,10 +101,21 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 	}
 	id := jobs.NewJobID()
 	if err := s.Queue.EnqueueDocument(ctx, id, pl); err != nil {
-		return Enqueued{}, ragd.Unavailable("redis", err)
+		return Enqueued{}, enqueueFailed(err)
 	}
 	s.Log.InfoContext(ctx, "document job enqueued", "job_id", id, "kb_name", ns, "source", pl.Source)
 	return Enqueued{JobID: &id, Status: ragd.JobQueued, DocumentID: pl.DocumentID, Source: pl.Source}, nil
+}
+
+// enqueueFailed is the error a failed enqueue answers: the queue's own
+// when it says why (a job no Redis replica confirmed in time: 503, retry
+// safe), else Redis unavailable.
+func enqueueFailed(err error) error {
+	var re *ragd.Error
+	if errors.As(err, &re) && re.Kind == ragd.KindUnavailable {
+		return err
+	}
+	return ragd.Unavailable("redis", err)
 }
 
 // dedup finds an indexed document with the same bytes (files) or the same
@@ -157,7 +169,7 @@ func (s *Service) IndexDirectory(ctx context.Context, req DirectoryRequest) (Enq
 		Recursive: sc.Recursive, Tags: req.Tags, Access: sc.Access, Viewer: viewerOf(ctx), Force: req.Force, Sync: req.Sync, Prune: sc.Prune,
 		IncludeIgnored: sc.IncludeIgnored, CreatedAt: time.Now().UTC()})
 	if err != nil {
-		return Enqueued{}, ragd.Unavailable("redis", err)
+		return Enqueued{}, enqueueFailed(err)
 	}
 	s.Log.InfoContext(ctx, "directory job enqueued", "job_id", id, "kb_name", sc.Namespace, "directory", sc.Dir, "sync", req.Sync)
 	return Enqueued{JobID: &id, Status: ragd.JobQueued, Source: sc.Dir}, nil
@@ -208,7 +220,7 @@ func (s *Service) directoryScope(ctx context.Context, req DirectoryRequest) (Syn
 	}
 	return SyncScope{Namespace: ns, Dir: dir, Recursive: req.Recursive == nil || *req.Recursive,
 		Prune: req.Sync && (req.Prune == nil || *req.Prune), MaxFiles: s.MaxDirectoryFiles, IncludeIgnored: req.IncludeIgnored,
-		Access: access}, nil
+		Access: access, Audience: auth.AudienceOf(ctx)}, nil
 }
 
 func countSet(values ...string) int {

@@ -17,7 +17,7 @@ type JobListRequest = wire.JobListRequest
 type JobList = wire.JobList
 
 // ListJobs returns a page of the jobs of a namespace, or of every
-// namespace the caller may use. Jobs finished longer ago than the job
+// namespace the caller may use, that the caller may see (Job). Jobs finished longer ago than the job
 // retention are gone.
 func (s *Service) ListJobs(ctx context.Context, req JobListRequest) (JobList, error) {
 	limit, offset, err := pageOf(req.Limit, req.Offset)
@@ -31,7 +31,8 @@ func (s *Service) ListJobs(ctx context.Context, req JobListRequest) (JobList, er
 	if err != nil {
 		return JobList{}, err
 	}
-	page, total, err := s.Queue.List(ctx, jobs.ListQuery{Namespaces: namespaces, Status: req.Status, Offset: offset, Limit: limit})
+	page, total, err := s.Queue.List(ctx, jobs.ListQuery{Namespaces: namespaces, Status: req.Status,
+		Audience: auth.AudienceOf(ctx), Offset: offset, Limit: limit})
 	if err != nil {
 		return JobList{}, ragd.Unavailable("redis", err)
 	}

@@ -65,10 +65,10 @@ func (s *Service) Stats(ctx context.Context) (Stats, error) {
 		st.Namespaces[ns] = counts[i]
 		st.NumEntities += counts[i].Chunks
 	}
-	// A limited key counts its own namespaces' jobs: another's failing
-	// is none of its business.
+	// A limited key counts the jobs it may see of its own namespaces:
+	// another's failing is none of its business.
 	jobNS, _ := jobNamespaces(ctx, "") // nil for an operator: every namespace
-	if st.Queue, err = s.Queue.Stats(ctx, jobNS); err != nil {
+	if st.Queue, err = s.Queue.Stats(ctx, jobNS, auth.AudienceOf(ctx)); err != nil {
 		return Stats{}, ragd.Unavailable("redis", err)
 	}
 	return Stats{Status: "success", Statistics: st}, nil

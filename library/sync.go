@@ -37,6 +37,10 @@ type SyncScope struct {
 	// Access, when set, is every file's: a file whose document has
 	// another is changed, however unchanged its bytes.
 	Access *[]string
+	// Audience is what the principal that asked sees: a document hidden
+	// from it is none of the sync's business (never listed, counted,
+	// re-indexed or deleted).
+	Audience ragd.Audience
 }
 
 // PlanSync compares the directory's supported files with the namespace's
@@ -64,6 +68,8 @@ func PlanSync(ctx context.Context, reg *registry.Registry, roots *guard.Roots, s
 		walked["file://"+f] = true
 		d, known := docs[ids[i]]
 		switch fi, err := os.Stat(f); {
+		case known && !sc.Audience.Sees(d.Access):
+			// Another audience's document: left out of the plan.
 		case !known:
 			plan.Added = append(plan.Added, f)
 		case err == nil && d.FileModTime != nil && d.FileSize == fi.Size() && d.FileModTime.Equal(fi.ModTime()) &&
@@ -81,7 +87,7 @@ func PlanSync(ctx context.Context, reg *registry.Registry, roots *guard.Roots, s
 }
 
 // gone lists the documents under the directory whose file no longer
-// exists. A document whose file exists but was not walked (a hidden or
+// exists, of those the sync's audience sees. A document whose file exists but was not walked (a hidden or
 // ignored file, a subdirectory of a non-recursive sync) is not this
 // sync's to delete: it was indexed on purpose (by name, or with
 // include_ignored), and deleting it would undo that at every sync.
@@ -91,10 +97,14 @@ func gone(ctx context.Context, reg *registry.Registry, sc SyncScope, walked map[
 	if err != nil {
 		return nil, ragd.Unavailable("redis", err)
 	}
+	hidden, err := reg.HiddenIDs(ctx, sc.Namespace, sc.Audience)
+	if err != nil {
+		return nil, ragd.Unavailable("redis", err)
+	}
 	out := []registry.SourceRef{}
 	for _, r := range refs {
 		path := strings.TrimPrefix(r.Source, "file://")
-		if walked[r.Source] || (!sc.Recursive && strings.Contains(strings.TrimPrefix(path, prefix[len("file://"):]), "/")) {
+		if walked[r.Source] || hidden[r.DocumentID] || (!sc.Recursive && strings.Contains(strings.TrimPrefix(path, prefix[len("file://"):]), "/")) {
 			continue
 		}
 		if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {

@@ -67,6 +67,12 @@ func (r *Registry) PageFor(ctx context.Context, namespace string, aud ragd.Audie
 	return out, visible, nil
 }
 
+// HiddenIDs returns the ids of the namespace's documents aud may not see
+// (none for an audience that sees all, without a round trip).
+func (r *Registry) HiddenIDs(ctx context.Context, namespace string, aud ragd.Audience) (map[string]bool, error) {
+	return r.hidden(ctx, namespace, aud)
+}
+
 // hidden returns the ids of the namespace's documents aud may not see.
 func (r *Registry) hidden(ctx context.Context, namespace string, aud ragd.Audience) (map[string]bool, error) {
 	if aud.All() {

@@ -90,7 +90,8 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 // from the plan, and files it already indexed are unchanged by then.
 func (p *Pipeline) syncPlan(ctx context.Context, pl jobs.DirectoryPayload, dir string, res *ragd.DirectoryResult) ([]string, error) {
 	plan, err := library.PlanSync(ctx, p.Registry, p.Reader.Roots, library.SyncScope{Namespace: pl.Namespace, Dir: dir,
-		Recursive: pl.Recursive, Prune: pl.Prune, MaxFiles: p.MaxDirectoryFiles, IncludeIgnored: pl.IncludeIgnored, Access: pl.Access})
+		Recursive: pl.Recursive, Prune: pl.Prune, MaxFiles: p.MaxDirectoryFiles, IncludeIgnored: pl.IncludeIgnored, Access: pl.Access,
+		Audience: ragd.ViewerAudience(pl.Viewer)})
 	if err != nil {
 		return nil, err
 	}

@@ -55,7 +55,7 @@ func BenchmarkSyncUnchanged(b *testing.B) {
 	}
 	plan := func() {
 		p, err := library.PlanSync(context.Background(), s.Library.Registry, s.Library.Roots,
-			library.SyncScope{Namespace: "bench", Dir: dir, Recursive: true, Prune: true, MaxFiles: 10000})
+			library.SyncScope{Namespace: "bench", Dir: dir, Recursive: true, Prune: true, MaxFiles: 10000, Audience: ragd.EveryDocument()})
 		if err != nil || p.Unchanged != 1000 {
 			b.Fatalf("plan: %d unchanged, %v", p.Unchanged, err)
 		}

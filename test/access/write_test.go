@@ -1,0 +1,254 @@
+package access_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"ragd"
+	"ragd/cli"
+	"ragd/config"
+)
+
+// nsOpsToken holds group "*" but is limited to the namespace ns: it sees
+// every document there, yet is no operator of what spans every namespace.
+const nsOpsToken = "tok-nsops-0123456789"
+
+// writeConfig is authConfig with nsOpsToken's key besides.
+func writeConfig(t *testing.T, roots ...string) config.Config {
+	cfg := authConfig(t, roots...)
+	cfg.Auth.Keys = append(cfg.Auth.Keys, config.AuthKey{Name: "nsops", Token: nsOpsToken, Namespaces: []string{ns}, Groups: []string{"*"}})
+	return cfg
+}
+
+// Clearing deletes documents hidden from the caller too: a namespace is
+// cleared only by a principal that sees every document in it, every
+// namespace only by an operator. A refused clear deletes nothing.
+func TestClearNeedsEveryDocument(t *testing.T) {
+	t.Parallel()
+	k := startWith(t, writeConfig(t))
+	for _, token := range []string{engToken, finToken, noneToken} {
+		if r := call(t, k.s, token, http.MethodDelete, "/tools/rag_clear?kb_name="+ns, nil); r.Status != http.StatusForbidden {
+			t.Fatalf("%s clearing %s: %d %s", keyName[token], ns, r.Status, r.Body)
+		}
+		// eng is limited to no namespace, yet sees eng's documents only.
+		if r := call(t, k.s, token, http.MethodDelete, "/tools/rag_clear?all=true&confirm=true", nil); r.Status != http.StatusForbidden {
+			t.Fatalf("%s clearing every namespace: %d %s", keyName[token], r.Status, r.Body)
+		}
+	}
+	if r := call(t, k.s, nsOpsToken, http.MethodDelete, "/tools/rag_clear?all=true&confirm=true", nil); r.Status != http.StatusForbidden {
+		t.Fatalf("a namespace-limited key in group * clearing every namespace: %d %s", r.Status, r.Body)
+	}
+	if got := searchNames(t, k, opsToken, ns); !slices.Equal(got, sees[opsToken]) {
+		t.Fatalf("after the refused clears the operator finds %v", got)
+	}
+	if r := call(t, k.s, nsOpsToken, http.MethodDelete, "/tools/rag_clear?kb_name="+ns, nil); r.Status != http.StatusOK {
+		t.Fatalf("a key seeing every document of %s clearing it: %d %s", ns, r.Status, r.Body)
+	}
+	if got := searchNames(t, k, opsToken, ns); len(got) != 0 {
+		t.Fatalf("after the clear the operator finds %v", got)
+	}
+}
+
+// operatorRoutes are every route that spans every namespace and every
+// document: an operator's alone (auth.Principal.Operator).
+var operatorRoutes = []struct{ method, path, body string }{
+	{http.MethodGet, "/monitoring/", ""},
+	{http.MethodGet, "/monitoring/api/queues", ""},
+	{http.MethodGet, "/metrics", ""},
+	{http.MethodPost, "/embedder/switch", `{"to":"nope"}`},
+	{http.MethodDelete, "/tools/rag_clear?all=true&confirm=true", ""},
+}
+
+// Every operator route refuses each principal that is no operator (a key
+// with groups but no namespace limit, one in group * limited to a
+// namespace, one without groups) with 403, and admits the operator.
+func TestOperatorRoutes(t *testing.T) {
+	t.Parallel()
+	k := startWith(t, writeConfig(t))
+	for _, rt := range operatorRoutes {
+		for _, token := range []string{engToken, noneToken, nsOpsToken, opsToken} {
+			var body []byte
+			if rt.body != "" {
+				body = []byte(rt.body)
+			}
+			r := k.s.DoRaw(t, rt.method, rt.path, "application/json", token, bytes.NewReader(body))
+			switch {
+			case token != opsToken && r.Status != http.StatusForbidden:
+				t.Errorf("%s %s as %s: %d %.200s", rt.method, rt.path, tokenName(token), r.Status, r.Body)
+			case token == opsToken && (r.Status == http.StatusForbidden || r.Status == http.StatusUnauthorized):
+				t.Errorf("%s %s as the operator: %d %.200s", rt.method, rt.path, r.Status, r.Body)
+			}
+		}
+	}
+	// The console shows the operator's links to the operator alone.
+	for token, want := range map[string]bool{engToken: false, nsOpsToken: false, opsToken: true} {
+		r := call(t, k.s, token, http.MethodPost, "/ui/login", map[string]any{"token": token})
+		if r.Status != http.StatusOK || r.JSON["operator"] != want {
+			t.Errorf("login as %s: %d %s, want operator %v", tokenName(token), r.Status, r.Body, want)
+		}
+	}
+}
+
+func tokenName(token string) string {
+	if token == nsOpsToken {
+		return "nsops"
+	}
+	return keyName[token]
+}
+
+// A job shows what its asker indexed (source, document, content hash):
+// a principal that does not see every document its asker saw gets none
+// of it — not by id, not in a listing, not in the counts — and may not
+// cancel it; over REST, MCP and the CLI.
+func TestJobsFollowAccess(t *testing.T) {
+	t.Parallel()
+	k := start(t)
+	r := call(t, k.s, finToken, http.MethodPost, "/tools/rag_index",
+		map[string]any{"text": "The fin ledger: harbour dues for the quarter.", "kb_name": ns, "access": []string{"fin"}})
+	if r.Status != http.StatusAccepted {
+		t.Fatalf("fin's index: %d %s", r.Status, r.Body)
+	}
+	finJob, _ := r.JSON["job_id"].(string)
+	waitJob(t, k, finJob)
+	for _, token := range []string{engToken, noneToken} {
+		if r := call(t, k.s, token, http.MethodGet, "/jobs/"+finJob, nil); r.Status != http.StatusNotFound {
+			t.Fatalf("GET fin's job as %s: %d %.300s", keyName[token], r.Status, r.Body)
+		}
+		if r := call(t, k.s, token, http.MethodPost, "/jobs/"+finJob+"/cancel", nil); r.Status != http.StatusNotFound {
+			t.Fatalf("cancel of fin's job as %s: %d %.300s", keyName[token], r.Status, r.Body)
+		}
+		list := call(t, k.s, token, http.MethodGet, "/jobs?kb_name="+ns, nil)
+		if list.Status != http.StatusOK || strings.Contains(string(list.Body), finJob) {
+			t.Fatalf("jobs of %s as %s: %d %.500s", ns, keyName[token], list.Status, list.Body)
+		}
+		cs := connect(t, k, token)
+		if out := tool(t, cs, "core_list_jobs", map[string]any{"kb_name": ns}); strings.Contains(mustJSON(out), finJob) {
+			t.Fatalf("core_list_jobs as %s lists fin's job: %v", keyName[token], out)
+		}
+		res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "core_job_status", Arguments: map[string]any{"job_id": finJob}})
+		if err == nil && !res.IsError {
+			t.Fatalf("core_job_status of fin's job as %s: %+v", keyName[token], res.StructuredContent)
+		}
+		var out bytes.Buffer
+		env := cli.Env{Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
+		cli.Run(context.Background(), []string{"jobs", "--server", k.s.URL, "--token", token, "--json"}, env)
+		if strings.Contains(out.String(), finJob) {
+			t.Fatalf("ragd jobs as %s lists fin's job: %s", keyName[token], out.String())
+		}
+	}
+	// The counts: the operator's and fin's include the job, eng's not.
+	for token, want := range map[string]bool{opsToken: true, finToken: true, engToken: false} {
+		list := call(t, k.s, token, http.MethodGet, "/jobs?kb_name="+ns, nil)
+		if got := strings.Contains(string(list.Body), finJob); got != want {
+			t.Fatalf("jobs as %s list fin's job: %v, want %v", keyName[token], got, want)
+		}
+	}
+	r = call(t, k.s, engToken, http.MethodPost, "/tools/rag_index",
+		map[string]any{"text": "The eng log: harbour crane serviced.", "kb_name": ns, "access": []string{"eng"}})
+	engJob, _ := r.JSON["job_id"].(string)
+	waitJob(t, k, engJob)
+	if r := call(t, k.s, engToken, http.MethodGet, "/jobs/"+engJob, nil); r.Status != http.StatusOK {
+		t.Fatalf("eng reading its own job: %d %s", r.Status, r.Body)
+	}
+	if r := call(t, k.s, finToken, http.MethodGet, "/jobs/"+engJob, nil); r.Status != http.StatusNotFound {
+		t.Fatalf("fin reading eng's job: %d %s", r.Status, r.Body)
+	}
+}
+
+// A key's directory sync is about the documents it sees: one hidden from
+// it is neither named by a dry run, nor counted, nor pruned.
+func TestSyncLeavesHiddenDocuments(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	files := map[string]string{"open.md": "# Open\n\nHarbour lighthouse report, open part.", "fin.md": "# Fin\n\nHarbour lighthouse report, fin part."}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k := start(t, root)
+	finDoc := ragd.DocumentID("dir", "file://"+filepath.Join(root, "fin.md"))
+	r := call(t, k.s, finToken, http.MethodPost, "/tools/rag_index",
+		map[string]any{"file_path": filepath.Join(root, "fin.md"), "kb_name": "dir", "access": []string{"fin"}, "wait": true})
+	if r.Status != http.StatusOK {
+		t.Fatalf("fin's index: %d %s", r.Status, r.Body)
+	}
+	if err := os.Remove(filepath.Join(root, "fin.md")); err != nil {
+		t.Fatal(err)
+	}
+	body := map[string]any{"directory_path": root, "kb_name": "dir", "sync": true, "dry_run": true}
+	dry := call(t, k.s, engToken, http.MethodPost, "/tools/rag_index_directory", body)
+	if dry.Status != http.StatusOK || strings.Contains(string(dry.Body), finDoc) || strings.Contains(string(dry.Body), "fin.md") {
+		t.Fatalf("eng's dry run: %d %s", dry.Status, dry.Body)
+	}
+	cs := connect(t, k, engToken)
+	if out := tool(t, cs, "core_ingest_directory", map[string]any{"directory_path": root, "kb_name": "dir", "sync": true, "dry_run": true}); strings.Contains(mustJSON(out), "fin.md") {
+		t.Fatalf("eng's dry run over MCP names fin's document: %v", out)
+	}
+	body["dry_run"], body["wait"] = false, true
+	if r := call(t, k.s, engToken, http.MethodPost, "/tools/rag_index_directory", body); r.Status != http.StatusOK {
+		t.Fatalf("eng's sync: %d %s", r.Status, r.Body)
+	} else if id, _ := r.JSON["job_id"].(string); id != "" {
+		waitJob(t, k, id)
+	}
+	if r := call(t, k.s, opsToken, http.MethodGet, "/documents/"+finDoc+"?kb_name=dir", nil); r.Status != http.StatusOK {
+		t.Fatalf("fin's document after eng's sync: %d %s", r.Status, r.Body)
+	}
+	// The operator's sync prunes it: its file is gone.
+	body["dry_run"], body["wait"] = true, false
+	dry = call(t, k.s, opsToken, http.MethodPost, "/tools/rag_index_directory", body)
+	if !strings.Contains(string(dry.Body), finDoc) {
+		t.Fatalf("the operator's dry run does not name the document whose file is gone: %s", dry.Body)
+	}
+}
+
+// Re-indexing with access changes a document only where PATCH would, and
+// no key creates a document hidden from itself.
+func TestIndexSharesAsPatchDoes(t *testing.T) {
+	t.Parallel()
+	k := start(t)
+	// The open document's text, from eng, shared with eng alone: PATCH
+	// refuses eng that change, so must the index request.
+	r := call(t, k.s, engToken, http.MethodPost, "/tools/rag_index", map[string]any{"text": docTexts["all"], "kb_name": ns, "access": []string{"eng"}})
+	if r.Status != http.StatusForbidden {
+		t.Fatalf("eng restricting the open document by re-indexing it: %d %s", r.Status, r.Body)
+	}
+	if got := searchNames(t, k, finToken, ns); !slices.Contains(got, "all") {
+		t.Fatalf("fin lost the open document: %v", got)
+	}
+	cs := connect(t, k, engToken)
+	res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "core_ingest", Arguments: map[string]any{
+		"source_uri": docTexts["all"], "source_type": "text", "kb_name": ns, "access": []string{"eng"}}})
+	if err == nil && !res.IsError {
+		t.Fatalf("core_ingest restricting the open document as eng: %+v", res.StructuredContent)
+	}
+	// A new document shared with fin alone, from eng: hidden from its maker.
+	r = call(t, k.s, engToken, http.MethodPost, "/tools/rag_index", map[string]any{"text": "A note for fin only.", "kb_name": ns, "access": []string{"fin"}})
+	if r.Status != http.StatusForbidden || !strings.Contains(string(r.Body), "groups that include one of yours") {
+		t.Fatalf("eng creating a fin-only document: %d %s", r.Status, r.Body)
+	}
+	// Shared with eng and fin it is eng's to make.
+	r = call(t, k.s, engToken, http.MethodPost, "/tools/rag_index", map[string]any{"text": "A note for eng and fin.", "kb_name": ns, "access": []string{"fin", "eng"}})
+	if r.Status != http.StatusAccepted {
+		t.Fatalf("eng creating an eng+fin document: %d %s", r.Status, r.Body)
+	}
+	// eng's own document, re-shared by eng with fin: as PATCH allows.
+	r = call(t, k.s, engToken, http.MethodPost, "/tools/rag_index", map[string]any{"text": docTexts["eng"], "kb_name": ns, "access": []string{"eng", "fin"}, "wait": true})
+	if r.Status != http.StatusOK || !slices.Equal(accessOf(t, k, k.ids["eng"]), []string{"eng", "fin"}) {
+		t.Fatalf("eng re-sharing its document: %d %s", r.Status, r.Body)
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

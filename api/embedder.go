@@ -18,7 +18,7 @@ func embedderRoutes() []route {
 		{handler: (*handlers).switchEmbedder, op: openapi.Operation{Method: "POST", Path: "/embedder/switch", Summary: "Switch every namespace to another embedder, without downtime", Tags: []string{"embedder"},
 			Description: "Re-embeds every stored chunk and picture from its stored text into a new collection while searches and ingests go on with the live one, then cuts every replica over and drops the old collection. " +
 				"The answer is the job (GET /jobs/{id}, progress in chunks; POST /jobs/{id}/cancel drops the half-built collection). " +
-				"404 for a name not under embedders, 409 while a switch runs or when the embedder is live already, 422 when it does not answer, 403 for a namespace-limited key or a JWT.",
+				"404 for a name not under embedders, 409 while a switch runs or when the embedder is live already, 422 when it does not answer or for a field the body should not have, 403 for a namespace-limited key or a JWT.",
 			Request: library.SwitchRequest{}, Responses: with(errs(403, 404, 409, 422, 503), 202, openapi.Response{Body: library.SwitchAccepted{}})}},
 	}
 }
@@ -39,7 +39,7 @@ func (h *handlers) switchEmbedder(c echo.Context) error {
 		return ragd.NotFound("embedder switching is not served here")
 	}
 	var req library.SwitchRequest
-	if err := bind(c, &req); err != nil {
+	if err := bindStrict(c, &req); err != nil {
 		return err
 	}
 	res, err := h.svc.Embedders.StartSwitch(c.Request().Context(), req)

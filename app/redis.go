@@ -75,19 +75,20 @@ func describeRedis(cfg config.Redis) string {
 }
 
 // queueOptions: with sentinels or a cluster, a job is acknowledged once a
-// replica holds it (wait_replicas), so a failover does not lose it.
+// replica holds it (wait_replicas), so a failover does not lose it; one
+// no replica holds in time is refused, unless risk_job_loss.
 func queueOptions(cfg config.Config, log *slog.Logger) jobs.Options {
 	o := jobs.Options{Queue: cfg.Worker.Queue, Keys: keyspace.New(cfg.Redis.KeyPrefix), MaxRetries: cfg.Worker.MaxRetries,
 		Timeout: cfg.Worker.TaskTimeout, Retention: cfg.Jobs.Retention}
 	if c := cfg.Redis.Cluster; c.Enabled() {
-		o.WaitReplicas, o.WaitTimeout = c.WaitReplicas, c.WaitTimeout
+		o.WaitReplicas, o.WaitTimeout, o.RiskJobLoss = c.WaitReplicas, c.WaitTimeout, c.RiskJobLoss
 	} else if s := cfg.Redis.Sentinel; s.Enabled() {
-		o.WaitReplicas, o.WaitTimeout = s.WaitReplicas, s.WaitTimeout
+		o.WaitReplicas, o.WaitTimeout, o.RiskJobLoss = s.WaitReplicas, s.WaitTimeout, s.RiskJobLoss
 	}
 	if o.WaitReplicas > 0 {
 		wanted := o.WaitReplicas
 		o.Unreplicated = func(jobID string, acked int64) {
-			log.Warn("job accepted but not yet on a Redis replica: a failover now could lose it",
+			log.Warn("job accepted but not yet on a Redis replica (risk_job_loss): a failover now could lose it",
 				"job_id", jobID, "replicas", acked, "wanted", wanted, "waited", o.WaitTimeout)
 		}
 	}

@@ -78,12 +78,17 @@ func TestQueueOptionsWaitWithSentinelOrCluster(t *testing.T) {
 		t.Fatalf("url: %+v", o)
 	}
 	cfg.Redis = sentinelRedis()
-	if o := queueOptions(cfg, log); o.WaitReplicas != 2 || o.WaitTimeout != time.Second || o.Unreplicated == nil {
+	if o := queueOptions(cfg, log); o.WaitReplicas != 2 || o.WaitTimeout != time.Second || o.Unreplicated == nil || o.RiskJobLoss {
 		t.Fatalf("sentinel: %+v", o)
+	}
+	cfg.Redis.Sentinel.RiskJobLoss = true
+	if o := queueOptions(cfg, log); !o.RiskJobLoss {
+		t.Fatalf("sentinel with risk_job_loss: %+v", o)
 	}
 	cfg.Redis = clusterRedis()
 	cfg.Redis.Cluster.WaitReplicas, cfg.Redis.Cluster.WaitTimeout = 1, 2*time.Second
-	if o := queueOptions(cfg, log); o.WaitReplicas != 1 || o.WaitTimeout != 2*time.Second || o.Unreplicated == nil {
+	cfg.Redis.Cluster.RiskJobLoss = true
+	if o := queueOptions(cfg, log); o.WaitReplicas != 1 || o.WaitTimeout != 2*time.Second || o.Unreplicated == nil || !o.RiskJobLoss {
 		t.Fatalf("cluster: %+v", o)
 	}
 }

@@ -22,6 +22,9 @@ type Cluster struct {
 	// many replicas of its queue's shard hold it (as redis.sentinel's).
 	WaitReplicas int           `yaml:"wait_replicas"`
 	WaitTimeout  time.Duration `yaml:"wait_timeout"`
+	// RiskJobLoss acknowledges a job no replica confirmed in time (as
+	// redis.sentinel's).
+	RiskJobLoss bool `yaml:"risk_job_loss"`
 	// FailoverWait is how long a command that finds a shard without a
 	// primary keeps trying (as redis.sentinel.failover_wait).
 	FailoverWait time.Duration `yaml:"failover_wait"`

@@ -24,9 +24,13 @@ type Sentinel struct {
 	// acknowledges it (Redis WAIT; 0: do not wait): replication is
 	// asynchronous, so without it a failover may lose a job just accepted.
 	WaitReplicas int `yaml:"wait_replicas"`
-	// WaitTimeout bounds that wait; past it the job is accepted with a
-	// warning (no replica in sync).
+	// WaitTimeout bounds that wait; past it the job is refused with 503
+	// and Retry-After (a retry of the same request is safe).
 	WaitTimeout time.Duration `yaml:"wait_timeout"`
+	// RiskJobLoss acknowledges a job no replica confirmed within
+	// WaitTimeout, with a warning, instead of refusing it: a failover
+	// then may lose a job the client was told was accepted.
+	RiskJobLoss bool `yaml:"risk_job_loss"`
 	// FailoverWait is how long a Redis command that finds no primary (one
 	// died, a replica is not yet promoted) keeps trying before it fails:
 	// searches and workers wait out a failover instead of failing. 0 fails

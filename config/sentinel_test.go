@@ -26,8 +26,27 @@ func TestSentinelLoads(t *testing.T) {
 	if s.MasterName != "m" || strings.Join(s.Addrs, ",") != "127.0.0.1:1,h:2" || s.Password != "p" || s.SentinelPassword != "sp" {
 		t.Fatalf("sentinel = %+v", s)
 	}
-	if s.WaitReplicas != 1 || s.WaitTimeout != time.Second || s.FailoverWait != 15*time.Second {
+	if s.WaitReplicas != 1 || s.WaitTimeout != time.Second || s.FailoverWait != 15*time.Second || s.RiskJobLoss {
 		t.Fatalf("wait defaults lost: %+v", s)
+	}
+}
+
+// risk_job_loss is off unless set: a job no replica holds in time is
+// refused by default.
+func TestRiskJobLossLoads(t *testing.T) {
+	cfg, err := loadYAML(t, "redis:\n  url: \"\"\n  sentinel:\n    master_name: m\n    addrs: [127.0.0.1:1]\n    risk_job_loss: true\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.Redis.Sentinel.RiskJobLoss {
+		t.Fatalf("redis.sentinel.risk_job_loss: true not read: %+v", cfg.Redis.Sentinel)
+	}
+	cfg, err = loadYAML(t, "redis:\n  url: \"\"\n  cluster:\n    addrs: [127.0.0.1:1]\n    risk_job_loss: true\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.Redis.Cluster.RiskJobLoss || Default().Redis.Cluster.RiskJobLoss || Default().Redis.Sentinel.RiskJobLoss {
+		t.Fatalf("redis.cluster.risk_job_loss: %+v (default on?)", cfg.Redis.Cluster)
 	}
 }
 

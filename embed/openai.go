@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"sync/atomic"
+
+	"ragd"
 )
 
 // DefaultOpenAIBatchSize is the batch size when OpenAIConfig.BatchSize is
@@ -146,12 +148,12 @@ func (o *OpenAI) request(ctx context.Context, batch []string) ([][]float32, erro
 	}
 	resp, err := o.client.Do(req)
 	if err != nil {
-		return nil, &transportError{fmt.Errorf("embedding API: %w", err)}
+		return nil, &transportError{&ragd.NetError{What: "embedding API", Err: err}}
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
 	if err != nil {
-		return nil, &transportError{fmt.Errorf("embedding API: reading answer: %w", err)}
+		return nil, &transportError{&ragd.NetError{What: "embedding API: reading answer", Err: err}}
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil, &APIError{StatusCode: resp.StatusCode, Message: apiErrorMessage(raw), RetryAfter: retryAfter(resp.Header)}

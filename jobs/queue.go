@@ -27,10 +27,13 @@ type Options struct {
 	// Retention keeps finished jobs readable for this long.
 	Retention time.Duration
 	// WaitReplicas replicas must hold a job before it is acknowledged, at
-	// most WaitTimeout (see replicated.go); Unreplicated hears of a job
-	// fewer replicas held in time.
+	// most WaitTimeout (see replicated.go): a job fewer replicas held in
+	// time is refused with a 503, unless RiskJobLoss acknowledges it
+	// anyway (a failover may then lose it); Unreplicated hears of each
+	// job so acknowledged.
 	WaitReplicas int
 	WaitTimeout  time.Duration
+	RiskJobLoss  bool
 	Unreplicated func(jobID string, acked int64)
 }
 
@@ -70,8 +73,8 @@ func (q *Queue) EnqueueDocument(ctx context.Context, jobID string, p DocumentPay
 			return err
 		}
 		err := q.enqueue(ctx, TypeIngestDocument, jobID, p, fileRetention(p)...)
-		if err != nil && p.TextHeld {
-			q.ReleaseText(ctx, jobID)
+		if err != nil && p.TextHeld && !errors.Is(err, errLeftQueued) {
+			q.ReleaseText(ctx, jobID) // the job will not run
 		}
 		return err
 	})

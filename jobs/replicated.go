@@ -3,9 +3,13 @@ package jobs
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
+	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
+
+	"ragd"
 )
 
 // Redis replicates asynchronously: a job the primary accepted but had not
@@ -22,6 +26,9 @@ import (
 // written before that task's completion, so a failover that loses the
 // child loses the completion too, and the directory task runs again and
 // re-enqueues it.
+//
+// A job no replica confirmed in time is refused (unconfirmed), unless
+// RiskJobLoss acknowledges it anyway.
 func (q *Queue) replicated(ctx context.Context, jobID string, body []byte) error {
 	var m indexMeta
 	if q.opts.WaitReplicas <= 0 || json.Unmarshal(body, &m) != nil || m.ParentID != "" {
@@ -38,12 +45,61 @@ func (q *Queue) replicated(ctx context.Context, jobID string, body []byte) error
 		acked, err = conn.Wait(ctx, q.opts.WaitReplicas, q.opts.WaitTimeout).Result()
 	}
 	if err != nil {
-		// The job may or may not survive a failover under way: not
-		// acknowledged, so a retry is safe (tasks are idempotent).
-		return fmt.Errorf("job %s not confirmed by a replica: %w", jobID, err)
+		// The job may or may not survive a failover under way.
+		return q.unconfirmed(jobID, fmt.Errorf("job %s: WAIT: %w", jobID, err))
 	}
-	if acked < int64(q.opts.WaitReplicas) && q.opts.Unreplicated != nil {
-		q.opts.Unreplicated(jobID, acked)
+	if acked >= int64(q.opts.WaitReplicas) {
+		return nil
+	}
+	if q.opts.RiskJobLoss {
+		if q.opts.Unreplicated != nil {
+			q.opts.Unreplicated(jobID, acked)
+		}
+		return nil
+	}
+	return q.unconfirmed(jobID, fmt.Errorf("job %s: %d of %d replicas within %s", jobID, acked, q.opts.WaitReplicas, q.opts.WaitTimeout))
+}
+
+// UnconfirmedRetryAfter is the Retry-After, in seconds, of a job refused
+// because no replica confirmed it in time.
+const UnconfirmedRetryAfter = 2
+
+// errLeftQueued marks an unconfirmed job whose task could not be
+// withdrawn (a worker had begun it): it may still run, so what it needs
+// (its held text) must stay.
+var errLeftQueued = errors.New("the task was left queued")
+
+// unconfirmed withdraws a job no replica confirmed and returns the 503
+// that refuses it. The caller was not told of the job, so nothing waits
+// for it; its listing entry is dropped when a listing meets it. A task a
+// worker has begun is left to end as it will: it indexes the same
+// document a retry does (a document's id is its namespace and source, and
+// its jobs take its lock in turn), so the retry neither duplicates it nor
+// is refused (once it has completed, the retry is a dedup hit).
+func (q *Queue) unconfirmed(jobID string, cause error) error {
+	if err := q.withdraw(jobID); err != nil {
+		cause = errors.Join(cause, fmt.Errorf("%w: %v", errLeftQueued, err))
+	}
+	return &ragd.Error{Kind: ragd.KindUnavailable, RetryAfterSeconds: UnconfirmedRetryAfter, Err: cause,
+		Message: "the job was not confirmed on a Redis replica in time and was not accepted: retrying the same request is safe"}
+}
+
+// withdraw deletes a job's task that has not run yet (nil too when there
+// is no task). An error says it ran, is running, or could not be read or
+// deleted: it is left. One that ran may have left chunks that only its
+// own next run removes, so it is not deleted either.
+func (q *Queue) withdraw(jobID string) error {
+	info, err := q.inspector.GetTaskInfo(q.opts.Queue, jobID)
+	switch {
+	case errors.Is(err, asynq.ErrTaskNotFound):
+		return nil
+	case err != nil:
+		return err
+	case info.State != asynq.TaskStatePending || info.Retried > 0:
+		return fmt.Errorf("task %s after %d retries", info.State, info.Retried)
+	}
+	if err := q.inspector.DeleteTask(q.opts.Queue, jobID); err != nil && !errors.Is(err, asynq.ErrTaskNotFound) {
+		return err
 	}
 	return nil
 }

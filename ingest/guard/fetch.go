@@ -106,7 +106,7 @@ func (f *Fetcher) CheckURL(ctx context.Context, raw string) (*url.URL, error) {
 	if a, err := netip.ParseAddr(host); err == nil {
 		addrs = []netip.Addr{a}
 	} else if addrs, err = net.DefaultResolver.LookupNetIP(ctx, "ip", host); err != nil {
-		return nil, ragd.Invalid("url", "value_error", "cannot resolve URL host %s: %v", host, err)
+		return nil, ragd.Invalid("url", "value_error", "cannot resolve URL host %s: %s", host, lookupCause(err))
 	}
 	for _, a := range addrs {
 		if f.blocked(a) {
@@ -122,7 +122,7 @@ func (f *Fetcher) CheckURL(ctx context.Context, raw string) (*url.URL, error) {
 // charset the server declares. Errors: ragd.Invalid or ragd.Forbidden for
 // refused URLs and redirects, *StatusError for HTTP errors, ragd.KindTooLarge
 // past MaxBytes, sourcetype.ErrUnsupported for other content types; network errors are
-// returned as they are (transient).
+// a *ragd.NetError (transient), whose text names no resolver or address.
 func (f *Fetcher) Fetch(ctx context.Context, raw string) (body []byte, typ ragd.SourceType, finalURL string, err error) {
 	u, err := parseHTTPURL(raw)
 	if err != nil {
@@ -156,7 +156,7 @@ func (f *Fetcher) Fetch(ctx context.Context, raw string) (body []byte, typ ragd.
 		if errors.As(err, &re) {
 			return nil, "", "", re // refused address or redirect: say why plainly
 		}
-		return nil, "", "", fmt.Errorf("fetch %s: %w", u.Redacted(), err)
+		return nil, "", "", &ragd.NetError{What: "fetch " + u.Redacted(), Err: err}
 	}
 	defer resp.Body.Close()
 	final := resp.Request.URL
@@ -177,7 +177,7 @@ func (f *Fetcher) Fetch(ctx context.Context, raw string) (body []byte, typ ragd.
 	}
 	body, err = io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
-		return nil, "", "", fmt.Errorf("fetch %s: reading body: %w", final.Redacted(), err)
+		return nil, "", "", &ragd.NetError{What: "fetch " + final.Redacted() + ": reading body", Err: err}
 	}
 	if int64(len(body)) > limit {
 		return nil, "", "", tooLarge
@@ -186,6 +186,15 @@ func (f *Fetcher) Fetch(ctx context.Context, raw string) (body []byte, typ ragd.
 		body = toUTF8(body, ct)
 	}
 	return body, typ, final.String(), nil
+}
+
+// lookupCause is why a host's lookup failed, naming no resolver.
+func lookupCause(err error) string {
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return ragd.DNSCause(dns)
+	}
+	return ragd.NetCause(err)
 }
 
 func (f *Fetcher) timeout() time.Duration {

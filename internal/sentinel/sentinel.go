@@ -92,13 +92,35 @@ func (s *Set) KillPrimary(t testing.TB) int {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.kill(t, port)
+	return port
+}
+
+// KillReplica SIGKILLs the replica (the server that is not the current
+// primary) and returns its port; the primary stays up, with no replica.
+func (s *Set) KillReplica(t testing.TB) int {
+	t.Helper()
+	primary, err := s.Primary(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := s.Ports.Replica
+	if primary == port {
+		port = s.Ports.Primary
+	}
+	s.kill(t, port)
+	return port
+}
+
+// kill SIGKILLs the server on port and waits for it to exit.
+func (s *Set) kill(t testing.TB, port int) {
+	t.Helper()
 	cmd := s.servers[port]
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatalf("kill redis on :%d: %v", port, err)
 	}
 	_ = cmd.Wait()
 	delete(s.servers, port)
-	return port
 }
 
 // WaitPromoted waits until the sentinels report a primary other than old

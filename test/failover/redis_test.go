@@ -25,8 +25,10 @@ import (
 // replica, ragd's queue, registry and cache follow it, every search is
 // answered (the registry and cache wait out the failover; before, the
 // searches of its ~2 s answered 503), every directory file and every
-// acknowledged request reaches completed, and the chunk count equals a
-// clean run's (no file indexed twice into duplicate chunks).
+// acknowledged request reaches completed — none is lost (a job no replica
+// held in time is refused with 503, and the stream retries it) — the
+// stream's namespace holds one document per request, and the chunk count
+// equals a clean run's (no file indexed twice into duplicate chunks).
 func TestRedisPrimaryKilledUnderIngest(t *testing.T) {
 	testenv.WeaviateURL(t) // skips under -short before the sentinels start
 	set := sentinel.Start(t, sentinel.DefaultPorts)
@@ -78,44 +80,54 @@ func killUnderIngest(t *testing.T, cfg config.Config, root string, f failover) {
 	t.Logf("%s :%d killed; :%d promoted after %s", f.what, old, promoted, time.Since(killed).Round(100*time.Millisecond))
 	f.restart(t, old)
 	time.Sleep(2 * time.Second)
-	acked, refused := stream.stop()
 	sent, failed := searches.stop()
+	st := stream.stop()
 	testenv.Report(t, "%s killed: searches %d sent, %d failed, the longest took %s", f.what, sent, len(failed), searches.longest.Round(time.Millisecond))
 	if len(failed) > 0 {
 		t.Errorf("%d of %d searches failed during the failover; first: %s\nragd's errors:\n%s", len(failed), sent, failed[0], errs)
 	}
-	checkAfterFailover(t, s, chaos, files, cleanChunks, acked, refused, killed)
+	checkAfterFailover(t, s, chaos, files, cleanChunks, st, killed)
 	checkRegistryAndCache(t, s, countDocuments(t, s, cleanNS))
 }
 
-// checkAfterFailover: the directory job indexes every file, every
-// acknowledged request completes, and the chunks equal the clean run's.
-func checkAfterFailover(t *testing.T, s *stack.Stack, chaos string, files, cleanChunks int, acked []string, refused int, killed time.Time) {
+// checkAfterFailover: the directory job indexes every file, no
+// acknowledged request is lost and each completes, the stream's namespace
+// holds one document per request, and the chunks equal the clean run's.
+func checkAfterFailover(t *testing.T, s *stack.Stack, chaos string, files, cleanChunks int, st streamed, killed time.Time) {
 	job := waitJob(t, s, chaos, 3*time.Minute)
 	t.Logf("directory job ended %s after the kill", time.Since(killed).Round(100*time.Millisecond))
 	if got := checkCompleted(t, job); got != files {
 		t.Errorf("chaos run indexed %d files, the clean run %d", got, files)
 	}
-	lost := 0
-	for _, id := range acked {
+	lost, failed := 0, 0
+	for _, id := range st.acked {
 		// A task whose run failed mid-failover, when Asynq could not record
 		// the retry, stays active until its lease lapses and Asynq's
 		// recoverer finds it: up to about 100 s here (Asynq v0.26, lease
 		// 30 s, recoverer each minute). One run waited more than a minute.
-		if j := waitJob(t, s, id, 3*time.Minute); j.Status != ragd.JobCompleted {
+		j, found := waitFound(t, s, id, 3*time.Minute)
+		switch {
+		case !found:
 			lost++
+			t.Errorf("acknowledged job %s is gone: lost in the failover", id)
+		case j.Status != ragd.JobCompleted:
+			failed++
 			t.Errorf("acknowledged job %s ended %s: %s", id, j.Status, j.Error)
 		}
 	}
 	t.Logf("acknowledged jobs ended %s after the kill", time.Since(killed).Round(100*time.Millisecond))
 	chunks := s.ChunkCount(t, "chaos", "")
-	testenv.Report(t, "directory files %d, chunks clean %d chaos %d (duplicates %d, missing %d); requests acknowledged %d, refused %d, jobs lost %d",
-		files, cleanChunks, chunks, max(chunks-cleanChunks, 0), max(cleanChunks-chunks, 0), len(acked), refused, lost)
+	testenv.Report(t, "directory files %d, chunks clean %d chaos %d (duplicates %d, missing %d); requests acknowledged %d, already indexed %d, "+
+		"refused %d (retried), given up %d; jobs lost %d, failed %d", files, cleanChunks, chunks, max(chunks-cleanChunks, 0),
+		max(cleanChunks-chunks, 0), len(st.acked), st.dedup, st.refused, st.unsettled, lost, failed)
 	if chunks != cleanChunks {
 		t.Errorf("chaos run stored %d chunks, the clean run %d", chunks, cleanChunks)
 	}
-	if len(acked) == 0 {
+	if len(st.acked) == 0 {
 		t.Error("no request was acknowledged while the primary was killed")
+	}
+	if docs, want := countDocuments(t, s, "stream"), len(st.acked)+st.dedup; st.unsettled == 0 && docs != want {
+		t.Errorf("the stream's namespace holds %d documents for %d requests settled: a refused request's retry doubled or lost one", docs, want)
 	}
 }
 
@@ -142,16 +154,14 @@ func ingestDirectory(t *testing.T, s *stack.Stack, root, kb string) string {
 	return id
 }
 
-// getJob reads a job; during the failover ragd may answer 503, which is
-// not an end.
-func getJob(t *testing.T, s *stack.Stack, id string) (ragd.Job, bool) {
+// readJob reads a job and the status it was answered with: 200, 503
+// (during the failover, which is not an end) or 404 (the job is gone).
+func readJob(t *testing.T, s *stack.Stack, id string) (ragd.Job, int) {
 	resp := s.Do(t, http.MethodGet, "/jobs/"+id, nil)
 	switch resp.Status {
 	case http.StatusOK:
-	case http.StatusServiceUnavailable:
-		return ragd.Job{}, false
-	case http.StatusNotFound:
-		t.Fatalf("job %s is gone: lost in the failover (%s)", id, resp.Body)
+	case http.StatusServiceUnavailable, http.StatusNotFound:
+		return ragd.Job{}, resp.Status
 	default:
 		t.Fatalf("GET /jobs/%s: %d %s", id, resp.Status, resp.Body)
 	}
@@ -159,16 +169,39 @@ func getJob(t *testing.T, s *stack.Stack, id string) (ragd.Job, bool) {
 	if err := json.Unmarshal(resp.Body, &job); err != nil {
 		t.Fatal(err)
 	}
-	return job, true
+	return job, resp.Status
+}
+
+// getJob reads a job, failing the test when it is gone; false while ragd
+// answers 503.
+func getJob(t *testing.T, s *stack.Stack, id string) (ragd.Job, bool) {
+	job, status := readJob(t, s, id)
+	if status == http.StatusNotFound {
+		t.Fatalf("job %s is gone: lost in the failover", id)
+	}
+	return job, status == http.StatusOK
 }
 
 func waitJob(t *testing.T, s *stack.Stack, id string, timeout time.Duration) ragd.Job {
 	t.Helper()
+	job, found := waitFound(t, s, id, timeout)
+	if !found {
+		t.Fatalf("job %s is gone: lost in the failover", id)
+	}
+	return job
+}
+
+// waitFound waits until the job ends; false when it is gone.
+func waitFound(t *testing.T, s *stack.Stack, id string, timeout time.Duration) (ragd.Job, bool) {
+	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
-		job, ok := getJob(t, s, id)
-		if ok && job.Status.Terminal() {
-			return job
+		job, status := readJob(t, s, id)
+		if status == http.StatusNotFound {
+			return job, false
+		}
+		if status == http.StatusOK && job.Status.Terminal() {
+			return job, true
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("job %s not ended after %s: %+v", id, timeout, job)
@@ -212,14 +245,24 @@ func checkCompleted(t *testing.T, job ragd.Job) int {
 	return len(job.Children)
 }
 
-// stream sends single-document requests until stopped, keeping the ids
-// of those ragd acknowledged (202).
+// stream sends single-document requests until stopped, each a new text,
+// keeping the ids of those ragd acknowledged (202). A refused request is
+// sent again, as a client would (the requests are idempotent), until it
+// is acknowledged or found already indexed (200), after the stop too.
 type stream struct {
-	done    chan struct{}
-	wg      sync.WaitGroup
-	mu      sync.Mutex
-	acked   []string
-	refused int
+	done   chan struct{}
+	giveUp time.Time // after the stop, for a request still refused
+	wg     sync.WaitGroup
+	mu     sync.Mutex
+	streamed
+}
+
+// streamed is what a stream sent: the jobs acknowledged, the requests
+// answered already indexed (a refused request's job ran after all), the
+// refusals, and the requests still refused when it gave up.
+type streamed struct {
+	acked                     []string
+	dedup, refused, unsettled int
 }
 
 func startStream(t *testing.T, s *stack.Stack) *stream {
@@ -233,28 +276,48 @@ func startStream(t *testing.T, s *stack.Stack) *stream {
 
 func (st *stream) send(t *testing.T, s *stack.Stack, g int) {
 	defer st.wg.Done()
-	for i := 0; ; i++ {
+	settled := true
+	for i := 0; ; {
 		select {
 		case <-st.done:
-			return
-		case <-time.After(50 * time.Millisecond):
+			if settled {
+				return
+			}
+			if time.Now().After(st.giveUp) {
+				st.mu.Lock()
+				st.unsettled++
+				st.mu.Unlock()
+				return
+			}
+		default:
 		}
+		time.Sleep(50 * time.Millisecond)
 		text := fmt.Sprintf("Stream note %d-%d: basalt column number %d cooled slowly.", g, i, i)
 		resp := s.Do(t, http.MethodPost, "/tools/rag_index", map[string]any{"text": text, "kb_name": "stream", "title": "note " + strconv.Itoa(i)})
+		id, _ := resp.JSON["job_id"].(string)
+		dedup, _ := resp.JSON["dedup_hit"].(bool)
 		st.mu.Lock()
-		if id, _ := resp.JSON["job_id"].(string); resp.Status == http.StatusAccepted && id != "" {
+		switch settled = true; {
+		case resp.Status == http.StatusAccepted && id != "":
 			st.acked = append(st.acked, id)
-		} else {
+		case resp.Status == http.StatusOK && dedup:
+			st.dedup++
+		default:
 			st.refused++
+			settled = false
 		}
 		st.mu.Unlock()
+		if settled {
+			i++
+		}
 	}
 }
 
-func (st *stream) stop() ([]string, int) {
+func (st *stream) stop() streamed {
+	st.giveUp = time.Now().Add(time.Minute)
 	close(st.done)
 	st.wg.Wait()
-	return st.acked, st.refused
+	return st.streamed
 }
 
 // searches send the same few searches without pause from two goroutines,

@@ -36,8 +36,8 @@ func (r *importRules) source(doc ragd.Document) error {
 	case "http", "https":
 		return urlSource(s)
 	case "text":
-		if len(rest) != 32 || strings.Trim(rest, "0123456789abcdef") != "" {
-			return archive.Refuse("source", "text source %q is not text://<32 hex digits>, the form ragd names inline text by", archive.Clip(s))
+		if _, hash, ok := cutScope(rest); !ok || len(hash) != 32 || !isHex(hash) {
+			return archive.Refuse("source", "text source %q is not text://[~<8 hex digits>/]<32 hex digits>, the form ragd names inline text by", archive.Clip(s))
 		}
 		return typed(doc.SourceType, ragd.SourceText, s)
 	case "upload":
@@ -74,9 +74,10 @@ func urlSource(s string) error {
 }
 
 func (r *importRules) uploadSource(rest string, typ ragd.SourceType) error {
-	ns, name, _ := strings.Cut(rest, "/")
-	if ns != r.from {
-		return archive.Refuse("source", "upload source %q does not name the archive's namespace (upload://%s/<file name>)",
+	ns, scoped, _ := strings.Cut(rest, "/")
+	_, name, ok := cutScope(scoped)
+	if ns != r.from || !ok {
+		return archive.Refuse("source", "upload source %q does not name the archive's namespace (upload://%s/[~<8 hex digits>/]<file name>)",
 			archive.Clip("upload://"+rest), r.from)
 	}
 	if kept, _, err := uploadFilename(name); err != nil || kept != name {

@@ -82,7 +82,7 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 			return Enqueued{}, ragd.Invalid("text", "value_error", "text is empty")
 		}
 		pl.Text, pl.SourceType = req.Text, ragd.SourceText
-		pl.Source = "text://" + ragd.ContentHash([]byte(req.Text))[:32]
+		pl.Source = textSource(ctx, req.Text)
 	}
 	pl.DocumentID = ragd.DocumentID(ns, pl.Source)
 	if err := s.mayReplace(ctx, pl); err != nil {

@@ -63,7 +63,7 @@ func (s *Service) enqueueUpload(ctx context.Context, ns string, req UploadReques
 	if err != nil {
 		return UploadJob{}, err
 	}
-	pl := jobs.DocumentPayload{Namespace: ns, Source: UploadSource(ns, f.Filename), Tags: req.Tags, Access: access, Viewer: viewerOf(ctx),
+	pl := jobs.DocumentPayload{Namespace: ns, Source: UploadSource(ns, askerScope(ctx)+f.Filename), Tags: req.Tags, Access: access, Viewer: viewerOf(ctx),
 		Force: req.Force, CreatedAt: time.Now().UTC(), Upload: f.Hash, Filename: f.Filename}
 	pl.DocumentID = ragd.DocumentID(ns, pl.Source)
 	if err := s.mayReplace(ctx, pl); err != nil {

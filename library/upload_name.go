@@ -42,8 +42,8 @@ func uploadFilename(raw string) (string, ragd.SourceType, error) {
 }
 
 // UploadSource is the source URI of a file uploaded to a namespace: one
-// per file name, so uploading the same name again makes a new version of
-// the same document.
+// per file name (after the asker's scope segment, scope.go), so uploading
+// the same name again makes a new version of the same document.
 func UploadSource(namespace, filename string) string {
 	return "upload://" + namespace + "/" + filename
 }

@@ -16,6 +16,7 @@ import (
 	"ragd"
 	"ragd/cli"
 	"ragd/config"
+	"ragd/internal/stack"
 )
 
 // nsOpsToken holds group "*" but is limited to the namespace ns: it sees
@@ -215,21 +216,41 @@ func TestSyncLeavesHiddenDocuments(t *testing.T) {
 // no key creates a document hidden from itself.
 func TestIndexSharesAsPatchDoes(t *testing.T) {
 	t.Parallel()
-	k := start(t)
-	// The open document's text, from eng, shared with eng alone: PATCH
-	// refuses eng that change, so must the index request.
-	r := call(t, k.s, engToken, http.MethodPost, "/tools/rag_index", map[string]any{"text": docTexts["all"], "kb_name": ns, "access": []string{"eng"}})
-	if r.Status != http.StatusForbidden {
-		t.Fatalf("eng restricting the open document by re-indexing it: %d %s", r.Status, r.Body)
+	root := t.TempDir()
+	for _, name := range []string{"open.md", "eng.md"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte("# "+name+"\n\nHarbour lighthouse report, "+name+"."), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if got := searchNames(t, k, finToken, ns); !slices.Contains(got, "all") {
-		t.Fatalf("fin lost the open document: %v", got)
+	k := start(t, root)
+	index := func(token, name string, access []string) stack.Response {
+		return call(t, k.s, token, http.MethodPost, "/tools/rag_index",
+			map[string]any{"file_path": filepath.Join(root, name), "kb_name": ns, "access": access, "wait": true})
+	}
+	if r := index(opsToken, "open.md", []string{}); r.Status != http.StatusOK {
+		t.Fatalf("open.md: %d %s", r.Status, r.Body)
+	}
+	if r := index(opsToken, "eng.md", []string{"eng"}); r.Status != http.StatusOK {
+		t.Fatalf("eng.md: %d %s", r.Status, r.Body)
+	}
+	openID := ragd.DocumentID(ns, "file://"+filepath.Join(root, "open.md"))
+	// PATCH refuses eng restricting an open document; so must an index.
+	if r := index(engToken, "open.md", []string{"eng"}); r.Status != http.StatusForbidden {
+		t.Fatalf("eng restricting the open document by re-indexing it: %d %s", r.Status, r.Body)
 	}
 	cs := connect(t, k, engToken)
 	res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "core_ingest", Arguments: map[string]any{
-		"source_uri": docTexts["all"], "source_type": "text", "kb_name": ns, "access": []string{"eng"}}})
+		"source_uri": filepath.Join(root, "open.md"), "kb_name": ns, "access": []string{"eng"}}})
 	if err == nil && !res.IsError {
 		t.Fatalf("core_ingest restricting the open document as eng: %+v", res.StructuredContent)
+	}
+	if got := accessOf(t, k, openID); len(got) != 0 {
+		t.Fatalf("the open document after eng's refused re-index: %v", got)
+	}
+	// The open document's text from eng, shared with eng: eng's own.
+	r := call(t, k.s, engToken, http.MethodPost, "/tools/rag_index", map[string]any{"text": docTexts["all"], "kb_name": ns, "access": []string{"eng"}, "wait": true})
+	if r.Status != http.StatusOK || r.JSON["document_id"] == k.ids["all"] || !slices.Contains(searchNames(t, k, finToken, ns), "all") {
+		t.Fatalf("eng indexing the open document's text for itself: %d %s", r.Status, r.Body)
 	}
 	// A new document shared with fin alone, from eng: hidden from its maker.
 	r = call(t, k.s, engToken, http.MethodPost, "/tools/rag_index", map[string]any{"text": "A note for fin only.", "kb_name": ns, "access": []string{"fin"}})
@@ -241,9 +262,9 @@ func TestIndexSharesAsPatchDoes(t *testing.T) {
 	if r.Status != http.StatusAccepted {
 		t.Fatalf("eng creating an eng+fin document: %d %s", r.Status, r.Body)
 	}
-	// eng's own document, re-shared by eng with fin: as PATCH allows.
-	r = call(t, k.s, engToken, http.MethodPost, "/tools/rag_index", map[string]any{"text": docTexts["eng"], "kb_name": ns, "access": []string{"eng", "fin"}, "wait": true})
-	if r.Status != http.StatusOK || !slices.Equal(accessOf(t, k, k.ids["eng"]), []string{"eng", "fin"}) {
+	// A document of eng's, re-shared by eng with fin too: as PATCH allows.
+	engID := ragd.DocumentID(ns, "file://"+filepath.Join(root, "eng.md"))
+	if r := index(engToken, "eng.md", []string{"eng", "fin"}); r.Status != http.StatusOK || !slices.Equal(accessOf(t, k, engID), []string{"eng", "fin"}) {
 		t.Fatalf("eng re-sharing its document: %d %s", r.Status, r.Body)
 	}
 }
@@ -251,4 +272,53 @@ func TestIndexSharesAsPatchDoes(t *testing.T) {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// Whether a document hidden from a key holds a text, or has an upload's
+// name, is never told: the key's request is answered as for any new text
+// or name, makes a document of its own and leaves the hidden one as it is.
+func TestNoExistenceOracleAtIngest(t *testing.T) {
+	t.Parallel()
+	k := start(t)
+	guess := func(text string) stack.Response {
+		return call(t, k.s, engToken, http.MethodPost, "/tools/rag_index", map[string]any{"text": text, "kb_name": ns, "access": []string{"eng"}})
+	}
+	right, wrong := guess(docTexts["fin"]), guess("Harbour lighthouse report. A guess that no document holds.")
+	if right.Status != wrong.Status || right.Status != http.StatusAccepted || len(right.JSON) != len(wrong.JSON) {
+		t.Fatalf("the hidden text: %d %s; a wrong guess: %d %s", right.Status, right.Body, wrong.Status, wrong.Body)
+	}
+	if id, _ := right.JSON["document_id"].(string); id == k.ids["fin"] {
+		t.Fatal("eng's text names fin's document")
+	}
+	waitJob(t, k, right.JSON["job_id"].(string))
+	if got := accessOf(t, k, k.ids["fin"]); !slices.Equal(got, []string{"fin"}) {
+		t.Fatalf("fin's document after eng indexed its text: %v", got)
+	}
+	// An upload's name: fin's is fin's, eng's the same name is eng's.
+	names := map[string]string{}
+	for _, token := range []string{finToken, engToken} {
+		group := keyName[token]
+		body, ctype := uploadForm(t, map[string]string{"kb_name": ns, "access": group, "wait": "true"}, "plan.md", "# Plan\n\nHarbour plan of "+group+".")
+		up := callRaw(t, k, token, http.MethodPost, "/documents", ctype, body)
+		if up.Status != http.StatusOK {
+			t.Fatalf("%s uploading plan.md: %d %s", group, up.Status, up.Body)
+		}
+		names[group] = field(up.JSON["jobs"], "document_id")[0]
+	}
+	if names["eng"] == names["fin"] {
+		t.Fatal("eng's plan.md replaced fin's")
+	}
+	if got := accessOf(t, k, names["fin"]); !slices.Equal(got, []string{"fin"}) {
+		t.Fatalf("fin's plan.md after eng's upload: %v", got)
+	}
+	// The scoped sources survive an export and an import.
+	exp := call(t, k.s, opsToken, http.MethodGet, "/kb/"+ns+"/export", nil)
+	imp := callRaw(t, k, opsToken, http.MethodPost, "/kb/copy/import", "application/gzip", exp.Body)
+	if imp.Status != http.StatusAccepted {
+		t.Fatalf("import: %d %s", imp.Status, imp.Body)
+	}
+	if status := waitJob(t, k, imp.JSON["job_id"].(string)); status != string(ragd.JobCompleted) {
+		r := call(t, k.s, opsToken, http.MethodGet, "/jobs/"+imp.JSON["job_id"].(string), nil)
+		t.Fatalf("import job: %s %s", status, r.Body)
+	}
 }

@@ -132,6 +132,9 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 	if err != nil {
 		return nil, fmt.Errorf("ingest.roots: %w", err)
 	}
+	if err := checkKeyRoots(cfg.Auth.Keys, roots); err != nil {
+		return nil, err
+	}
 	fetcher := &guard.Fetcher{AllowPrivate: cfg.Ingest.AllowPrivateURLs, Timeout: cfg.Ingest.URLTimeout,
 		MaxBytes: cfg.Ingest.MaxFileBytes, UserAgent: "ragd/" + ragd.Version}
 	keys := keyspace.New(cfg.Redis.KeyPrefix)
@@ -216,7 +219,7 @@ func authConfig(c config.Auth) auth.Config {
 		ac.Keys = append(ac.Keys, auth.Key{Name: "api_key", Token: c.APIKey, Groups: []string{ragd.EveryGroup}})
 	}
 	for _, k := range c.Keys {
-		ac.Keys = append(ac.Keys, auth.Key{Name: k.Name, Token: k.Token, Namespaces: k.Namespaces, Groups: k.Groups})
+		ac.Keys = append(ac.Keys, auth.Key{Name: k.Name, Token: k.Token, Namespaces: k.Namespaces, Groups: k.Groups, Roots: k.Roots})
 	}
 	return ac
 }
@@ -305,4 +308,21 @@ func (a *App) Handler() (http.Handler, func(), error) {
 func (a *App) APIServices() api.Services {
 	return api.Services{Search: a.Search, Answer: a.Answer, Library: a.Library, Health: a.Probe, Archive: a.Archiver,
 		Embedders: a.Embedders}
+}
+
+// checkKeyRoots fails when a key's roots do not exist or lie outside the
+// ingest roots: a typo should fail at start, not refuse every request.
+func checkKeyRoots(keys []config.AuthKey, roots *guard.Roots) error {
+	for _, k := range keys {
+		for _, r := range k.Roots {
+			kr, err := guard.NewRoots([]string{r})
+			if err != nil {
+				return fmt.Errorf("auth.keys %q roots: %w", k.Name, err)
+			}
+			if !roots.Contains(kr.Paths()[0]) {
+				return fmt.Errorf("auth.keys %q roots: %s is outside ingest.roots (%s)", k.Name, r, roots)
+			}
+		}
+	}
+	return nil
 }

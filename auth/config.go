@@ -13,6 +13,8 @@ type Key struct {
 	// Groups are the groups whose documents the key sees besides open
 	// ones; ragd.EveryGroup sees every document.
 	Groups []string
+	// Roots limit the paths the key may index (Principal.Roots).
+	Roots []string
 }
 
 // Config configures an Authenticator.

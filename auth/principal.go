@@ -22,6 +22,10 @@ type Principal struct {
 	// Key is set for a static API key (and a console session of one); a
 	// JWT's principal is not a key.
 	Key bool
+	// Roots limit the files and directories the principal may index to
+	// these (a static key's auth.keys[].roots, each inside the ingest
+	// roots); empty means every ingest root.
+	Roots []string
 }
 
 // Operator reports whether p is an operator: a principal holding group

@@ -139,6 +139,7 @@ func (a *Authenticator) sessionPrincipal(r *http.Request) (p *Principal, ti *sdk
 		}
 		p.Namespaces = slices.Clone(k.namespaces)
 		p.Groups = slices.Clone(k.groups)
+		p.Roots = slices.Clone(k.roots)
 		p.Key = true
 	}
 	return p, &sdkauth.TokenInfo{UserID: ses.UserID, Expiration: ses.Expires}, true, nil

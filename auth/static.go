@@ -18,6 +18,7 @@ type staticKey struct {
 	hash       tokenHash
 	namespaces []string
 	groups     []string
+	roots      []string
 }
 
 // staticVerifier checks bearer tokens against the configured keys.
@@ -57,7 +58,7 @@ func newStaticVerifier(keys []Key) (*staticVerifier, error) {
 				return nil, fmt.Errorf("auth: key %q: %v", name, err)
 			}
 		}
-		v.keys = append(v.keys, staticKey{name: name, hash: h, namespaces: slices.Clone(k.Namespaces), groups: slices.Clone(k.Groups)})
+		v.keys = append(v.keys, staticKey{name: name, hash: h, namespaces: slices.Clone(k.Namespaces), groups: slices.Clone(k.Groups), roots: slices.Clone(k.Roots)})
 	}
 	return v, nil
 }
@@ -75,7 +76,8 @@ func (v *staticVerifier) verify(_ context.Context, token string) (*Principal, *s
 	if match == nil {
 		return nil, nil, sdkauth.ErrInvalidToken
 	}
-	p := &Principal{Name: match.name, Namespaces: slices.Clone(match.namespaces), Groups: slices.Clone(match.groups), Key: true}
+	p := &Principal{Name: match.name, Namespaces: slices.Clone(match.namespaces), Groups: slices.Clone(match.groups), Key: true,
+		Roots: slices.Clone(match.roots)}
 	// Static keys do not expire; the MCP SDK uses UserID to pin sessions.
 	return p, &sdkauth.TokenInfo{UserID: "key:" + match.name}, nil
 }

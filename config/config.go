@@ -113,6 +113,9 @@ type AuthKey struct {
 	// Groups decide which documents the key sees: those shared with one
 	// of them and open ones; "*" sees every document.
 	Groups []string `yaml:"groups"`
+	// Roots limit the files and directories the key may index to these,
+	// each inside ingest.roots; empty: every ingest root.
+	Roots []string `yaml:"roots"`
 }
 
 // WatchEntry is a directory kept in sync with a namespace: fsnotify

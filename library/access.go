@@ -5,6 +5,7 @@ import (
 
 	"ragd"
 	"ragd/auth"
+	"ragd/ingest/guard"
 	"ragd/jobs"
 	"ragd/wire"
 )
@@ -92,4 +93,29 @@ func (s *Service) SetAccess(ctx context.Context, kb, id string, req AccessReques
 		return nil, err
 	}
 	return &shared, nil
+}
+
+// resolve maps a requested path to a file or directory inside the ingest
+// roots (guard.Roots.Resolve) and, for a principal with roots of its own
+// (auth.Principal.Roots), inside those: a relative path is tried against
+// the principal's roots, and a path outside them is refused exactly as
+// one outside the ingest roots is. Every index request resolves its path
+// here, so a request outside the roots is refused before any job exists.
+func (s *Service) resolve(ctx context.Context, path string) (string, error) {
+	p := auth.FromContext(ctx)
+	if p == nil || len(p.Roots) == 0 {
+		return s.Roots.Resolve(path)
+	}
+	own, err := guard.NewRoots(p.Roots)
+	if err != nil {
+		return "", ragd.Forbidden("the roots of key %q cannot be read; ask an operator", p.Name)
+	}
+	resolved, err := own.Resolve(path)
+	if err != nil {
+		return "", err
+	}
+	if !s.Roots.Contains(resolved) {
+		return "", ragd.Forbidden("%s is outside the ingest roots", path)
+	}
+	return resolved, nil
 }

@@ -57,7 +57,7 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 	case n > 1:
 		return Enqueued{}, ragd.Invalid("file_path", "value_error", "give only one of file_path, url or text")
 	case req.FilePath != "":
-		path, err := s.Roots.Resolve(req.FilePath)
+		path, err := s.resolve(ctx, req.FilePath)
 		if err != nil {
 			return Enqueued{}, err
 		}
@@ -211,7 +211,7 @@ func (s *Service) directoryScope(ctx context.Context, req DirectoryRequest) (Syn
 	if !req.Sync && req.Prune != nil {
 		return SyncScope{}, ragd.Invalid("prune", "value_error", "prune applies to a sync: set sync to true")
 	}
-	dir, err := s.Roots.Resolve(req.DirectoryPath)
+	dir, err := s.resolve(ctx, req.DirectoryPath)
 	if err != nil {
 		return SyncScope{}, relabel(err, "file_path", "directory_path")
 	}

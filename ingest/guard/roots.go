@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"ragd"
@@ -44,6 +45,9 @@ func (r *Roots) String() string {
 	}
 	return strings.Join(r.resolved, ", ")
 }
+
+// Paths are the roots, absolute and symlink-free, in configured order.
+func (r *Roots) Paths() []string { return slices.Clone(r.resolved) }
 
 // Contains reports whether the absolute, symlink-free path abs is a root or
 // lies inside one.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"ragd"
+	"ragd/app"
 	"ragd/cli"
 	"ragd/config"
 	"ragd/internal/stack"
@@ -320,5 +322,60 @@ func TestNoExistenceOracleAtIngest(t *testing.T) {
 	if status := waitJob(t, k, imp.JSON["job_id"].(string)); status != string(ragd.JobCompleted) {
 		r := call(t, k.s, opsToken, http.MethodGet, "/jobs/"+imp.JSON["job_id"].(string), nil)
 		t.Fatalf("import job: %s %s", status, r.Body)
+	}
+}
+
+// A key with roots of its own indexes files inside them alone: a path
+// elsewhere in the ingest roots is refused at request time, on every
+// path (a file, a directory, a dry run, MCP), exactly as one outside the
+// ingest roots; a relative path resolves against the key's roots.
+func TestKeyRoots(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for _, dir := range []string{"eng", "fin"} {
+		if err := os.Mkdir(filepath.Join(root, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, dir, dir+".md"), []byte("# "+dir+"\n\nHarbour notes of "+dir+"."), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := authConfig(t, root)
+	for i := range cfg.Auth.Keys {
+		if cfg.Auth.Keys[i].Name == "eng" {
+			cfg.Auth.Keys[i].Roots = []string{filepath.Join(root, "eng")}
+		}
+	}
+	k := startWith(t, cfg)
+	finFile := filepath.Join(root, "fin", "fin.md")
+	for name, req := range map[string]struct {
+		path string
+		body map[string]any
+	}{
+		"file":      {"/tools/rag_index", map[string]any{"file_path": finFile, "kb_name": "other"}},
+		"climbing":  {"/tools/rag_index", map[string]any{"file_path": filepath.Join(root, "eng", "..", "fin", "fin.md"), "kb_name": "other"}},
+		"directory": {"/tools/rag_index_directory", map[string]any{"directory_path": root, "kb_name": "other"}},
+		"dry run":   {"/tools/rag_index_directory", map[string]any{"directory_path": filepath.Join(root, "fin"), "kb_name": "other", "sync": true, "dry_run": true}},
+	} {
+		if r := call(t, k.s, engToken, http.MethodPost, req.path, req.body); r.Status != http.StatusForbidden {
+			t.Errorf("eng indexing outside its roots (%s): %d %s", name, r.Status, r.Body)
+		}
+	}
+	cs := connect(t, k, engToken)
+	res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "core_ingest", Arguments: map[string]any{"source_uri": finFile, "kb_name": "other"}})
+	if err == nil && !res.IsError {
+		t.Errorf("core_ingest outside eng's roots: %+v", res.StructuredContent)
+	}
+	if r := call(t, k.s, engToken, http.MethodPost, "/tools/rag_index", map[string]any{"file_path": "eng.md", "kb_name": "other", "wait": true}); r.Status != http.StatusOK {
+		t.Fatalf("eng indexing eng.md by a relative path: %d %s", r.Status, r.Body)
+	}
+	if r := call(t, k.s, finToken, http.MethodPost, "/tools/rag_index", map[string]any{"file_path": finFile, "kb_name": "other", "wait": true}); r.Status != http.StatusOK {
+		t.Fatalf("fin, without roots of its own, indexing fin.md: %d %s", r.Status, r.Body)
+	}
+	// A key whose roots lie outside the ingest roots fails the start.
+	bad := authConfig(t, root)
+	bad.Auth.Keys[1].Roots = []string{t.TempDir()}
+	if _, err := app.New(t.Context(), bad, slog.New(slog.DiscardHandler)); err == nil || !strings.Contains(err.Error(), "outside ingest.roots") {
+		t.Fatalf("start with a key root outside the ingest roots: %v", err)
 	}
 }

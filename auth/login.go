@@ -42,7 +42,8 @@ type SessionInfo struct {
 // checks the key or JWT as the middleware would and answers with a session
 // cookie (HttpOnly, SameSite=Strict) and the SessionInfo. A wrong token is
 // 401, a JWT lacking a required scope 403, a missing one 422, a body of
-// another type 415, an unreachable key or session store 503; with auth
+// another type 415, one over 64 KiB 413, one not in within
+// http.body_timeout 408, an unreachable key or session store 503; with auth
 // disabled no cookie is needed (200, the body unread). The Middleware's
 // Origin rules apply before it.
 func (a *Authenticator) LoginHandler() http.Handler {
@@ -82,12 +83,21 @@ func (a *Authenticator) LoginHandler() http.Handler {
 // bind checks a body: none at all is a 422, a body not labelled
 // application/json a 415 (the console sends JSON; the types a page may send
 // cross-site without a CORS preflight — text/plain, forms — are exactly
-// the ones refused), malformed JSON or no token a 422. On failure it has
-// answered the request.
+// the ones refused), malformed JSON or no token a 422; a body over
+// maxLoginBytes is a 413, one that could not be read as unreadBody says.
+// On failure it has answered the request.
 func loginToken(w http.ResponseWriter, r *http.Request) (string, bool) {
 	const hint = `send {"token": "<API key or JWT>"}`
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxLoginBytes+1))
-	if err != nil || len(body) > maxLoginBytes || len(bytes.TrimSpace(body)) == 0 {
+	switch {
+	case err != nil:
+		status, msg := unreadBody(err)
+		writeDetail(w, status, msg)
+		return "", false
+	case len(body) > maxLoginBytes:
+		writeDetail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("login body exceeds %d bytes", maxLoginBytes))
+		return "", false
+	case len(bytes.TrimSpace(body)) == 0:
 		writeInvalid(w, "token", hint)
 		return "", false
 	}
@@ -101,6 +111,22 @@ func loginToken(w http.ResponseWriter, r *http.Request) (string, bool) {
 		return "", false
 	}
 	return req.Token, true
+}
+
+// unreadBody is the status and message of a login body that could not be
+// read: what the server's body reader says of it when it tells its status
+// (past http.body_timeout: 408, cut short: 400), 413 past a byte limit,
+// else 400.
+func unreadBody(err error) (int, string) {
+	var told interface{ HTTPStatus() int }
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &told):
+		return told.HTTPStatus(), err.Error()
+	case errors.As(err, &tooLarge):
+		return http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes", tooLarge.Limit)
+	}
+	return http.StatusBadRequest, "cannot read the login body"
 }
 
 // refuseLogin answers a login whose token or store failed.

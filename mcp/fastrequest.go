@@ -11,8 +11,9 @@ import (
 // absent) whose stateless tools/call fastCalls answers. Up to 2025-11-25
 // the SDK answers such a call with one SSE event and no session state;
 // 2026-07-28 adds per-request _meta and headers (SEP-2575), checked here
-// and in fastmeta.go as the SDK checks them. 2024-11-05, and any newer
-// version (its per-request semantics unknown), is the SDK's to handle.
+// and in fastmeta.go as the SDK checks them. 2024-11-05 is the SDK's to
+// handle; a version it does not support was refused before
+// (unsupportedVersion).
 var fastVersions = map[string]bool{"": true, "2025-03-26": true, "2025-06-18": true, "2025-11-25": true, newProtocol: true}
 
 // fastRequest holds the transport checks the SDK makes before a stateless

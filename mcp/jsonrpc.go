@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"ragd/jsonrpc"
 )
@@ -32,6 +35,10 @@ func protocolErrors(next http.Handler, maxBody int64, maxBatch int, fast func(ht
 		maxBatch = DefaultMaxBatchCalls
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if msg := unsupportedVersion(r.Header.Get("MCP-Protocol-Version")); msg != "" {
+			writeRPCError(w, http.StatusBadRequest, jsonrpc.InvalidRequest, msg)
+			return
+		}
 		if r.Method != http.MethodPost {
 			next.ServeHTTP(w, r)
 			return
@@ -81,6 +88,22 @@ func checkMessage(body []byte, maxBatch int) (*jsonrpc.Envelope, int, string) {
 		return nil, p.Code, "Parse error: " + p.Reason
 	}
 	return nil, p.Code, "Invalid Request: " + p.Reason
+}
+
+// unsupportedVersion is the refusal of an MCP-Protocol-Version header the
+// server does not support, naming the ones it does, "" when the header is
+// absent or supported. The MCP spec asks for a 400; the SDK refuses an
+// older version than it knows but serves any later one (9999-99-99) as
+// its newest.
+func unsupportedVersion(v string) string {
+	supported := sdk.SupportedProtocolVersions()
+	if v == "" || slices.Contains(supported, v) {
+		return ""
+	}
+	if len(v) > 40 {
+		v = strings.ToValidUTF8(v[:40], "") + "…"
+	}
+	return fmt.Sprintf("Bad Request: unsupported MCP-Protocol-Version %q (supported versions: %s)", v, strings.Join(supported, ", "))
 }
 
 // unreadBody is the status and message of a body that could not be read:

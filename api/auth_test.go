@@ -18,7 +18,7 @@ import (
 func authStack(t *testing.T) *stack.Stack {
 	cfg := stack.Config(t)
 	cfg.Auth.Mode = "static-token"
-	cfg.Auth.Keys = []config.AuthKey{{Name: "admin", Token: "tok-admin-0123456789"}, {Name: "finance", Token: "tok-finance-0123456789", Namespaces: []string{"finance"}}}
+	cfg.Auth.Keys = []config.AuthKey{{Name: "admin", Token: "tok-admin-0123456789", Groups: []string{"*"}}, {Name: "finance", Token: "tok-finance-0123456789", Namespaces: []string{"finance"}}}
 	return stack.Start(t, cfg, true)
 }
 
@@ -140,7 +140,7 @@ func TestOperatorUIAuth(t *testing.T) {
 		t.Fatalf("wrong Basic password: %d", status)
 	}
 	status, _, out := doAuth(t, s, "GET", "/monitoring/api/queues", "", nil, "Authorization", basic("tok-finance-0123456789"))
-	if status != 403 || !strings.Contains(str(out, "detail"), `"finance" is limited to namespaces`) {
+	if status != 403 || !strings.Contains(str(out, "detail"), `needs an operator`) {
 		t.Fatalf("finance key as Basic password: %d %v", status, out)
 	}
 	if status, _, _ = doAuth(t, s, "GET", "/monitoring/api/queues", "tok-finance-0123456789", nil); status != 403 {
@@ -158,7 +158,7 @@ func TestKeysAreNotLogged(t *testing.T) {
 	var logs bytes.Buffer
 	cfg := stack.Config(t)
 	cfg.Auth.Mode = "static-token"
-	cfg.Auth.Keys = []config.AuthKey{{Name: "admin", Token: "tok-secret-abcdef0123"}}
+	cfg.Auth.Keys = []config.AuthKey{{Name: "admin", Token: "tok-secret-abcdef0123", Groups: []string{"*"}}}
 	cfg.Log.Level = "debug"
 	s := stack.StartWithLogger(t, cfg, false, slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	doAuth(t, s, "POST", "/tools/rag_search", "tok-secret-abcdef0123", map[string]any{"query": "x"})

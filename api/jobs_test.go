@@ -155,17 +155,17 @@ func TestJobsOfLimitedKey(t *testing.T) {
 	t.Parallel()
 	cfg := stack.Config(t)
 	cfg.Auth.Mode = "static-token"
-	cfg.Auth.Keys = []config.AuthKey{{Name: "admin", Token: "tok-admin-0123456789"},
+	cfg.Auth.Keys = []config.AuthKey{{Name: "admin", Token: "tok-admin-0123456789", Groups: []string{"*"}},
 		{Name: "finance", Token: "tok-finance-0123456789", Namespaces: []string{"finance"}}}
 	s := stack.Start(t, cfg, false)
-	enqueue := func(ns string) string {
-		status, _, out := doAuth(t, s, "POST", "/tools/rag_index", "tok-admin-0123456789", map[string]any{"text": "Quarterly numbers for " + ns, "kb_name": ns})
+	enqueue := func(token, ns string) string {
+		status, _, out := doAuth(t, s, "POST", "/tools/rag_index", token, map[string]any{"text": "Quarterly numbers for " + ns, "kb_name": ns})
 		if status != 202 {
 			t.Fatalf("index: %d %v", status, out)
 		}
 		return str(out, "job_id")
 	}
-	mine, theirs := enqueue("finance"), enqueue("legal")
+	mine, theirs := enqueue("tok-finance-0123456789", "finance"), enqueue("tok-admin-0123456789", "legal")
 
 	status, _, out := doAuth(t, s, "GET", "/jobs", "tok-finance-0123456789", nil)
 	if jobs, _ := out["jobs"].([]any); status != 200 || num(out, "total") != 1 || len(jobs) != 1 || str(jobs[0].(map[string]any), "job_id") != mine {

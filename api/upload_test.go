@@ -428,7 +428,7 @@ func TestUploadRespectsNamespaceRights(t *testing.T) {
 	t.Parallel()
 	cfg := stack.Config(t)
 	cfg.Auth.Mode = "static-token"
-	cfg.Auth.Keys = []config.AuthKey{{Name: "admin", Token: "tok-admin-0123456789"}, {Name: "finance", Token: "tok-finance-0123456789", Namespaces: []string{"finance"}}}
+	cfg.Auth.Keys = []config.AuthKey{{Name: "admin", Token: "tok-admin-0123456789", Groups: []string{"*"}}, {Name: "finance", Token: "tok-finance-0123456789", Namespaces: []string{"finance"}}}
 	s := stack.Start(t, cfg, false)
 	const finance = "tok-finance-0123456789"
 	for _, parts := range [][]formPart{
@@ -448,7 +448,9 @@ func TestUploadRespectsNamespaceRights(t *testing.T) {
 		t.Fatalf("no key: %d %s", status, raw)
 	}
 	status, out, raw := upload(t, s, finance, field("kb_name", "finance"), file("q3.md", "Q3 revenue rose."))
-	if status != http.StatusAccepted || out.Jobs[0].DocumentID != ragd.DocumentID("finance", "upload://finance/q3.md") {
+	// A key that does not see every document uploads under its scope.
+	if status != http.StatusAccepted || !strings.HasPrefix(out.Jobs[0].Source, "upload://finance/~") ||
+		out.Jobs[0].DocumentID != ragd.DocumentID("finance", out.Jobs[0].Source) {
 		t.Fatalf("finance key uploading to finance: %d %s", status, raw)
 	}
 }

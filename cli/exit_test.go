@@ -97,7 +97,7 @@ func TestToken(t *testing.T) {
 	t.Parallel()
 	cfg := stack.Config(t)
 	cfg.Auth.Mode = "static-token"
-	cfg.Auth.Keys = []config.AuthKey{{Name: "admin", Token: "tok-cli-0123456789"}}
+	cfg.Auth.Keys = []config.AuthKey{{Name: "admin", Token: "tok-cli-0123456789", Groups: []string{"*"}}}
 	s := stack.Start(t, cfg, false)
 	r := run(t, s.URL, "docs")
 	if r.code != cli.ExitFailed {

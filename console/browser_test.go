@@ -240,7 +240,7 @@ func TestConsoleLogin(t *testing.T) {
 	const adminKey, finKey = "console-admin-key-0123", "console-finance-key-0123"
 	cfg := stack.Config(t)
 	cfg.Auth.Mode = "static-token"
-	cfg.Auth.Keys = []config.AuthKey{{Name: "admin", Token: adminKey}, {Name: "fin", Token: finKey, Namespaces: []string{"finance"}}}
+	cfg.Auth.Keys = []config.AuthKey{{Name: "admin", Token: adminKey, Groups: []string{"*"}}, {Name: "fin", Token: finKey, Namespaces: []string{"finance"}}}
 	s := stack.Start(t, cfg, true)
 	index(t, s, adminKey, "finance", "Quarterly revenue rose nine percent on strong lighthouse-lamp sales.")
 	index(t, s, adminKey, "hr", "Salaries are reviewed every spring.")

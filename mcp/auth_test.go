@@ -26,7 +26,7 @@ func TestMCPAuth(t *testing.T) {
 	t.Parallel()
 	cfg := stack.Config(t)
 	cfg.Auth.Mode = "static-token"
-	cfg.Auth.Keys = []config.AuthKey{{Name: "all", Token: "tok-all-0123456789"}, {Name: "finance", Token: "tok-fin-0123456789", Namespaces: []string{"finance"}}}
+	cfg.Auth.Keys = []config.AuthKey{{Name: "all", Token: "tok-all-0123456789", Groups: []string{"*"}}, {Name: "finance", Token: "tok-fin-0123456789", Namespaces: []string{"finance"}}}
 	s := stack.Start(t, cfg, true)
 
 	if _, err := connectWithToken(t, s, "wrong"); err == nil || !strings.Contains(err.Error(), "401") && !strings.Contains(strings.ToLower(err.Error()), "unauthorized") {

@@ -52,7 +52,7 @@ func startBeyondTools(t *testing.T) *beyondTools {
 	root := docsRoot(t)
 	cfg := stack.Config(t, root)
 	cfg.Auth.Mode = "static-token"
-	cfg.Auth.Keys = []config.AuthKey{{Name: "all", Token: "tok-all-0123456789"}, {Name: "finance", Token: "tok-fin-0123456789", Namespaces: []string{"finance"}}}
+	cfg.Auth.Keys = []config.AuthKey{{Name: "all", Token: "tok-all-0123456789", Groups: []string{"*"}}, {Name: "finance", Token: "tok-fin-0123456789", Namespaces: []string{"finance"}}}
 	b := &beyondTools{s: stack.Start(t, cfg, true), financeText: "Payroll runs on the 25th. Expenses are refunded within ten days."}
 	var err error
 	if b.all, err = connectWithToken(t, b.s, "tok-all-0123456789"); err != nil {

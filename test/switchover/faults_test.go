@@ -156,7 +156,7 @@ func TestSwitchRefusals(t *testing.T) {
 	alt := newStandin(t)
 	cfg.Embedders = map[string]config.Embed{"alt": {Provider: "openai", BaseURL: alt.URL, Model: alt.Model}}
 	cfg.Auth.Mode = "static-token"
-	cfg.Auth.Keys = []config.AuthKey{{Name: "ops", Token: "ops-token"}, {Name: "team", Token: "team-token", Namespaces: []string{"north"}}}
+	cfg.Auth.Keys = []config.AuthKey{{Name: "ops", Token: "ops-token", Groups: []string{"*"}}, {Name: "team", Token: "team-token", Namespaces: []string{"north"}}}
 	s := stack.Start(t, cfg, false)
 	post := func(token, body, contentType string) (int, string) {
 		req, _ := http.NewRequest(http.MethodPost, s.URL+"/embedder/switch", bytes.NewBufferString(body))

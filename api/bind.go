@@ -40,6 +40,12 @@ func decodeBody(c echo.Context, dst any, strict bool) error {
 	if err := requireJSON(c.Request().Header.Get(echo.HeaderContentType)); err != nil {
 		return err
 	}
+	if esc, ok := loneSurrogate(body); ok {
+		// json would read it as U+FFFD, silently.
+		msg := "a string holds " + esc + ", half of a UTF-16 surrogate pair without its other half: it stands for no character"
+		return &ragd.Error{Kind: ragd.KindInvalid, Message: msg,
+			Fields: []ragd.FieldError{{Loc: []string{"body"}, Msg: msg, Type: "value_error"}}}
+	}
 	if bytes.Equal(bytes.TrimSpace(body), []byte("null")) {
 		// json decodes null into a struct as nothing at all, which would
 		// pass as an empty object.
@@ -68,6 +74,38 @@ func decodeBody(c echo.Context, dst any, strict bool) error {
 		return echo.NewHTTPError(http.StatusBadRequest, "malformed JSON body: more than one JSON value")
 	}
 	return nil
+}
+
+// loneSurrogate finds in a JSON body an escaped UTF-16 surrogate
+// (\ud800-\udfff) that is not half of a pair, a high one followed by a
+// low one, and returns the escape. Escapes stand only in strings, and a
+// backslash escaping a backslash is skipped with it.
+func loneSurrogate(body []byte) (string, bool) {
+	for i := bytes.IndexByte(body, '\\'); i >= 0 && i+1 < len(body); {
+		step := 2
+		if r, ok := escapedUnit(body[i:]); ok && r >= 0xD800 && r <= 0xDFFF {
+			low, paired := escapedUnit(body[i+6:])
+			if r > 0xDBFF || !paired || low < 0xDC00 || low > 0xDFFF {
+				return string(body[i : i+6]), true
+			}
+			step = 12
+		}
+		next := bytes.IndexByte(body[i+step:], '\\')
+		if next < 0 {
+			break
+		}
+		i += step + next
+	}
+	return "", false
+}
+
+// escapedUnit reads a \uXXXX escape at the start of b.
+func escapedUnit(b []byte) (rune, bool) {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(b[2:6]), 16, 16)
+	return rune(v), err == nil
 }
 
 // requireJSON refuses a body of any type but application/json (parameters

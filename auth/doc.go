@@ -10,7 +10,14 @@
 //
 // The operator UI (the Asynq monitor at /monitoring) also takes the token as
 // the password of HTTP Basic credentials, so a browser can log in, and is
-// closed to principals limited to namespaces: it spans them all.
+// open to operators alone: it spans every namespace and shows every
+// task's payload.
+//
+// Operators (Principal.Operator: group "*", no namespace limit) alone may
+// use what spans every namespace (RequireOperator); reading or deleting
+// every document of a namespace needs group "*" (RequireEveryDocument).
+// UnreadBody is the one answer to a body that could not be read, for the
+// handlers here and at /mcp that read their bodies themselves.
 //
 // The WWW-Authenticate challenge and the protected-resource metadata follow
 // RFC 9728 so MCP clients can discover the authorization server; the

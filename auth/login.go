@@ -84,14 +84,14 @@ func (a *Authenticator) LoginHandler() http.Handler {
 // application/json a 415 (the console sends JSON; the types a page may send
 // cross-site without a CORS preflight — text/plain, forms — are exactly
 // the ones refused), malformed JSON or no token a 422; a body over
-// maxLoginBytes is a 413, one that could not be read as unreadBody says.
+// maxLoginBytes is a 413, one that could not be read as UnreadBody says.
 // On failure it has answered the request.
 func loginToken(w http.ResponseWriter, r *http.Request) (string, bool) {
 	const hint = `send {"token": "<API key or JWT>"}`
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxLoginBytes+1))
 	switch {
 	case err != nil:
-		status, msg := unreadBody(err)
+		status, msg := UnreadBody(err, "the login body")
 		writeDetail(w, status, msg)
 		return "", false
 	case len(body) > maxLoginBytes:
@@ -111,22 +111,6 @@ func loginToken(w http.ResponseWriter, r *http.Request) (string, bool) {
 		return "", false
 	}
 	return req.Token, true
-}
-
-// unreadBody is the status and message of a login body that could not be
-// read: what the server's body reader says of it when it tells its status
-// (past http.body_timeout: 408, cut short: 400), 413 past a byte limit,
-// else 400.
-func unreadBody(err error) (int, string) {
-	var told interface{ HTTPStatus() int }
-	var tooLarge *http.MaxBytesError
-	switch {
-	case errors.As(err, &told):
-		return told.HTTPStatus(), err.Error()
-	case errors.As(err, &tooLarge):
-		return http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes", tooLarge.Limit)
-	}
-	return http.StatusBadRequest, "cannot read the login body"
 }
 
 // refuseLogin answers a login whose token or store failed.

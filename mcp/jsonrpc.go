@@ -3,7 +3,6 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,6 +11,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"ragd/auth"
 	"ragd/jsonrpc"
 )
 
@@ -45,7 +45,7 @@ func protocolErrors(next http.Handler, maxBody int64, maxBatch int, fast func(ht
 		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 		if err != nil {
-			status, msg := unreadBody(err)
+			status, msg := auth.UnreadBody(err, "the request body")
 			writeRPCError(w, status, jsonrpc.ParseError, msg)
 			return
 		}
@@ -104,22 +104,6 @@ func unsupportedVersion(v string) string {
 		v = strings.ToValidUTF8(v[:40], "") + "…"
 	}
 	return fmt.Sprintf("Bad Request: unsupported MCP-Protocol-Version %q (supported versions: %s)", v, strings.Join(supported, ", "))
-}
-
-// unreadBody is the status and message of a body that could not be read:
-// what the server's body reader says of it when it tells its status (the
-// HTTP server's body deadline: 408, a body cut short: 400), 413 past a
-// byte limit, else a 400.
-func unreadBody(err error) (int, string) {
-	var told interface{ HTTPStatus() int }
-	var tooLarge *http.MaxBytesError
-	switch {
-	case errors.As(err, &told):
-		return told.HTTPStatus(), err.Error()
-	case errors.As(err, &tooLarge):
-		return http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes", tooLarge.Limit)
-	}
-	return http.StatusBadRequest, "cannot read the request body"
 }
 
 func writeRPCError(w http.ResponseWriter, status, code int, msg string) {

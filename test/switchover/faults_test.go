@@ -156,7 +156,7 @@ func TestSwitchRefusals(t *testing.T) {
 	alt := newStandin(t)
 	cfg.Embedders = map[string]config.Embed{"alt": {Provider: "openai", BaseURL: alt.URL, Model: alt.Model}}
 	cfg.Auth.Mode = "static-token"
-	cfg.Auth.Keys = []config.AuthKey{{Name: "ops", Token: "ops-token", Groups: []string{"*"}}, {Name: "team", Token: "team-token", Namespaces: []string{"north"}}}
+	cfg.Auth.Keys = []config.AuthKey{{Name: "ops", Token: "ops-token", Groups: []string{"*"}}, {Name: "team", Token: "team-token", Namespaces: []string{"north"}, Groups: []string{"*"}}}
 	s := stack.Start(t, cfg, false)
 	post := func(token, body, contentType string) (int, string) {
 		req, _ := http.NewRequest(http.MethodPost, s.URL+"/embedder/switch", bytes.NewBufferString(body))
@@ -176,7 +176,7 @@ func TestSwitchRefusals(t *testing.T) {
 		want            int
 		says            string
 	}{
-		{"team-token", `{"to":"alt"}`, js, 403, `key \"team\" is limited to namespaces`},
+		{"team-token", `{"to":"alt"}`, js, 403, `\"team\" is limited to namespaces`},
 		{"ops-token", `{"to":"nomic"}`, js, 404, `no embedder \"nomic\": the config names default, alt`},
 		{"ops-token", `{"to":"default"}`, js, 409, `embedder \"default\" is live already`},
 		{"ops-token", `{}`, js, 422, "to names the embedder to switch to"},

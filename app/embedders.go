@@ -77,7 +77,7 @@ func (a *App) connectStore(ctx context.Context, deps Deps, collection string, e 
 		return nil, nil, fmt.Errorf("collection %s: the given store holds weaviate.collection only", collection)
 	}
 	cfg := a.Config.Weaviate
-	c, err := store.Connect(ctx, store.Config{URL: cfg.URL, GRPCAddr: cfg.GRPCAddr, APIKey: cfg.APIKey,
+	c, err := store.Connect(ctx, store.Config{URL: cfg.URL, GRPCAddr: cfg.GRPCAddr, APIKey: cfg.APIKey, CAFile: cfg.CAFile,
 		Collection: collection, BatchSize: cfg.BatchSize, Timeout: timeouts(a.Config).Weaviate,
 		ReplicationFactor: cfg.ReplicationFactor, Consistency: cfg.Consistency}, e.Name(), e.Dimension())
 	if err != nil {

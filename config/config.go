@@ -178,9 +178,12 @@ type Redis struct {
 
 // Weaviate configures the vector store.
 type Weaviate struct {
-	URL        string        `yaml:"url"`
-	GRPCAddr   string        `yaml:"grpc_addr"`
-	APIKey     string        `yaml:"api_key"`
+	URL      string `yaml:"url"`
+	GRPCAddr string `yaml:"grpc_addr"`
+	APIKey   string `yaml:"api_key"`
+	// CAFile is a PEM bundle of certificates trusted, besides the
+	// system's, for the nodes' TLS (REST and gRPC); empty: the system's.
+	CAFile     string        `yaml:"ca_file"`
 	Collection string        `yaml:"collection"`
 	BatchSize  int           `yaml:"batch_size"`
 	Timeout    time.Duration `yaml:"timeout"`

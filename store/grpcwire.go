@@ -34,15 +34,15 @@ type grpcWire struct {
 // and replies are far smaller than this.
 const wireWindow = 4 << 20
 
-// newGRPCWire connects (lazily) to a node's gRPC endpoint, over TLS when
-// secured, authenticated as the Weaviate client does for the node whose
-// REST host is restHost.
-func newGRPCWire(grpcAddr, restHost string, secured bool, apiKey string, timeout time.Duration) (*grpcWire, error) {
+// newGRPCWire connects (lazily) to a node's gRPC endpoint, over TLS with
+// secured (tlsConfig's: verified) when not nil, authenticated as the
+// Weaviate client does for the node whose REST host is restHost.
+func newGRPCWire(grpcAddr, restHost string, secured *tls.Config, apiKey string, timeout time.Duration) (*grpcWire, error) {
 	creds := insecure.NewCredentials()
-	if secured {
-		// Verified against the system's roots: a deployment serving REST
-		// over https with a certificate ragd trusts serves gRPC with it too.
-		creds = credentials.NewTLS(&tls.Config{MinVersion: tls.VersionTLS12})
+	if secured != nil {
+		// A deployment serving REST over https with a certificate ragd
+		// trusts serves gRPC with it too.
+		creds = credentials.NewTLS(secured.Clone())
 	}
 	conn, err := grpc.NewClient(grpcAddr, grpc.WithTransportCredentials(creds),
 		grpc.WithInitialWindowSize(wireWindow), grpc.WithInitialConnWindowSize(wireWindow))

@@ -200,7 +200,7 @@ func TestWireSearchAuthenticates(t *testing.T) {
 			"x-weaviate-api-key": "k-2", "x-weaviate-cluster-url": "https://abc.c0.europe-west3.gcp.weaviate.cloud"}},
 		{"weaviate.internal:8080", "", map[string]string{"authorization": ""}},
 	} {
-		w, err := newGRPCWire(l.Addr().String(), tc.host, false, tc.key, time.Second)
+		w, err := newGRPCWire(l.Addr().String(), tc.host, nil, tc.key, time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -241,7 +241,8 @@ func TestEveryGRPCCallVerifiesTLS(t *testing.T) {
 	pb.RegisterWeaviateServer(srv, standIn)
 	go func() { _ = srv.Serve(l) }()
 	t.Cleanup(srv.Stop)
-	w, err := newGRPCWire(l.Addr().String(), "127.0.0.1:8443", true, "k", 2*time.Second)
+	conf, _ := tlsConfig("")
+	w, err := newGRPCWire(l.Addr().String(), "127.0.0.1:8443", conf, "k", 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

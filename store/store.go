@@ -3,25 +3,26 @@
 package store
 
 import (
-	"cmp"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate"
 
-	"ragd/telemetry"
 )
 
 // Config says where Weaviate is and how ragd uses it.
 type Config struct {
-	URL        string // REST endpoint, e.g. http://127.0.0.1:8080; for Connect, a comma-separated list of nodes
-	GRPCAddr   string // host:port of the gRPC endpoint; for Connect, one per node of URL, in its order
-	APIKey     string
+	URL      string // REST endpoint, e.g. http://127.0.0.1:8080; for Connect, a comma-separated list of nodes
+	GRPCAddr string // host:port of the gRPC endpoint; for Connect, one per node of URL, in its order
+	APIKey   string
+	// CAFile is a PEM bundle trusted besides the system's roots for every
+	// TLS connection to a node, REST and gRPC (tlsconfig.go).
+	CAFile     string
 	Collection string
 	BatchSize  int
 	// Timeout is the Weaviate client's own, which it always applies (60 s
@@ -70,6 +71,10 @@ func dial(cfg Config, rawURL, grpcAddr string, startup time.Duration) (*Store, e
 	if err != nil || u.Host == "" {
 		return nil, fmt.Errorf("weaviate.url %q is not a URL", rawURL)
 	}
+	tlsConf, err := tlsConfig(cfg.CAFile)
+	if err != nil {
+		return nil, err
+	}
 	wc := weaviate.Config{
 		Host:           u.Host,
 		Scheme:         u.Scheme,
@@ -78,8 +83,7 @@ func dial(cfg Config, rawURL, grpcAddr string, startup time.Duration) (*Store, e
 		// REST calls pass the trace on, as gRPC calls do (grpcWire). The
 		// client's own REST client when none is given, with the same
 		// timeout (its default when none).
-		ConnectionClient: &http.Client{Timeout: cmp.Or(cfg.Timeout, clientTimeout),
-			Transport: telemetry.TracingTransport(http.DefaultTransport)},
+		ConnectionClient: restClient(tlsConf, cfg.Timeout),
 		// What the client's auth.ApiKey would set; it cannot be given with
 		// a ConnectionClient.
 		Headers: apiKeyHeaders(cfg.APIKey, u.Host),
@@ -93,7 +97,11 @@ func dial(cfg Config, rawURL, grpcAddr string, startup time.Duration) (*Store, e
 		batch = 200
 	}
 	// TLS as the client decides it: an https node, or gRPC on port 443.
-	wire, err := newGRPCWire(grpcAddr, u.Host, u.Scheme == "https" || strings.HasSuffix(grpcAddr, ":443"), cfg.APIKey, cfg.Timeout)
+	var secured *tls.Config
+	if u.Scheme == "https" || strings.HasSuffix(grpcAddr, ":443") {
+		secured = tlsConf
+	}
+	wire, err := newGRPCWire(grpcAddr, u.Host, secured, cfg.APIKey, cfg.Timeout)
 	if err != nil {
 		return nil, fmt.Errorf("connect to weaviate's gRPC at %s: %w", grpcAddr, err)
 	}

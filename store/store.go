@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate"
-
 )
 
 // Config says where Weaviate is and how ragd uses it.

@@ -15,13 +15,15 @@ import (
 // document of type typ with clean blocks (normalized text, no empty
 // blocks), a title (its own, else its first level-1 heading, else from
 // name, a file name or URL) and pictures whose text has its ligatures
-// folded. A document left without blocks is a *ParseError.
+// folded. A document left without blocks is a *ParseError; one of
+// headings only gets a paragraph of their text (headingsBody).
 func Finish(l *Loaded, typ ragd.SourceType, name string) (*Loaded, error) {
 	l.SourceType = typ
 	l.Blocks = cleanBlocks(l.Blocks)
 	if len(l.Blocks) == 0 {
 		return nil, Errorf(name, typ, "no extractable text")
 	}
+	l.Blocks = headingsBody(l.Blocks)
 	l.Title = normalizeSpace(l.Title)
 	if l.Title == "" {
 		l.Title = firstHeading(l.Blocks, 1)
@@ -80,6 +82,25 @@ func cleanBlocks(in []Block) []Block {
 		out = append(out, b)
 	}
 	return out
+}
+
+// headingsBody gives a document of headings only (a Markdown outline, a
+// page of titles) a paragraph of their text, one a line, before them. A
+// chunk holds body text and a heading only as its trail, so such a
+// document would have no chunk: stored unsearchable, in a form its own
+// export cannot import again. Any other document is left as it is.
+func headingsBody(blocks []Block) []Block {
+	heads := make([]string, 0, len(blocks))
+	ocr := false
+	for _, b := range blocks {
+		if b.Kind != BlockHeading {
+			return blocks
+		}
+		heads = append(heads, b.Text)
+		ocr = ocr || b.OCR
+	}
+	body := Block{Kind: BlockParagraph, Text: strings.Join(heads, "\n"), Page: blocks[0].Page, OCR: ocr}
+	return append([]Block{body}, blocks...)
 }
 
 // firstHeading returns the text of the first heading of the given level.

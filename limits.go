@@ -11,4 +11,10 @@ const (
 	MaxTagChars = 100
 	// MaxTitleChars bounds a title, in characters.
 	MaxTitleChars = 1000
+	// MaxChunkTextBytes bounds a chunk's text, in bytes. The chunker
+	// cuts a chunk no sentence or token boundary brings under it (one
+	// 30 MiB "word", a huge code block), so an ingest never writes a
+	// longer one and an import refuses it: Weaviate refuses an oversized
+	// write whatever the retries.
+	MaxChunkTextBytes = 256 << 10
 )

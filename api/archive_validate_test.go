@@ -179,7 +179,10 @@ func expectRefused(t *testing.T, s *stack.Stack, cases []importCase) {
 // in characters. One over is a 422 naming the record, before any job;
 // at the limits the archive imports (an edited archive once stored a
 // 5,000-character title, 1,000 tags, a 100,000-character tag and a 30 MiB
-// title; with the last, GET /documents answered 31.5 MB).
+// title; with the last, GET /documents answered 31.5 MB). A chunk's text
+// is held to ragd.MaxChunkTextBytes, which the chunker never exceeds:
+// chunks of 30 MiB were accepted, and the job's writes failed in Weaviate
+// (ResourceExhausted) and opened the breaker every search shares.
 func TestImportAppliesIngestLimits(t *testing.T) {
 	t.Parallel()
 	s := archiveStack(t, nil)
@@ -226,6 +229,11 @@ func TestImportAppliesIngestLimits(t *testing.T) {
 			"document", "tags", []string{"document " + id}},
 		{"chunk of 1,000 tags", doc(func(_ *archive.Document, chunks []*archive.Chunk) { chunks[0].Tags = tags(1000, 4) }),
 			"chunk", "tags", []string{"chunk 0 of document " + id}},
+		{"chunk text of 30 MiB", doc(func(_ *archive.Document, chunks []*archive.Chunk) { chunks[0].Text = strings.Repeat("w", 30<<20) }),
+			"chunk", "text", []string{"chunk 0 of document " + id, fmt.Sprint(30 << 20), fmt.Sprint(ragd.MaxChunkTextBytes)}},
+		{"chunk text one byte over", doc(func(_ *archive.Document, chunks []*archive.Chunk) {
+			chunks[0].Text = strings.Repeat("w", ragd.MaxChunkTextBytes+1)
+		}), "chunk", "text", []string{"chunk 0 of document " + id}},
 	})
 
 	// At the limits, an archive imports.
@@ -233,6 +241,7 @@ func TestImportAppliesIngestLimits(t *testing.T) {
 		d.Document.Title = strings.Repeat("é", ragd.MaxTitleChars)
 		d.Document.Tags = tags(ragd.MaxTags, ragd.MaxTagChars)
 		chunks[0].Tags = d.Document.Tags
+		chunks[0].Text = strings.Repeat("w", ragd.MaxChunkTextBytes)
 	})
 	if _, job := importKB(t, s, "src", atLimits); job.Status != ragd.JobCompleted {
 		t.Fatalf("import at the limits: %s %s", job.Status, job.Error)

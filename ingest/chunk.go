@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"ragd"
 	"ragd/ingest/document"
 )
 
@@ -276,11 +277,39 @@ func (c *chunker) emit(cont bool) {
 		return
 	}
 	text, offsets := c.text()
+	if len(text) > ragd.MaxChunkTextBytes {
+		// a run no sentence or token boundary cuts: cut at the bound,
+		// without an overlap (which would not fit either)
+		for _, part := range cutText(text, ragd.MaxChunkTextBytes) {
+			c.out = append(c.out, c.piece(part))
+		}
+		c.cur, c.curTokens = nil, 0
+		return
+	}
 	c.out = append(c.out, c.piece(text))
 	if cont && c.opt.Overlap > 0 {
 		c.carry = c.tail(text, offsets)
 	}
 	c.cur, c.curTokens = nil, 0
+}
+
+// cutText cuts text into parts of at most limit bytes, each at a line
+// break or space in its second half when there is one, else at a
+// character boundary.
+func cutText(text string, limit int) []string {
+	var parts []string
+	for len(text) > limit {
+		cut := limit
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		if i := strings.LastIndexAny(text[:cut], " \n"); i > cut/2 {
+			cut = i + 1
+		}
+		parts = append(parts, text[:cut])
+		text = text[cut:]
+	}
+	return append(parts, text)
 }
 
 // tail picks the longest run of whole trailing sentences of text within the

@@ -373,3 +373,25 @@ func mustParseFile(t *testing.T, path string, typ ragd.SourceType) *document.Loa
 	}
 	return l
 }
+
+// No chunk's text is longer than ragd.MaxChunkTextBytes, the bound an
+// import holds archives to: a run no sentence or token boundary cuts (a
+// 1 MiB "word", two words of 200 KiB) is cut at it, at a space when
+// there is one, and the parts together are the whole run.
+func TestChunkTextIsBounded(t *testing.T) {
+	word := strings.Repeat("é", 1<<19) // 1 MiB, one token
+	two := strings.Repeat("a", 200<<10) + " " + strings.Repeat("b", 200<<10)
+	for _, d := range []*document.Loaded{doc("Word", para(word)), doc("Two", code(two))} {
+		pieces := Chunk(d, ChunkOptions{})
+		var all strings.Builder
+		for i, p := range pieces {
+			if len(p.Text) > ragd.MaxChunkTextBytes || !utf8.ValidString(p.Text) {
+				t.Fatalf("%s: chunk %d of %d bytes, over %d or invalid UTF-8", d.Title, i, len(p.Text), ragd.MaxChunkTextBytes)
+			}
+			all.WriteString(p.Text)
+		}
+		if want := d.Blocks[0].Text; all.String() != want {
+			t.Fatalf("%s: the parts hold %d bytes of the %d", d.Title, all.Len(), len(want))
+		}
+	}
+}

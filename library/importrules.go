@@ -11,7 +11,8 @@ import (
 
 // importRules hold an archive's records to what an ingest holds a
 // document to, with the same definitions: titles (validTitle), tags
-// (validTags, on the document and on each chunk), pictures per document
+// (validTags, on the document and on each chunk), chunk text
+// (ragd.MaxChunkTextBytes), pictures per document
 // (document.MaxImages) and sources of the kinds ragd indexes
 // (importsource.go). The format's own checks (ids, vectors, counts) are
 // package archive's. One value serves one validation: the header tells it
@@ -45,10 +46,16 @@ func (r *importRules) document(d *archive.Document) error {
 	return r.source(d.Document)
 }
 
-// chunk checks a chunk's tags: an ingest writes the document's on each.
+// chunk checks a chunk's text, no longer than the chunker makes one
+// (ragd.MaxChunkTextBytes), and its tags: an ingest writes the
+// document's on each.
 func (r *importRules) chunk(c *archive.Chunk) error {
 	if err := validStoredAccess(c.Access); err != nil {
 		return err
+	}
+	if len(c.Text) > ragd.MaxChunkTextBytes {
+		return archive.Refuse("text", "text of %d bytes: an ingest makes no chunk of more than %d bytes", len(c.Text),
+			ragd.MaxChunkTextBytes)
 	}
 	return refusal("tags", validTags(c.Tags))
 }

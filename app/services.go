@@ -52,8 +52,9 @@ func (a *App) assemble(d services) {
 	th := thesaurus(cfg, a.Log)
 	a.Search = &search.Service{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
 		Cache: results, QueryVectors: search.NewQueryVectors(cfg.Search.QueryCacheSize), Vocab: words, Thesaurus: th,
-		Models: search.Models{Rewriter: d.chat, Reranker: d.reranker, RerankFallback: a.Metrics.RerankFallbacks()},
-		Log:    a.Log, Settings: search.Settings{Alpha: cfg.Search.Alpha, MMR: cfg.Search.MMR, MMRLambda: cfg.Search.MMRLambda,
+		Models: search.Models{Rewriter: d.chat, Reranker: d.reranker, RerankFallback: a.Metrics.RerankFallbacks(),
+			RedisFallback: a.Metrics.RedisFallbacks()},
+		Log: a.Log, Settings: search.Settings{Alpha: cfg.Search.Alpha, MMR: cfg.Search.MMR, MMRLambda: cfg.Search.MMRLambda,
 			RRFK: cfg.Search.RRFK, Retrieval: retrieval(cfg.Search), RerankCandidates: cfg.Rerank.Candidates}}
 	a.Answer = &answer.Service{Search: a.Search, LLM: d.chat, Web: d.web, Cache: results, Log: a.Log,
 		Settings: answer.Settings{MinScore: cfg.Answer.MinScore, MaxSentences: cfg.Answer.MaxSentences,

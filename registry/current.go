@@ -75,6 +75,21 @@ func (r *Registry) CurrentHashesAt(ctx context.Context, namespace string, ids []
 	return out, nil
 }
 
+// LastKnownHashes is a copy of the current versions this process last
+// read of the namespace's documents, however old: for a search that cannot
+// read them from Redis (search/degraded.go), never for one that can.
+func (r *Registry) LastKnownHashes(namespace string) map[string]string {
+	r.current.mu.Lock()
+	defer r.current.mu.Unlock()
+	out := map[string]string{}
+	if at := r.current.ns[namespace]; at != nil {
+		for id, h := range at.hash {
+			out[id] = h
+		}
+	}
+	return out
+}
+
 // currentMaxAge bounds how long versions read at one epoch are reused. The
 // epoch moves with every change ragd makes, so this only limits the damage
 // of a writer that changes versions without moving it (an older ragd during

@@ -99,7 +99,9 @@ func (s *Service) currentHits(ctx context.Context, ns string, q ragd.ChunkQuery)
 		}
 		current, err := s.currentVersionsAt(ctx, ns, ids, *at)
 		if err != nil {
-			return nil, err
+			if current, err = s.withoutRedis(ctx, ns, hits, err); err != nil {
+				return nil, err
+			}
 		}
 		kept := hits[:0]
 		for _, h := range hits {

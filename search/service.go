@@ -53,6 +53,10 @@ type Models struct {
 	// RerankFallback, when set, is told of each search that kept its fused
 	// order because the reranker failed (for a metric).
 	RerankFallback func(err error)
+	// RedisFallback, when set, is told of each namespace search that
+	// could not read the current versions from Redis and answered from
+	// the store alone (degraded.go; for a metric).
+	RedisFallback func(err error)
 }
 
 // Settings weigh and shape retrieval.

@@ -63,7 +63,7 @@ func (s *Store) UpsertImages(ctx context.Context, namespace string, images []rag
 	}
 	resp, err := s.batchObjects(ctx, objects)
 	if err != nil {
-		return fmt.Errorf("weaviate batch write (images): %w", err)
+		return refusedWrite("weaviate batch write (images)", err)
 	}
 	for _, r := range resp {
 		if r.Result != nil && r.Result.Errors != nil && len(r.Result.Errors.Error) > 0 {

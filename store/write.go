@@ -33,7 +33,7 @@ func (s *Store) upsertBatch(ctx context.Context, namespace string, chunks []ragd
 	}
 	resp, err := s.batchObjects(ctx, objects)
 	if err != nil {
-		return fmt.Errorf("weaviate batch write: %w", err)
+		return refusedWrite("weaviate batch write", err)
 	}
 	var failures []string
 	for _, r := range resp {

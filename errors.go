@@ -3,6 +3,7 @@ package ragd
 import (
 	"errors"
 	"fmt"
+	"regexp"
 )
 
 // ErrorKind classifies service-layer errors so transports can map them to
@@ -78,6 +79,23 @@ func Conflict(format string, args ...any) *Error {
 // Unavailable wraps err as a KindUnavailable error naming the dependency.
 func Unavailable(dependency string, err error) *Error {
 	return &Error{Kind: KindUnavailable, Message: dependency + " is unavailable", Err: err, RetryAfterSeconds: 5}
+}
+
+// unavailableText finds, in an error's text, the words of the
+// KindUnavailable errors ragd makes for a dependency: Unavailable's and an
+// open breaker's "<dependency> is unavailable", a guard's timeout
+// "<dependency> did not answer within …".
+var unavailableText = regexp.MustCompile(`(?:^|: )((?:weaviate|embedder(?::[^ :]+)*|llm|websearch|reranker|redis) (?:is unavailable|did not answer within))`)
+
+// UnavailableIn returns what of text — a job's error, which keeps only its
+// error's text — says a dependency was unavailable ("weaviate is
+// unavailable"), or "" when it does not: a job that failed so failed for
+// a dependency's health, not for its input, and may be run again.
+func UnavailableIn(text string) string {
+	if m := unavailableText.FindStringSubmatch(text); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 // PublicMessage is what of err a caller may read, over any transport: the

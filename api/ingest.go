@@ -130,12 +130,22 @@ func (h *handlers) await(c echo.Context, enq library.Enqueued, wait bool) (*ragd
 	return job, nil
 }
 
-// failed answers a wait:true request whose job failed. Within the wait, only
-// a permanent failure (a corrupt or unreadable source) ends a job: transient
-// ones are still being retried.
+// failed answers a wait:true request whose job failed. Within the wait,
+// a permanent failure (a corrupt or unreadable source) ends a job, a 422;
+// transient ones are retried, and a job that failed for a dependency
+// anyway (its retries spent on an open breaker) is the 503 with
+// Retry-After a direct call to it would be, naming the dependency only.
 func failed(job *ragd.Job) error {
+	if dep := ragd.UnavailableIn(job.Error); dep != "" {
+		return &ragd.Error{Kind: ragd.KindUnavailable, RetryAfterSeconds: unavailableRetryAfter,
+			Message: fmt.Sprintf("job %s failed: %s; index it again once it is back", job.ID, dep)}
+	}
 	return &ragd.Error{Kind: ragd.KindInvalid, Message: fmt.Sprintf("job %s failed: %s", job.ID, job.Error)}
 }
+
+// unavailableRetryAfter is the Retry-After of a job that failed for a
+// dependency: its job no longer knows the breaker's own hint.
+const unavailableRetryAfter = 5
 
 func (h *handlers) job(c echo.Context) error {
 	job, err := h.svc.Library.Job(c.Request().Context(), c.Param("id"))

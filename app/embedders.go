@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"strings"
 
 	"ragd"
@@ -106,16 +107,26 @@ func newEmbedder(ctx context.Context, cfg config.Config, ec config.Embed) (ragd.
 		}
 		return o, nil
 	default:
-		path := ec.ModelPath
+		path, from := ec.ModelPath, "embed.model_path"
 		if path == "" {
-			path = cfg.GloVePath()
+			path, from = cfg.GloVePath(), "<data.dir>/models/glove-sif-100d.bin, data.dir being "+cfg.Data.Dir
 		}
 		g, err := embed.LoadGloVe(path)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("the glove embedder's table %s is missing: run `make deps` (or scripts/deps.sh), or set model_path", path)
+			return nil, missingTable(path, from)
 		}
 		return g, err
 	}
+}
+
+// missingTable says which glove table was looked for, where its path came
+// from and how relative paths were resolved, since a ragd started from
+// another directory (an agent host's) is the likeliest reason.
+func missingTable(path, from string) error {
+	wd, _ := os.Getwd()
+	return fmt.Errorf("the glove embedder's table %s is missing (it is %s; relative paths are taken against the config file's "+
+		"directory, or without one the working directory, here %s): run `make deps` (or scripts/deps.sh) for that data dir, "+
+		"or set data.dir (RAGD_DATA_DIR) or embed.model_path (RAGD_EMBED_MODEL_PATH), or start ragd with --config", path, from, wd)
 }
 
 // embedders is the service behind GET /embedder and POST /embedder/switch.

@@ -16,7 +16,10 @@ func TestShippedConfigMatchesDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := Default(); !reflect.DeepEqual(cfg, want) {
+	want := Default()
+	dir, _ := filepath.Abs("..")
+	want.resolvePaths(dir) // relative paths are the file's directory's
+	if !reflect.DeepEqual(cfg, want) {
 		t.Fatalf("config.yaml differs from Default():\n got %+v\nwant %+v", cfg, want)
 	}
 }

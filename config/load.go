@@ -16,10 +16,18 @@ import (
 )
 
 // Load returns the defaults overlaid with the YAML file at path (skipped when
-// path is empty) and then with RAGD_* variables from environ.
+// path is empty) and then with RAGD_* variables from environ. Relative
+// paths of the defaults and of the file (data.dir, ingest.roots, ...) are
+// taken against the file's directory, so a ragd started from anywhere
+// finds the same files; without a file, and in RAGD_* variables, against
+// the working directory.
 func Load(path string, environ []string) (Config, error) {
 	cfg := Default()
 	env := envMap(environ)
+	base, err := relativeBase(path)
+	if err != nil {
+		return cfg, err
+	}
 	if path != "" {
 		raw, err := os.ReadFile(path)
 		if err != nil {
@@ -31,8 +39,12 @@ func Load(path string, environ []string) (Config, error) {
 			return cfg, fmt.Errorf("config %s: %w", path, err)
 		}
 	}
+	cfg.resolvePaths(base)
 	if err := applyEnv(&cfg, env); err != nil {
 		return cfg, err
+	}
+	if wd, err := os.Getwd(); err == nil {
+		cfg.resolvePaths(wd) // what RAGD_* variables set
 	}
 	if err := cfg.renamed(); err != nil {
 		return cfg, err

@@ -80,16 +80,15 @@ func runWorker(args []string) error {
 	return nil
 }
 
-// loadConfig reads --config, else $RAGD_CONFIG, else ./config.yaml if present.
+// loadConfig reads --config, else $RAGD_CONFIG, else ./config.yaml if
+// present, else the config.yaml of the binary's checkout (configPath).
 func loadConfig(fs *flag.FlagSet, args []string) (config.Config, error) {
-	path := fs.String("config", os.Getenv("RAGD_CONFIG"), "config file (default ./config.yaml if present)")
+	path := fs.String("config", os.Getenv("RAGD_CONFIG"), "config file (default ./config.yaml if present, else the one of the checkout holding bin/ragd)")
 	if err := fs.Parse(args); err != nil {
 		return config.Config{}, err
 	}
 	if *path == "" {
-		if _, err := os.Stat("config.yaml"); err == nil {
-			*path = "config.yaml"
-		}
+		*path = configPath()
 	}
 	return config.Load(*path, os.Environ())
 }

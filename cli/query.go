@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"ragd/wire"
@@ -68,6 +69,9 @@ func runSearch(ctx context.Context, s *session, args []string) error {
 	}
 	if s.globals.json {
 		return s.emit(resp)
+	}
+	if resp.Notice != "" {
+		return errors.New(resp.Notice) // nothing to search: exit 1, not "no match"
 	}
 	if len(resp.Results) == 0 {
 		s.printf("no passages match %q\n", resp.Query)

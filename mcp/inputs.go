@@ -77,6 +77,8 @@ type TextNode struct {
 type RetrieveTextOutput struct {
 	Results []TextNode `json:"results"`
 	Count   int        `json:"count"`
+	// Notice is wire.SearchResponse's: why there is nothing to find.
+	Notice string `json:"notice,omitempty" jsonschema:"set when no namespace searched holds a document you may see: nothing was indexed there, it was cleared, or it does not exist"`
 }
 
 // VisualNode is one retrieved image.

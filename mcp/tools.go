@@ -216,7 +216,7 @@ func (m *Server) retrieveText(p preset) sdk.ToolHandlerFor[search.RetrieveReques
 		if err != nil {
 			return nil, RetrieveTextOutput{}, err
 		}
-		out := RetrieveTextOutput{Results: make([]TextNode, len(resp.Results)), Count: resp.Count}
+		out := RetrieveTextOutput{Results: make([]TextNode, len(resp.Results)), Count: resp.Count, Notice: resp.Notice}
 		for i, r := range resp.Results {
 			out.Results[i] = TextNode{NodeID: r.ID, Text: r.Text, Score: r.Score, Metadata: NodeMetadata{Path: r.Path, Level: r.Level,
 				Summary: r.Summary, DocumentID: r.DocumentID, SourceType: string(r.SourceType), Source: r.Source, Page: r.Page, OCR: r.OCR, KBName: r.KBName}}

@@ -48,6 +48,8 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (SearchResponse
 	}
 	if resp.Count > 0 {
 		s.Cache.Put(ctx, "rag_search", key, resp)
+	} else if err := s.NoDocuments(ctx, p.Namespaces); err != nil {
+		resp.Notice = err.Error()
 	}
 	return resp, nil
 }

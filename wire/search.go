@@ -47,4 +47,7 @@ type SearchResponse struct {
 	Query   string   `json:"query"`
 	Results []Result `json:"results"`
 	Count   int      `json:"count"`
+	// Notice says why there is nothing to find, when no namespace searched
+	// holds a document the caller may see (search.Service.NoDocuments).
+	Notice string `json:"notice,omitempty" jsonschema:"set when no namespace searched holds a document you may see: nothing was indexed there, it was cleared, or it does not exist"`
 }

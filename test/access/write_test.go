@@ -379,3 +379,43 @@ func TestKeyRoots(t *testing.T) {
 		t.Fatalf("start with a key root outside the ingest roots: %v", err)
 	}
 }
+
+// A search in a namespace holding no document the key may see says so (a
+// notice; the CLI exits 1), in the same words whether nothing was indexed
+// there or all of it is hidden from the key; a search that merely matches
+// nothing has no notice. Over REST, MCP and the CLI.
+func TestSearchSaysNamespaceIsEmpty(t *testing.T) {
+	t.Parallel()
+	k := start(t)
+	r := call(t, k.s, finToken, http.MethodPost, "/tools/rag_index",
+		map[string]any{"text": "Harbour ledger of the quarter.", "kb_name": "finonly", "access": []string{"fin"}, "wait": true})
+	if r.Status != http.StatusOK {
+		t.Fatalf("fin's index: %d %s", r.Status, r.Body)
+	}
+	search := func(token, kb, q string) stack.Response {
+		return call(t, k.s, token, http.MethodPost, "/tools/rag_search", map[string]any{"query": q, "kb_name": kb})
+	}
+	hidden, missing := search(engToken, "finonly", "harbour ledger"), search(engToken, "nope", "harbour ledger")
+	if hidden.Status != http.StatusOK || missing.Status != http.StatusOK || hidden.JSON["count"].(float64) != 0 ||
+		!strings.Contains(string(missing.Body), "holds no documents you may see") ||
+		strings.ReplaceAll(string(hidden.Body), "finonly", "nope") != string(missing.Body) {
+		t.Fatalf("eng in a namespace of fin's alone: %d %s; in none: %d %s", hidden.Status, hidden.Body, missing.Status, missing.Body)
+	}
+	if r := search(finToken, "finonly", "harbour ledger"); r.Status != http.StatusOK || r.JSON["count"].(float64) == 0 {
+		t.Fatalf("fin in its namespace: %d %s", r.Status, r.Body)
+	}
+	if r := call(t, k.s, engToken, http.MethodPost, "/tools/rag_search", map[string]any{"query": "zebra xylophone quasar", "kb_name": ns, "mode": "keyword"}); r.Status != http.StatusOK || r.JSON["count"].(float64) != 0 || r.JSON["notice"] != nil {
+		t.Fatalf("a search matching nothing: %d %s", r.Status, r.Body)
+	}
+	cs := connect(t, k, engToken)
+	res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "core_retrieve_text", Arguments: map[string]any{"query": "harbour", "kb_name": "nope"}})
+	if err != nil || res.IsError || !strings.Contains(mustJSON(res.StructuredContent), "holds no documents") {
+		t.Fatalf("core_retrieve_text in no namespace: %v %s", err, mustJSON(res))
+	}
+	var out bytes.Buffer
+	env := cli.Env{Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
+	code := cli.Run(context.Background(), []string{"search", "harbour", "--kb", "nope", "--server", k.s.URL, "--token", engToken}, env)
+	if code != cli.ExitFailed || !strings.Contains(out.String(), "holds no documents") {
+		t.Fatalf("ragd search --kb nope: exit %d, %s", code, out.String())
+	}
+}

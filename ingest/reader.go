@@ -90,7 +90,7 @@ func (r *Reader) readFile(ctx context.Context, parser Parser, path string) (Cont
 	if err != nil {
 		return Content{}, &document.ParseError{Source: path, Err: err}
 	}
-	typ, ok := sourcetype.ForExtension(filepath.Ext(resolved))
+	typ, ok := sourcetype.ForName(resolved)
 	if !ok {
 		return Content{}, fmt.Errorf("%s: %w", path, sourcetype.ErrUnsupported)
 	}

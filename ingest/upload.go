@@ -46,7 +46,7 @@ func (r *Reader) readUpload(ctx context.Context, parser Parser, hash, filename s
 	if r.UploadsDir == "" {
 		return Content{}, &document.ParseError{Source: name, Err: errors.New("this worker has no uploads directory (data.dir)")}
 	}
-	typ, ok := sourcetype.ForExtension(filepath.Ext(filename))
+	typ, ok := sourcetype.ForName(filename)
 	if !ok {
 		return Content{}, fmt.Errorf("%s: %w", filename, sourcetype.ErrUnsupported)
 	}

@@ -71,7 +71,7 @@ func WalkFilesWith(root string, roots *guard.Roots, o WalkOptions) ([]string, er
 			}
 			return err
 		}
-		if _, ok := sourcetype.ForExtension(filepath.Ext(p)); !ok {
+		if _, ok := sourcetype.ForName(p); !ok {
 			return nil // before matching: most files are of other types
 		}
 		if skip, err := skipper.Skip(p, false); err != nil || skip {

@@ -3,7 +3,6 @@ package library
 import (
 	"net/url"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"ragd"
@@ -89,7 +88,7 @@ func (r *importRules) uploadSource(rest string, typ ragd.SourceType) error {
 // extensionTyped checks a file's type is the one its extension gives, as
 // an ingest picks its parser.
 func extensionTyped(name string, typ ragd.SourceType, source string) error {
-	want, ok := sourcetype.ForExtension(filepath.Ext(name))
+	want, ok := sourcetype.ForName(name)
 	if !ok {
 		return archive.Refuse("source", "source %q is no file type ragd loads (%s)", archive.Clip(source), strings.Join(sourcetype.Extensions(), ", "))
 	}

@@ -33,7 +33,7 @@ func uploadFilename(raw string) (string, ragd.SourceType, error) {
 	case len(name) > maxFilenameBytes:
 		return "", "", ragd.Invalid("file", "value_error", "file name is %d bytes long; at most %d are allowed", len(name), maxFilenameBytes)
 	}
-	typ, ok := sourcetype.ForExtension(filepath.Ext(name))
+	typ, ok := sourcetype.ForName(name)
 	if !ok {
 		return "", "", ragd.Invalid("file", "value_error", "unsupported file type %q of %s: supported are %s",
 			filepath.Ext(name), name, strings.Join(sourcetype.Extensions(), ", "))

@@ -26,3 +26,22 @@ func TestForExtension(t *testing.T) {
 		}
 	}
 }
+
+// The plain names projects give text files without an extension load as
+// text, whatever their case and directory; other names without one, and
+// a plain name with an unsupported extension, do not.
+func TestForName(t *testing.T) {
+	for name, want := range map[string]ragd.SourceType{
+		"README": ragd.SourceText, "/repo/docs/LICENSE": ragd.SourceText, "Changelog": ragd.SourceText,
+		"README.md": ragd.SourceMarkdown, `C:\x\notes.TXT`: ragd.SourceText, "a/b/page.html": ragd.SourceHTML,
+	} {
+		if got, ok := ForName(name); !ok || got != want {
+			t.Errorf("ForName(%q) = %q, %v; want %q", name, got, ok, want)
+		}
+	}
+	for _, name := range []string{"Makefile", "main", "README.exe", "dir/.README", ""} {
+		if _, ok := ForName(name); ok {
+			t.Errorf("ForName(%q) should be unsupported", name)
+		}
+	}
+}

@@ -62,7 +62,7 @@ func (a *App) assemble(d services) {
 	keeper := &versions.Keeper{Store: d.store, Registry: d.registry, Generations: d.generations, Vocab: words, Log: a.Log}
 	a.Library = &library.Service{Store: d.store, Embedder: d.embedder, Registry: d.registry, Versions: keeper,
 		Queue: a.Queue, Roots: d.roots, Fetcher: d.fetcher, MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles,
-		WaitTimeout: cfg.HTTP.WaitTimeout, Log: a.Log,
+		WaitTimeout: cfg.HTTP.WaitTimeout, MaxTextBytes: cfg.Ingest.MaxDocumentTextBytes, Log: a.Log,
 		Uploads: &library.Uploads{Dir: uploadsDir(cfg), MaxFileBytes: cfg.Ingest.MaxFileBytes, MaxFiles: cfg.Ingest.MaxUploadFiles}}
 	a.Archiver = &library.Archiver{Store: d.store, Embedder: d.embedder, Registry: d.registry, Versions: keeper,
 		Queue: a.Queue, Dir: filepath.Join(cfg.Data.Dir, "imports"), MaxBytes: cfg.Import.MaxBytes,
@@ -73,6 +73,7 @@ func (a *App) assemble(d services) {
 				MemoryBytes: cfg.Ingest.ParseMemoryBytes}, OCR: ocrOptions(cfg.Ingest)}, UploadsDir: uploadsDir(cfg),
 			Parses: slots(cfg.Ingest.ParseConcurrency)},
 		Chunking:          ingest.ChunkOptions{Tokens: cfg.Ingest.ChunkTokens, Overlap: cfg.Ingest.ChunkOverlap},
+		Bounds:            ingest.Bounds{MaxChunks: cfg.Ingest.MaxDocumentChunks, MaxTextBytes: cfg.Ingest.MaxDocumentTextBytes},
 		MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize,
 		Embeds: slots(cfg.Embed.Concurrency), Log: a.Log}
 	if cfg.Ingest.RelatedWords {

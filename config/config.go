@@ -247,6 +247,14 @@ type Ingest struct {
 	OCR string `yaml:"ocr"`
 	// OCRLanguages are tesseract's languages, joined by "+" ("eng+deu").
 	OCRLanguages string `yaml:"ocr_languages"`
+	// MaxDocumentChunks fails a document that would make more chunks
+	// (the chunker stops as soon as it passes the bound).
+	MaxDocumentChunks int `yaml:"max_document_chunks"`
+	// MaxDocumentTextBytes fails a document with more extracted text, and
+	// refuses inline text of more bytes (413).
+	MaxDocumentTextBytes int64 `yaml:"max_document_text_bytes"`
+	// MaxURLBytes refuses a longer URL to index (422).
+	MaxURLBytes int `yaml:"max_url_bytes"`
 }
 
 // Worker configures the Asynq ingest worker.
@@ -410,7 +418,8 @@ func Default() Config {
 		Embedders: map[string]Embed{},
 		Ingest: Ingest{Roots: []string{"."}, MaxFileBytes: 50 << 20, URLTimeout: 30 * time.Second,
 			ChunkTokens: 384, ChunkOverlap: 32, MaxDirectoryFiles: 10000,
-			MaxPages: 5000, ParseConcurrency: 4, ParseTimeout: 2 * time.Minute, ParseMemoryBytes: 1 << 30, MaxUploadFiles: 10, OCR: "auto", OCRLanguages: "eng"},
+			MaxPages: 5000, ParseConcurrency: 4, ParseTimeout: 2 * time.Minute, ParseMemoryBytes: 1 << 30, MaxUploadFiles: 10, OCR: "auto", OCRLanguages: "eng",
+			MaxDocumentChunks: 20000, MaxDocumentTextBytes: 64 << 20, MaxURLBytes: 8192},
 		Worker: Worker{Concurrency: 32, Queue: "ragd", MaxRetries: 3, TaskTimeout: 30 * time.Minute,
 			PollInterval: 100 * time.Millisecond, BatchWait: 20 * time.Millisecond},
 		Jobs: Jobs{Retention: 24 * time.Hour},

@@ -41,6 +41,12 @@ type Piece struct {
 // chunk repeats its last sentences (up to opt.Overlap tokens) there. The
 // output is a pure function of doc and opt.
 func Chunk(doc *document.Loaded, opt ChunkOptions) []Piece {
+	return newChunker(doc, opt, 0).run(doc)
+}
+
+// newChunker is the chunker of doc with opt's defaults filled in; with
+// maxChunks > 0 it stops once it has made more pieces than that.
+func newChunker(doc *document.Loaded, opt ChunkOptions, maxChunks int) *chunker {
 	if opt.Tokens <= 0 {
 		opt.Tokens = DefaultChunkTokens
 	}
@@ -52,10 +58,16 @@ func Chunk(doc *document.Loaded, opt ChunkOptions) []Piece {
 	}
 	// an overlap as large as the chunk would leave no room for new text
 	opt.Overlap = min(opt.Overlap, opt.Tokens/2)
+	return &chunker{opt: opt, title: doc.Title, max: maxChunks}
+}
 
-	c := &chunker{opt: opt, title: doc.Title}
+// run chunks doc's blocks, section by section, until done or full.
+func (c *chunker) run(doc *document.Loaded) []Piece {
 	var body []document.Block
 	for _, b := range doc.Blocks {
+		if c.full() {
+			return c.out
+		}
 		if b.Kind != document.BlockHeading {
 			body = append(body, b)
 			continue
@@ -67,6 +79,9 @@ func Chunk(doc *document.Loaded, opt ChunkOptions) []Piece {
 	c.section(body)
 	return c.out
 }
+
+// full reports whether the chunker has passed its bound of pieces.
+func (c *chunker) full() bool { return c.max > 0 && len(c.out) > c.max }
 
 // segment is a run of text inside a chunk: a block, a piece of a split
 // block, or the overlap carried over from the previous chunk.
@@ -84,6 +99,7 @@ type segment struct {
 type chunker struct {
 	opt   ChunkOptions
 	title string
+	max   int              // pieces past which it stops (full), 0 for no bound
 	stack []document.Block // open headings, outermost first
 	out   []Piece
 
@@ -119,6 +135,9 @@ func (c *chunker) push(h document.Block) {
 // section packs the body blocks of one section.
 func (c *chunker) section(blocks []document.Block) {
 	for _, g := range groupBlocks(blocks) {
+		if c.full() {
+			return
+		}
 		c.addGroup(g)
 	}
 	c.emit(false)
@@ -160,6 +179,9 @@ func (c *chunker) addGroup(g []segment) {
 		c.reserve = g[0].tokens + g[1].tokens
 	}
 	for _, s := range g {
+		if c.full() {
+			return
+		}
 		c.addSegment(s)
 	}
 }
@@ -177,12 +199,13 @@ func (c *chunker) addSegment(s segment) {
 		c.append(s)
 		return
 	}
-	for _, p := range splitSegment(s, limit) {
+	splitSegment(s, limit, func(p segment) bool {
 		if c.curTokens+p.tokens > limit {
 			c.emit(true)
 		}
 		c.append(p)
-	}
+		return !c.full()
+	})
 }
 
 // append adds s to the current chunk; the first segment of a continued
@@ -206,12 +229,13 @@ func (c *chunker) append(s segment) {
 }
 
 // splitSegment cuts an oversized block at sentence boundaries, and a
-// sentence still over limit at token boundaries. Pieces keep the separator
-// that stood between them in the block.
-func splitSegment(s segment, limit int) []segment {
-	var out []segment
+// sentence still over limit at token boundaries, yielding the pieces in
+// order until yield returns false: a block of millions of sentences is
+// never held as millions of pieces. Pieces keep the separator that stood
+// between them in the block.
+func splitSegment(s segment, limit int, yield func(segment) bool) {
 	prevEnd := -1
-	add := func(start, end int) {
+	add := func(start, end int) bool {
 		sep, cont := "", prevEnd >= 0
 		if cont {
 			if gap := s.text[prevEnd:start]; strings.Contains(gap, "\n") {
@@ -221,22 +245,33 @@ func splitSegment(s segment, limit int) []segment {
 			}
 		}
 		text := s.text[start:end]
-		out = append(out, segment{text: text, kind: s.kind, page: s.page, ocr: s.ocr, tokens: CountTokens(text), cont: cont, sep: sep})
 		prevEnd = end
+		return yield(segment{text: text, kind: s.kind, page: s.page, ocr: s.ocr, tokens: CountTokens(text), cont: cont, sep: sep})
 	}
-	for _, sp := range sentenceSpans(s.text) {
+	eachSentence(s.text, func(sp span) bool {
 		sentence := s.text[sp.start:sp.end]
 		if CountTokens(sentence) <= limit {
-			add(sp.start, sp.end)
-			continue
+			return add(sp.start, sp.end)
 		}
-		toks := tokenSpans(sentence)
-		for i := 0; i < len(toks); i += limit {
-			j := min(i+limit, len(toks)) - 1
-			add(sp.start+toks[i][0], sp.start+toks[j][1])
+		n, first, last := 0, 0, 0 // a run of n tokens, sentence[first:last]
+		for i := 0; ; {
+			start, end := nextToken(sentence, i)
+			if start < 0 {
+				break
+			}
+			if n == 0 {
+				first = start
+			}
+			n, last, i = n+1, end, end
+			if n == limit {
+				if !add(sp.start+first, sp.start+last) {
+					return false
+				}
+				n = 0
+			}
 		}
-	}
-	return out
+		return n == 0 || add(sp.start+first, sp.start+last)
+	})
 }
 
 // text renders the current chunk, returning also each segment's offset.

@@ -17,20 +17,33 @@ type span struct{ start, end int }
 // word follows.
 func sentenceSpans(s string) []span {
 	var out []span
+	eachSentence(s, func(sp span) bool {
+		out = append(out, sp)
+		return true
+	})
+	return out
+}
+
+// eachSentence yields the spans sentenceSpans returns, one at a time,
+// until yield returns false.
+func eachSentence(s string, yield func(span) bool) {
 	start := 0
-	emit := func(end int) {
-		if t := trimSpan(s, start, end); t.end > t.start {
-			out = append(out, t)
-		}
+	emit := func(end int) bool {
+		t := trimSpan(s, start, end)
 		start = end
+		return t.end <= t.start || yield(t)
 	}
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == '\n':
-			emit(i)
+			if !emit(i) {
+				return
+			}
 		case r == '。' || r == '！' || r == '？':
-			emit(i + size)
+			if !emit(i + size) {
+				return
+			}
 		case r == '.' || r == '!' || r == '?':
 			j := i + size
 			for j < len(s) {
@@ -41,7 +54,9 @@ func sentenceSpans(s string) []span {
 				j += n
 			}
 			if sentenceStartsAt(s, j) {
-				emit(j)
+				if !emit(j) {
+					return
+				}
 				i = j
 				continue
 			}
@@ -49,7 +64,6 @@ func sentenceSpans(s string) []span {
 		i += size
 	}
 	emit(len(s))
-	return out
 }
 
 // sentenceStartsAt reports whether s[j:] is whitespace followed by what can

@@ -23,25 +23,35 @@ func parseText(data []byte, name string) (*document.Loaded, error) {
 }
 
 // paragraphs splits text at blank (or whitespace-only) lines into paragraph
-// blocks, keeping the line breaks inside each paragraph.
+// blocks, keeping the line breaks inside each paragraph. A paragraph's text
+// is a slice of the normalized text, not a copy: a file of millions of
+// short lines costs no more than its bytes.
 func paragraphs(s string, page int) []document.Block {
-	var (
-		blocks []document.Block
-		cur    []string
-	)
-	flush := func() {
-		if len(cur) > 0 {
-			blocks = append(blocks, document.Block{Kind: document.BlockParagraph, Text: strings.Join(cur, "\n"), Page: page})
-			cur = cur[:0]
+	var blocks []document.Block
+	s = document.NormalizeNewlines(s)
+	start, end := -1, 0 // the open paragraph is s[start:end]
+	for pos := 0; ; {
+		lineEnd := len(s)
+		if i := strings.IndexByte(s[pos:], '\n'); i >= 0 {
+			lineEnd = pos + i
 		}
-	}
-	for line := range strings.SplitSeq(document.NormalizeNewlines(s), "\n") {
-		if strings.TrimSpace(line) == "" {
-			flush()
-			continue
+		switch {
+		case strings.TrimSpace(s[pos:lineEnd]) != "":
+			if start < 0 {
+				start = pos
+			}
+			end = lineEnd
+		case start >= 0:
+			blocks = append(blocks, document.Block{Kind: document.BlockParagraph, Text: s[start:end], Page: page})
+			start = -1
 		}
-		cur = append(cur, line)
+		if lineEnd == len(s) {
+			break
+		}
+		pos = lineEnd + 1
 	}
-	flush()
+	if start >= 0 {
+		blocks = append(blocks, document.Block{Kind: document.BlockParagraph, Text: s[start:end], Page: page})
+	}
 	return blocks
 }

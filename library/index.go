@@ -81,6 +81,9 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 		if strings.TrimSpace(req.Text) == "" {
 			return Enqueued{}, ragd.Invalid("text", "value_error", "text is empty")
 		}
+		if n := int64(len(req.Text)); s.MaxTextBytes > 0 && n > s.MaxTextBytes {
+			return Enqueued{}, &ragd.Error{Kind: ragd.KindTooLarge, Message: "text", Err: ingest.TextTooLarge(n, s.MaxTextBytes)}
+		}
 		pl.Text, pl.SourceType = req.Text, ragd.SourceText
 		pl.Source = textSource(ctx, req.Text)
 	}

@@ -34,5 +34,8 @@ type Service struct {
 	Uploads *Uploads
 	// WaitTimeout bounds how long a wait:true request waits for its job.
 	WaitTimeout time.Duration
-	Log         *slog.Logger
+	// MaxTextBytes refuses inline text of more bytes (413,
+	// ingest.max_document_text_bytes); 0 bounds nothing.
+	MaxTextBytes int64
+	Log          *slog.Logger
 }

@@ -32,8 +32,12 @@ type Pipeline struct {
 	Versions *versions.Keeper
 	Queue    *jobs.Queue
 	// Reader reads and parses each job's source within the ingest limits.
-	Reader            *ingest.Reader
-	Chunking          ingest.ChunkOptions
+	Reader   *ingest.Reader
+	Chunking ingest.ChunkOptions
+	// Bounds fail a document past ingest.max_document_chunks or
+	// ingest.max_document_text_bytes, before any write and without
+	// retries.
+	Bounds            ingest.Bounds
 	MaxDirectoryFiles int
 	// EmbedBatch is how many chunks are embedded and written per step; each
 	// step reports progress.
@@ -72,6 +76,10 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	}
 	raw, loaded := content.Raw, content.Doc
 	res.PagesOCR = loaded.OCRPages
+	pieces, err := p.pieces(ctx, pl, loaded)
+	if err != nil {
+		return res, err
+	}
 	hash := ragd.ContentHash([]byte(loaded.NormalizedText()))
 	res.ContentHash = hash
 
@@ -94,14 +102,14 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	if !pl.Force {
 		if dup, err := p.duplicate(ctx, lease, pl, prev, hash, access, &res); err != nil || dup {
 			if err == nil {
-				err = p.settleDuplicate(ctx, pl, prev, content, hash)
+				err = p.settleDuplicate(ctx, pl, prev, content, pieces, hash)
 			}
 			return res, err
 		}
 	}
 
 	now := time.Now().UTC()
-	chunks := p.chunkVersion(ctx, pl, loaded, hash, access, now)
+	chunks := p.chunkVersion(pl, pieces, loaded, hash, access, now)
 	if err := p.write(ctx, pl.Namespace, chunks, rep); err != nil {
 		return res, err
 	}
@@ -130,22 +138,32 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	return res, nil
 }
 
-// chunkVersion splits a loaded version into its chunks, shared with
-// access and, with a thesaurus, given their related words, in the span
-// ingest.chunk.
-func (p *Pipeline) chunkVersion(ctx context.Context, pl jobs.DocumentPayload, loaded *document.Loaded, hash string, access []string, now time.Time) []ragd.Chunk {
+// pieces chunks a loaded version within p.Bounds, in the span
+// ingest.chunk; a document past them fails, naming its source, the
+// setting and the figures.
+func (p *Pipeline) pieces(ctx context.Context, pl jobs.DocumentPayload, loaded *document.Loaded) ([]ingest.Piece, error) {
 	_, span := telemetry.Start(ctx, "ingest.chunk")
-	chunks := p.chunk(pl, loaded, hash, now)
+	pieces, err := ingest.ChunkBounded(loaded, p.Chunking, p.Bounds)
+	if err != nil {
+		err = &ragd.Error{Kind: ragd.KindOf(err), Message: pl.Source, Err: err}
+	}
+	if err == nil && span.Recording() {
+		span.Set(telemetry.Int(telemetry.KeyChunks, len(pieces)))
+	}
+	span.End(err)
+	return pieces, err
+}
+
+// chunkVersion makes a loaded version's pieces its chunks, shared with
+// access and, with a thesaurus, given their related words.
+func (p *Pipeline) chunkVersion(pl jobs.DocumentPayload, pieces []ingest.Piece, loaded *document.Loaded, hash string, access []string, now time.Time) []ragd.Chunk {
+	chunks := p.chunk(pl, pieces, loaded.SourceType, hash, now)
 	for i := range chunks {
 		chunks[i].Access = access
 		if p.Thesaurus != nil {
 			chunks[i].Related = relatedWords(chunks[i], p.Thesaurus)
 		}
 	}
-	if span.Recording() {
-		span.Set(telemetry.Int(telemetry.KeyChunks, len(chunks)))
-	}
-	span.End(nil)
 	return chunks
 }
 
@@ -193,7 +211,7 @@ func (p *Pipeline) commit(ctx context.Context, lease *registry.Lease, pl jobs.Do
 // settleDuplicate ends a job whose content is already indexed: a cancel
 // from here on is refused, and a current version left unfinished by an
 // earlier run gets its words learned and its file's time recorded.
-func (p *Pipeline) settleDuplicate(ctx context.Context, pl jobs.DocumentPayload, prev *ragd.Document, content ingest.Content, hash string) error {
+func (p *Pipeline) settleDuplicate(ctx context.Context, pl jobs.DocumentPayload, prev *ragd.Document, content ingest.Content, pieces []ingest.Piece, hash string) error {
 	if err := p.claimCommit(ctx, pl); err != nil {
 		return err
 	}
@@ -201,7 +219,7 @@ func (p *Pipeline) settleDuplicate(ctx context.Context, pl jobs.DocumentPayload,
 		return nil
 	}
 	err := p.Versions.FinishLearning(ctx, pl.Namespace, pl.DocumentID, hash, func() []string {
-		return vocabularyTexts(p.chunk(pl, content.Doc, hash, time.Now().UTC()))
+		return vocabularyTexts(p.chunk(pl, pieces, content.Doc.SourceType, hash, time.Now().UTC()))
 	})
 	if err != nil {
 		return err
@@ -209,14 +227,13 @@ func (p *Pipeline) settleDuplicate(ctx context.Context, pl jobs.DocumentPayload,
 	return p.recordFileStat(ctx, *prev, content)
 }
 
-// chunk splits a loaded version into its chunks.
-func (p *Pipeline) chunk(pl jobs.DocumentPayload, loaded *document.Loaded, hash string, now time.Time) []ragd.Chunk {
-	pieces := ingest.Chunk(loaded, p.Chunking)
+// chunk makes a version's pieces its chunks.
+func (p *Pipeline) chunk(pl jobs.DocumentPayload, pieces []ingest.Piece, typ ragd.SourceType, hash string, now time.Time) []ragd.Chunk {
 	chunks := make([]ragd.Chunk, len(pieces))
 	for i, pc := range pieces {
 		chunks[i] = ragd.Chunk{
 			ID: ragd.ChunkID(pl.DocumentID, hash, i), DocumentID: pl.DocumentID, Namespace: pl.Namespace,
-			Source: pl.Source, SourceType: loaded.SourceType, ContentHash: hash, Index: i,
+			Source: pl.Source, SourceType: typ, ContentHash: hash, Index: i,
 			Text: pc.Text, Path: pc.Path, Level: pc.Level, Summary: pc.Summary, Page: pc.Page, OCR: pc.OCR,
 			Tags: pl.Tags, Timestamp: now,
 		}

@@ -46,8 +46,12 @@ type Job struct {
 	Retried     int             `json:"retried"`
 	CreatedAt   time.Time       `json:"created_at"`
 	CompletedAt *time.Time      `json:"completed_at"`
-	// Children lists a directory job's per-file jobs.
+	// Children lists a directory job's per-file jobs: all of them, or one
+	// page when the read asked for one (its progress and result count all).
 	Children []ChildJob `json:"children,omitempty"`
+	// ChildrenNextOffset is the offset of the next page of Children, when
+	// a page was asked for and more follow.
+	ChildrenNextOffset *int `json:"children_next_offset,omitempty"`
 	// TraceID is the trace of the request that enqueued the job, which
 	// its runs continue (telemetry on); empty when it was not traced.
 	TraceID string `json:"trace_id,omitempty"`

@@ -148,7 +148,15 @@ func failed(job *ragd.Job) error {
 const unavailableRetryAfter = 5
 
 func (h *handlers) job(c echo.Context) error {
-	job, err := h.svc.Library.Job(c.Request().Context(), c.Param("id"))
+	limit, err := queryInt(c, "limit")
+	if err != nil {
+		return err
+	}
+	offset, err := queryInt(c, "offset")
+	if err != nil {
+		return err
+	}
+	job, err := h.svc.Library.JobPage(c.Request().Context(), c.Param("id"), limit, offset)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -307,5 +308,39 @@ func TestWaitingRequestSeesItsJobCancelled(t *testing.T) {
 	}
 	if r := <-answer; r.err != nil || r.status != http.StatusConflict || str(r.body, "detail") != "job "+id+" was cancelled" {
 		t.Fatalf("waiting request: %d %v %v", r.status, r.body, r.err)
+	}
+}
+
+// A directory job's files come one page at a time when asked (limit,
+// offset; children_next_offset points on), its progress counting every
+// file; a bad page is a 422.
+func TestDirectoryJobChildrenPage(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for i := range 5 {
+		writeFile(t, filepath.Join(root, fmt.Sprintf("f%d.md", i)), fmt.Sprintf("# File %d\n\nHarbour note number %d.", i, i))
+	}
+	s := stack.Start(t, stack.Config(t, root), true)
+	r := s.Do(t, http.MethodPost, "/tools/rag_index_directory", map[string]any{"directory_path": root, "kb_name": "paged", "wait": true})
+	id, _ := r.JSON["job_id"].(string)
+	if r.Status != http.StatusOK || id == "" {
+		t.Fatalf("directory job: %d %s", r.Status, r.Body)
+	}
+	for _, c := range []struct {
+		query string
+		n     int
+		next  any
+	}{{"", 5, nil}, {"?limit=2", 2, 2.0}, {"?limit=2&offset=2", 2, 4.0}, {"?limit=2&offset=4", 1, nil}, {"?offset=9&limit=3", 0, nil}} {
+		r := s.Do(t, http.MethodGet, "/jobs/"+id+c.query, nil)
+		children, _ := r.JSON["children"].([]any)
+		progress, _ := r.JSON["progress"].(map[string]any)
+		if r.Status != http.StatusOK || len(children) != c.n || r.JSON["children_next_offset"] != c.next || progress["total"] != 5.0 {
+			t.Errorf("GET /jobs/%s%s: %d, %d children, next %v, progress %v", id, c.query, r.Status, len(children), r.JSON["children_next_offset"], progress)
+		}
+	}
+	for _, q := range []string{"?limit=0", "?limit=1001", "?offset=-1", "?limit=x"} {
+		if r := s.Do(t, http.MethodGet, "/jobs/"+id+q, nil); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("GET /jobs/%s%s: %d %s", id, q, r.Status, r.Body)
+		}
 	}
 }

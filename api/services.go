@@ -48,6 +48,7 @@ type Librarian interface {
 	IndexDirectory(ctx context.Context, req library.DirectoryRequest) (library.Enqueued, error)
 	PlanDirectory(ctx context.Context, req library.DirectoryRequest) (library.SyncPlan, error)
 	Job(ctx context.Context, id string) (*ragd.Job, error)
+	JobPage(ctx context.Context, id string, limit, offset *int) (*ragd.Job, error)
 	WaitJob(ctx context.Context, id string, timeout time.Duration, onChange func(*ragd.Job)) (*ragd.Job, error)
 	ListJobs(ctx context.Context, req library.JobListRequest) (library.JobList, error)
 	CancelJob(ctx context.Context, req library.CancelRequest) (library.CancelledJob, error)

@@ -80,3 +80,25 @@ func (s *Service) WaitJob(ctx context.Context, id string, timeout time.Duration,
 		}
 	}
 }
+
+// JobPage is Job with one page of a directory job's files: limit files
+// (1 to MaxListLimit) from offset, each nil for all of them and 0. Its
+// progress and result still count every file; ChildrenNextOffset says
+// where the next page starts. A poll of a large directory thus answers in
+// a bounded size.
+func (s *Service) JobPage(ctx context.Context, id string, limit, offset *int) (*ragd.Job, error) {
+	job, err := s.Job(ctx, id)
+	if err != nil || (limit == nil && offset == nil) {
+		return job, err
+	}
+	l, o, err := pageOf(limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	all := job.Children
+	job.Children = all[min(o, len(all)):min(o+l, len(all))]
+	if next := o + l; next < len(all) {
+		job.ChildrenNextOffset = &next
+	}
+	return job, nil
+}

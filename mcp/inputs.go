@@ -34,12 +34,17 @@ type JobOutput struct {
 	Progress ragd.Progress   `json:"progress"`
 	Result   any             `json:"result,omitempty" jsonschema:"once completed: what the job indexed"`
 	Error    string          `json:"error,omitempty"`
-	Children []ragd.ChildJob `json:"children,omitempty" jsonschema:"a directory job's per-file jobs"`
+	Children []ragd.ChildJob `json:"children,omitempty" jsonschema:"a directory job's per-file jobs (one page when limit was given)"`
+	// ChildrenNextOffset is ragd.Job's.
+	ChildrenNextOffset *int `json:"children_next_offset,omitempty" jsonschema:"where the next page of children starts, when a page was asked for and more follow"`
 }
 
 // JobInput is core_job_status's input.
 type JobInput struct {
 	JobID string `json:"job_id" jsonschema:"the job_id core_ingest or core_ingest_directory returned"`
+	// Limit and Offset page a directory job's files (nil: all of them).
+	Limit  *int `json:"limit,omitempty" jsonschema:"a directory job's files to list, 1-1000 (default: all); progress counts every file"`
+	Offset *int `json:"offset,omitempty" jsonschema:"files to skip (default 0); pass the previous answer's children_next_offset"`
 }
 
 // QueryOutput is core_query's result.

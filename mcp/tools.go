@@ -158,7 +158,7 @@ func (m *Server) ingestDirectory(p preset) sdk.ToolHandlerFor[library.DirectoryR
 }
 
 func (m *Server) jobStatus(ctx context.Context, _ *sdk.CallToolRequest, in JobInput) (*sdk.CallToolResult, JobOutput, error) {
-	job, err := m.svc.Library.Job(ctx, in.JobID)
+	job, err := m.svc.Library.JobPage(ctx, in.JobID, in.Limit, in.Offset)
 	if err != nil {
 		return nil, JobOutput{}, err
 	}
@@ -185,7 +185,8 @@ func (m *Server) cancelJob(ctx context.Context, _ *sdk.CallToolRequest, in libra
 }
 
 func jobOutput(job *ragd.Job) JobOutput {
-	out := JobOutput{JobID: job.ID, Type: job.Type, Status: string(job.Status), Progress: job.Progress, Error: job.Error, Children: job.Children}
+	out := JobOutput{JobID: job.ID, Type: job.Type, Status: string(job.Status), Progress: job.Progress, Error: job.Error, Children: job.Children,
+		ChildrenNextOffset: job.ChildrenNextOffset}
 	if len(job.Result) > 0 {
 		_ = json.Unmarshal(job.Result, &out.Result)
 	}

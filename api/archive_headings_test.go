@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"ragd"
+	"ragd/internal/stack"
 )
 
 // A Markdown file of headings only is indexed with a chunk of its
@@ -47,5 +48,39 @@ func TestHeadingOnlyDocumentRoundTrip(t *testing.T) {
 		if n := s.ChunkCount(t, "headings-copy", d.ID); d.Chunks < 1 || n != d.Chunks {
 			t.Errorf("imported %s: %d chunks, %d stored", d.Source, d.Chunks, n)
 		}
+	}
+}
+
+// A document an earlier ragd stored without chunks (a heading-only file)
+// is read again at the next sync, though its file is unchanged, and so
+// gets its chunk: the namespace's export imports again.
+func TestSyncReindexesDocumentWithoutChunks(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	dir := filepath.Join(root, "d")
+	path := writeFile(t, filepath.Join(dir, "3-tools.md"), "# Tools\n\n## Go\n")
+	s := stack.Start(t, stack.Config(t, root), true)
+	syncRun(t, s, dir, nil)
+	id := ragd.DocumentID("sync", "file://"+path)
+	d, err := s.Library.Registry.Get(t.Context(), "sync", id)
+	if err != nil || d == nil {
+		t.Fatalf("document %s: %v %v", id, d, err)
+	}
+	// As an earlier ragd stored it: its headings alone, no chunk.
+	d.ContentHash, d.Chunks = ragd.ContentHash([]byte("Tools\n\nGo")), 0
+	if err := s.Library.Registry.Put(t.Context(), *d); err != nil {
+		t.Fatal(err)
+	}
+	if plan := dryRun(t, s, dir, nil); len(plan.Changed) != 1 || plan.Unchanged != 0 {
+		t.Fatalf("a document without chunks should be read again: %+v", plan)
+	}
+	if res := syncRun(t, s, dir, nil); res.FilesIndexed != 1 {
+		t.Fatalf("sync: %+v", res)
+	}
+	if d := docByID(t, s, "sync", id); d.Chunks < 1 {
+		t.Fatalf("after the sync: %d chunks", d.Chunks)
+	}
+	if _, job := importKB(t, s, "sync-copy", exportKB(t, s, "sync")); job.Status != ragd.JobCompleted {
+		t.Fatalf("import: %s %s", job.Status, job.Error)
 	}
 }

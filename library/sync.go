@@ -45,7 +45,8 @@ type SyncScope struct {
 
 // PlanSync compares the directory's supported files with the namespace's
 // documents. Files are only stat'ed: one whose size and modification time
-// match its document's record is unchanged and never read; the others are
+// match its document's record is unchanged and never read, unless the
+// document has no chunks (an earlier ragd's, see below); the others are
 // read and hashed by their jobs (a touched but unchanged file then only
 // has its time recorded).
 func PlanSync(ctx context.Context, reg *registry.Registry, roots *guard.Roots, sc SyncScope) (SyncPlan, error) {
@@ -72,6 +73,11 @@ func PlanSync(ctx context.Context, reg *registry.Registry, roots *guard.Roots, s
 			// Another audience's document: left out of the plan.
 		case !known:
 			plan.Added = append(plan.Added, f)
+		case d.Chunks == 0:
+			// Stored without chunks by an earlier ragd (a file of headings
+			// only): unsearchable, and its export would not import. Read
+			// again, it gets its chunk.
+			plan.Changed = append(plan.Changed, f)
 		case err == nil && d.FileModTime != nil && d.FileSize == fi.Size() && d.FileModTime.Equal(fi.ModTime()) &&
 			(sc.Access == nil || slices.Equal(*sc.Access, d.Access)):
 			plan.Unchanged++

@@ -61,7 +61,7 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 		if err != nil {
 			return Enqueued{}, err
 		}
-		if _, ok := sourcetype.ForExtension(filepath.Ext(path)); !ok {
+		if _, ok := sourcetype.ForName(path); !ok {
 			return Enqueued{}, ragd.Invalid("file_path", "value_error", "unsupported file type %q: supported are %s",
 				filepath.Ext(path), strings.Join(sourcetype.Extensions(), ", "))
 		}

@@ -3,6 +3,7 @@ package api_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,5 +63,35 @@ func TestJobsWaitOutAWeaviateOutage(t *testing.T) {
 	}
 	if n := len(documents(t, s, "outage")); n != 21 {
 		t.Fatalf("%d documents after the outage, want 21", n)
+	}
+}
+
+// A write Weaviate refuses as too large (a gRPC message over its
+// GRPC_MAX_MESSAGE_SIZE: ResourceExhausted) fails its job at once, without
+// retries, and never opens the breaker: searches of the namespace and of
+// others go on. 7 chunks of 30 MiB once opened it with their retries, and
+// every search of every key answered 503 for 30–60 s.
+func TestRefusedWriteFailsItsJobAloneAndKeepsSearchUp(t *testing.T) {
+	t.Parallel()
+	w := testenv.StartWeaviate(t, "GRPC_MAX_MESSAGE_SIZE=65536")
+	cfg := stack.Config(t)
+	cfg.Weaviate.URL, cfg.Weaviate.GRPCAddr = w.URL, w.GRPCAddr
+	cfg.Resilience.CircuitFailThreshold = 2
+	cfg.Cache.Enabled = false
+	s := stack.Start(t, cfg, true)
+	indexText(t, s, "other", "Kelp forests grow along cold, nutrient-rich coasts.")
+
+	for i := 0; i < 4; i++ {
+		word := strings.Repeat(string(rune('a'+i)), 100<<10) // one chunk of 100 KiB
+		r := s.Do(t, http.MethodPost, "/tools/rag_index", map[string]any{"kb_name": "big", "text": word, "wait": true})
+		if r.Status != http.StatusUnprocessableEntity || !strings.Contains(str(r.JSON, "detail"), "too large") {
+			t.Fatalf("index %d of a chunk over Weaviate's message size: %d %.300s, want 422 saying too large", i, r.Status, r.Body)
+		}
+	}
+	if st := breakerState(t, s, "weaviate"); st != "closed" {
+		t.Fatalf("breaker %s after 4 refused writes", st)
+	}
+	if r := searchBody(t, s, map[string]any{"query": "kelp forests", "kb_name": "other"}); len(r) != 1 {
+		t.Fatalf("search after the refused writes: %v", r)
 	}
 }

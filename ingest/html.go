@@ -2,6 +2,8 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
+	"encoding/json"
 	"io"
 	"strconv"
 	"strings"
@@ -30,7 +32,7 @@ func parseHTML(data []byte, name string) (*document.Loaded, error) {
 	w := &htmlWalker{}
 	w.walk(doc)
 	w.flush()
-	return &document.Loaded{Title: w.title, Blocks: w.blocks}, nil
+	return &document.Loaded{Title: cmp.Or(w.title, w.metaTitle), Blocks: w.blocks}, nil
 }
 
 // htmlFragmentBlocks extracts blocks from an HTML snippet (raw HTML inside
@@ -74,9 +76,12 @@ var headingLevel = map[atom.Atom]int{
 type htmlWalker struct {
 	blocks []document.Block
 	title  string
-	buf    strings.Builder
-	kind   document.BlockKind // kind of the running block
-	marker string             // list marker of the running list item
+	// metaTitle is the title of a metadata comment (metaCommentTitle),
+	// for a page without <title>.
+	metaTitle string
+	buf       strings.Builder
+	kind      document.BlockKind // kind of the running block
+	marker    string             // list marker of the running list item
 }
 
 func (w *htmlWalker) flush() {
@@ -124,6 +129,11 @@ func (w *htmlWalker) walk(n *html.Node) {
 		return
 	case html.DocumentNode:
 		w.children(n)
+		return
+	case html.CommentNode:
+		if w.metaTitle == "" {
+			w.metaTitle = metaCommentTitle(n.Data)
+		}
 		return
 	case html.ElementNode:
 	default:
@@ -275,4 +285,22 @@ func attr(n *html.Node, key string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// metaCommentTitle is the "Title" of a page's metadata comment, as the Go
+// project's documentation pages (and sites built like them) carry theirs
+// instead of a <title>: <!--{ "Title": "The Go Memory Model", … }-->. It
+// is "" for any other comment. A <title> the page has wins.
+func metaCommentTitle(data string) string {
+	data = strings.TrimSpace(data)
+	if !strings.HasPrefix(data, "{") || !strings.HasSuffix(data, "}") || len(data) > 64<<10 {
+		return ""
+	}
+	var meta struct {
+		Title string `json:"Title"`
+	}
+	if json.Unmarshal([]byte(data), &meta) != nil {
+		return ""
+	}
+	return strings.Join(strings.Fields(meta.Title), " ")
 }

@@ -11,8 +11,8 @@ import (
 
 func TestHTMLGoMemoryModel(t *testing.T) {
 	l := mustParseFile(t, gorootFile(t, "doc/go_mem.html"), ragd.SourceHTML)
-	if l.Title != "go_mem.html" {
-		t.Errorf("title = %q (no <title> or <h1>: the file name)", l.Title)
+	if l.Title != "The Go Memory Model" {
+		t.Errorf("title = %q (no <title> or <h1>: its metadata comment's)", l.Title)
 	}
 	text := l.NormalizedText()
 	if strings.Contains(text, "font-style") {
@@ -29,9 +29,9 @@ func TestHTMLGoMemoryModel(t *testing.T) {
 		paths[p.Path] = true
 	}
 	for _, want := range []string{
-		"go_mem.html > Introduction > Advice",
-		"go_mem.html > Synchronization > Channel communication",
-		"go_mem.html > Incorrect synchronization",
+		"The Go Memory Model > Introduction > Advice",
+		"The Go Memory Model > Synchronization > Channel communication",
+		"The Go Memory Model > Incorrect synchronization",
 	} {
 		if !paths[want] {
 			t.Errorf("no chunk with path %q", want)
@@ -156,6 +156,24 @@ func TestParseStripsBidiControlsFromTitles(t *testing.T) {
 		}
 		if r, ok := ragd.Disguising(l.Title); ok || !strings.Contains(l.Title, "invoicefdp.exe") {
 			t.Errorf("%s: title %+q (holds %U)", tc.typ, l.Title, r)
+		}
+	}
+}
+
+// A page carrying its title in a metadata comment, as the Go
+// documentation does, is titled by it, not by its file name; a <title>
+// wins over it, and a comment that is not metadata is no title.
+func TestMetadataCommentTitle(t *testing.T) {
+	for page, want := range map[string]string{
+		"<!--{\n\t\"Title\": \"The Go  Memory Model\",\n\t\"Subtitle\": \"Version of June 6, 2022\"\n}-->\n<h2>Introduction</h2><p>Text.</p>": "The Go Memory Model",
+		"<!--{\"Title\": \"From metadata\"}--><html><head><title>From title</title></head><body><p>x</p></body></html>":                       "From title",
+		"<!-- just a note --><p>Text.</p>":                  "page.html",
+		"<!--{\"Title\": 7}--><p>Text.</p>":                 "page.html",
+		"<!--{not json}--><h1>Heading one</h1><p>Text.</p>": "Heading one",
+	} {
+		l, err := Parse([]byte(page), ragd.SourceHTML, "page.html")
+		if err != nil || l.Title != want {
+			t.Errorf("title of %q: %q (%v), want %q", page, l.Title, err, want)
 		}
 	}
 }

@@ -136,7 +136,7 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 		return nil, err
 	}
 	fetcher := &guard.Fetcher{AllowPrivate: cfg.Ingest.AllowPrivateURLs, Timeout: cfg.Ingest.URLTimeout,
-		MaxBytes: cfg.Ingest.MaxFileBytes, UserAgent: "ragd/" + ragd.Version}
+		MaxBytes: cfg.Ingest.MaxFileBytes, MaxURLBytes: cfg.Ingest.MaxURLBytes, UserAgent: "ragd/" + ragd.Version}
 	keys := keyspace.New(cfg.Redis.KeyPrefix)
 	if err := migrateKeys(ctx, rdb, keys, log); err != nil {
 		return nil, err

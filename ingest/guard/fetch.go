@@ -39,6 +39,9 @@ type Fetcher struct {
 	Timeout      time.Duration // whole request, body included; default 30 s
 	MaxBytes     int64         // response body limit; default 32 MiB
 	UserAgent    string        // default "ragd/<version>"
+	// MaxURLBytes refuses a longer URL (ingest.max_url_bytes); 0 bounds
+	// nothing.
+	MaxURLBytes int
 
 	// isBlocked, when set, replaces isNonPublic (tests use it to treat one
 	// loopback address as public and another as private).
@@ -93,10 +96,14 @@ func parseHTTPURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// CheckURL validates raw for a request: http(s) with a host and, unless
-// AllowPrivate, a host all of whose addresses are public. A host that does
-// not resolve is ragd.Invalid; a non-public address is ragd.Forbidden.
+// CheckURL validates raw for a request: at most MaxURLBytes, http(s) with
+// a host and, unless AllowPrivate, a host all of whose addresses are
+// public. A longer URL or a host that does not resolve is ragd.Invalid; a
+// non-public address is ragd.Forbidden.
 func (f *Fetcher) CheckURL(ctx context.Context, raw string) (*url.URL, error) {
+	if f.MaxURLBytes > 0 && len(raw) > f.MaxURLBytes {
+		return nil, ragd.Invalid("url", "value_error", "the URL has %d bytes, more than ingest.max_url_bytes (%d)", len(raw), f.MaxURLBytes)
+	}
 	u, err := parseHTTPURL(raw)
 	if err != nil || f.AllowPrivate {
 		return u, err

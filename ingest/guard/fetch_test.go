@@ -229,3 +229,20 @@ func TestFetchNetworkErrorIsTransient(t *testing.T) {
 		t.Errorf("connection refused: %v (permanent %v)", err, ingest.IsPermanent(err))
 	}
 }
+
+// A URL longer than MaxURLBytes is refused at url, naming
+// ingest.max_url_bytes, before its host is looked up; one at the bound
+// is checked as any other.
+func TestCheckURLLength(t *testing.T) {
+	f := &guard.Fetcher{MaxURLBytes: 64}
+	raw := "https://8.8.8.8/" + strings.Repeat("a", 64-len("https://8.8.8.8/"))
+	if _, err := f.CheckURL(context.Background(), raw); err != nil {
+		t.Fatalf("a URL of 64 bytes: %v", err)
+	}
+	_, err := f.CheckURL(context.Background(), raw+"a")
+	wantKind(t, err, ragd.KindInvalid, "65 bytes, more than ingest.max_url_bytes (64)")
+	var e *ragd.Error
+	if errors.As(err, &e); len(e.Fields) != 1 || e.Fields[0].Loc[1] != "url" {
+		t.Fatalf("fields %+v, want one at url", e.Fields)
+	}
+}

@@ -36,6 +36,8 @@ func parseMarkdown(data []byte, name string) (*document.Loaded, error) {
 type mdWalker struct {
 	src    []byte
 	blocks []document.Block
+	// noImages leaves pictures out of inline text (headingText).
+	noImages bool
 }
 
 func (m *mdWalker) add(kind document.BlockKind, level int, s string) {
@@ -45,7 +47,7 @@ func (m *mdWalker) add(kind document.BlockKind, level int, s string) {
 func (m *mdWalker) block(n ast.Node) {
 	switch n := n.(type) {
 	case *ast.Heading:
-		m.add(document.BlockHeading, n.Level, m.inline(n))
+		m.add(document.BlockHeading, n.Level, m.headingText(n))
 	case *ast.Paragraph, *ast.TextBlock:
 		m.add(document.BlockParagraph, 0, m.inline(n))
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
@@ -116,8 +118,22 @@ func (m *mdWalker) inline(n ast.Node) string {
 	return b.String()
 }
 
+// headingText is a heading's inline text without its pictures: in a
+// heading they are badges and logos ("[![GoDoc](…)](…)"), whose alt text
+// would read as part of the title and of every chunk's heading path.
+func (m *mdWalker) headingText(n ast.Node) string {
+	var b strings.Builder
+	m.noImages = true
+	m.inlineTo(n, &b)
+	m.noImages = false
+	return strings.Join(strings.Fields(b.String()), " ")
+}
+
 func (m *mdWalker) inlineTo(n ast.Node, b *strings.Builder) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if _, img := c.(*ast.Image); img && m.noImages {
+			continue
+		}
 		switch c := c.(type) {
 		case *ast.Text:
 			b.Write(unescape(c.Value(m.src)))

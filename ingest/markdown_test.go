@@ -141,3 +141,28 @@ func TestMarkdownCodeIsValidUTF8(t *testing.T) {
 		t.Errorf("blocks %+v, want the code 0", l.Blocks)
 	}
 }
+
+// Badges in a heading (linked images) are not part of its text: neither
+// the title nor the heading paths read "Exponential Backoff GoDoc
+// Coverage Status"; a picture in a paragraph keeps its alt text.
+func TestBadgesLeaveHeadings(t *testing.T) {
+	src := "# Exponential Backoff [![GoDoc](https://godoc.org/x.svg)](https://godoc.org/x) [![Coverage Status](https://c/x.svg)](https://c/x)\n\n" +
+		"## Usage ![logo](l.png)\n\nSee ![the diagram of retries](d.png) for the schedule.\n"
+	l, err := Parse([]byte(src), ragd.SourceMarkdown, "README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Title != "Exponential Backoff" {
+		t.Errorf("title %q", l.Title)
+	}
+	paths := map[string]bool{}
+	for _, c := range Chunk(l, ChunkOptions{}) {
+		paths[c.Path] = true
+	}
+	if !paths["Exponential Backoff > Usage"] {
+		t.Errorf("heading paths %v, want Exponential Backoff > Usage", paths)
+	}
+	if !strings.Contains(l.NormalizedText(), "the diagram of retries") {
+		t.Errorf("a paragraph's picture lost its alt text: %q", l.NormalizedText())
+	}
+}

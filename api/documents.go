@@ -11,11 +11,7 @@ import (
 )
 
 func (h *handlers) listDocuments(c echo.Context) error {
-	limit, err := queryInt(c, "limit")
-	if err != nil {
-		return err
-	}
-	offset, err := queryInt(c, "offset")
+	limit, offset, err := queryPage(c)
 	if err != nil {
 		return err
 	}
@@ -89,6 +85,16 @@ func queryBool(c echo.Context, name string) (bool, error) {
 
 // queryInt reads an integer query parameter; nil when it is absent, so the
 // service applies its default and its range check.
+// queryPage parses a page's limit and offset (each nil when absent; the
+// service checks their ranges).
+func queryPage(c echo.Context) (limit, offset *int, err error) {
+	if limit, err = queryInt(c, "limit"); err != nil {
+		return nil, nil, err
+	}
+	offset, err = queryInt(c, "offset")
+	return limit, offset, err
+}
+
 func queryInt(c echo.Context, name string) (*int, error) {
 	n, ok, err := queryValue(c, name, "an integer", "an integer", strconv.Atoi)
 	if !ok || err != nil {

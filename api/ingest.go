@@ -148,11 +148,7 @@ func failed(job *ragd.Job) error {
 const unavailableRetryAfter = 5
 
 func (h *handlers) job(c echo.Context) error {
-	limit, err := queryInt(c, "limit")
-	if err != nil {
-		return err
-	}
-	offset, err := queryInt(c, "offset")
+	limit, offset, err := queryPage(c)
 	if err != nil {
 		return err
 	}

@@ -10,11 +10,7 @@ import (
 )
 
 func (h *handlers) listJobs(c echo.Context) error {
-	limit, err := queryInt(c, "limit")
-	if err != nil {
-		return err
-	}
-	offset, err := queryInt(c, "offset")
+	limit, offset, err := queryPage(c)
 	if err != nil {
 		return err
 	}

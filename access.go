@@ -194,3 +194,14 @@ func (a Audience) MayShare(doc *Document, access *[]string) error {
 	}
 	return nil
 }
+
+// MayIndex is the one check of an index request, and of its job's run,
+// against the document it would replace (nil: none yet): a document
+// hidden from the audience is not its to replace or re-share, and access
+// given is held to MayShare.
+func (a Audience) MayIndex(doc *Document, access *[]string) error {
+	if doc != nil && !a.Sees(doc.Access) {
+		return Forbidden("%s is indexed in namespace %s as a document not shared with you; it is left as it is", doc.Source, doc.Namespace)
+	}
+	return a.MayShare(doc, access)
+}

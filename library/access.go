@@ -45,16 +45,13 @@ func viewerOf(ctx context.Context) *[]string {
 // (ragd.Audience.MayShare).
 func (s *Service) mayReplace(ctx context.Context, pl jobs.DocumentPayload) error {
 	doc, err := s.Registry.Get(ctx, pl.Namespace, pl.DocumentID)
-	aud := auth.AudienceOf(ctx)
 	switch {
 	case ragd.KindOf(err) == ragd.KindNotFound:
 		doc = nil
 	case err != nil:
 		return ragd.Unavailable("redis", err)
-	case !aud.Sees(doc.Access):
-		return ragd.Forbidden("%s is indexed in namespace %s as a document not shared with you; it cannot be replaced", pl.Source, pl.Namespace)
 	}
-	return aud.MayShare(doc, pl.Access)
+	return auth.AudienceOf(ctx).MayIndex(doc, pl.Access)
 }
 
 // AccessRequest is wire.AccessRequest, the contract REST, MCP and the client share.

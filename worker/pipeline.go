@@ -95,7 +95,7 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	if err != nil && ragd.KindOf(err) != ragd.KindNotFound {
 		return res, err
 	}
-	if err := mayWrite(pl, prev); err != nil {
+	if err := ragd.ViewerAudience(pl.Viewer).MayIndex(prev, pl.Access); err != nil {
 		return res, err
 	}
 	access := pl.AccessFor(prev)
@@ -348,16 +348,4 @@ func (p *Pipeline) recordFileStat(ctx context.Context, d ragd.Document, c ingest
 		return nil
 	}
 	return p.Registry.RecordFileStat(ctx, d)
-}
-
-// mayWrite holds a run to what its asker may do (checked again here: a
-// directory's files are first seen by the worker, and a document may have
-// changed since the request): replace no document hidden from it, and
-// share none where ragd.Audience.MayShare refuses.
-func mayWrite(pl jobs.DocumentPayload, prev *ragd.Document) error {
-	aud := ragd.ViewerAudience(pl.Viewer)
-	if prev != nil && !aud.Sees(prev.Access) {
-		return ragd.Forbidden("%s is indexed as a document not shared with the caller; it is left as it is", pl.Source)
-	}
-	return aud.MayShare(prev, pl.Access)
 }

@@ -32,7 +32,10 @@ type Archiver struct {
 	MaxBytes int64
 	// PageSize is how many chunks are read or written per store call.
 	PageSize int
-	Log      *slog.Logger
+	// CommitBatch is how many documents an import makes current at once;
+	// 0 means DefaultCommitBatch.
+	CommitBatch int
+	Log         *slog.Logger
 }
 
 // embedder is the server's embedder as an archive header names it.
@@ -49,6 +52,13 @@ func (a *Archiver) accept(h archive.Header) error {
 				"or index its sources again here", h.Embedder.Name, h.Embedder.Dimension, mine.Name, mine.Dimension, h.Embedder.Name)
 	}
 	return nil
+}
+
+func (a *Archiver) commitBatch() int {
+	if a.CommitBatch <= 0 {
+		return DefaultCommitBatch
+	}
+	return a.CommitBatch
 }
 
 func (a *Archiver) pageSize() int {

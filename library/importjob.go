@@ -93,16 +93,30 @@ type importer struct {
 	rep      *jobs.Reporter
 	total    int
 	res      *ImportResult
+	// pending are the documents staged (locked, their chunks checked)
+	// for the next CommitBatch.
+	pending  []versions.Pending
+	replaced []bool
 }
+
+// DefaultCommitBatch is how many documents an import makes current at
+// once: one registry transaction, one move of the namespace's epoch and
+// one cache invalidation per batch instead of per document. The documents
+// of a batch become visible to searches together.
+const DefaultCommitBatch = 500
 
 // run writes the archive's records in order, flushing the pending chunks
 // and images before the first document is made current.
 func (im *importer) run(ctx context.Context, ar *archive.Reader) error {
+	defer im.release()
 	im.rep.Progress(0, im.total, "chunks")
 	for {
 		rec, err := ar.Next()
 		if errors.Is(err, io.EOF) {
-			return im.flush(ctx)
+			if err := im.flush(ctx); err != nil {
+				return err
+			}
+			return im.commitPending(ctx)
 		}
 		if err != nil {
 			return ragd.Invalid("archive", "value_error", "%v", err)
@@ -120,7 +134,7 @@ func (im *importer) run(ctx context.Context, ar *archive.Reader) error {
 			if err := im.flush(ctx); err != nil {
 				return err
 			}
-			if err := im.commit(ctx, rec.Document); err != nil {
+			if err := im.stage(ctx, rec.Document); err != nil {
 				return err
 			}
 		}
@@ -152,18 +166,24 @@ func (im *importer) flush(ctx context.Context) error {
 	return nil
 }
 
-// commit makes an archived document current, under its lock, once the
-// store holds every chunk of its version: a job that wrote or deleted the
-// same document meanwhile may have removed some, and the import then fails
-// (and is retried) rather than make a partial document current.
-func (im *importer) commit(ctx context.Context, rec *archive.Document) error {
+// stage locks an archived document and checks that the store holds every
+// chunk of its version: a job that wrote or deleted the same document
+// meanwhile may have removed some, and the import then fails (and is
+// retried) rather than make a partial document current. A full batch of
+// staged documents is committed.
+func (im *importer) stage(ctx context.Context, rec *archive.Document) error {
 	doc := rec.Document
 	doc.Namespace, doc.ID, doc.Source = im.ns, im.docID(doc.ID, doc.Source), im.source(doc.Source)
 	lease, err := im.a.Versions.Lock(ctx, im.ns, doc.ID)
 	if err != nil {
 		return err
 	}
-	defer lease.Release()
+	// An archive without the vocabulary: Commit counts it from the chunks.
+	var words versions.Words
+	if v := rec.Vocabulary; v != nil {
+		words.Known = &vocab.Counts{Chunks: v.Chunks, DF: v.DF}
+	}
+	im.pending = append(im.pending, versions.Pending{Lease: lease, Doc: doc, Words: words})
 	n, err := im.a.Store.CountVersion(ctx, im.ns, doc.ID, doc.ContentHash)
 	if err != nil {
 		return err
@@ -176,19 +196,35 @@ func (im *importer) commit(ctx context.Context, rec *archive.Document) error {
 	if err != nil && ragd.KindOf(err) != ragd.KindNotFound {
 		return err
 	}
-	// An archive without the vocabulary: Commit counts it from the chunks.
-	var words versions.Words
-	if v := rec.Vocabulary; v != nil {
-		words.Known = &vocab.Counts{Chunks: v.Chunks, DF: v.DF}
-	}
-	if _, err := im.a.Versions.Commit(ctx, lease, doc, words); err != nil {
-		return err
-	}
-	im.res.DocumentsImported++
-	if prev != nil && prev.ContentHash != doc.ContentHash {
-		im.res.DocumentsReplaced++
+	im.replaced = append(im.replaced, prev != nil && prev.ContentHash != doc.ContentHash)
+	if len(im.pending) >= im.a.commitBatch() {
+		return im.commitPending(ctx)
 	}
 	return nil
+}
+
+// commitPending makes the staged documents current at once
+// (versions.Keeper.CommitBatch) and releases their locks.
+func (im *importer) commitPending(ctx context.Context) error {
+	defer im.release()
+	if _, err := im.a.Versions.CommitBatch(ctx, im.ns, im.pending); err != nil {
+		return err
+	}
+	im.res.DocumentsImported += len(im.pending)
+	for _, r := range im.replaced {
+		if r {
+			im.res.DocumentsReplaced++
+		}
+	}
+	return nil
+}
+
+// release lets go of the staged documents' locks.
+func (im *importer) release() {
+	for _, p := range im.pending {
+		p.Lease.Release()
+	}
+	im.pending, im.replaced = im.pending[:0], im.replaced[:0]
 }
 
 // renamed reports whether the archive goes into another namespace than

@@ -144,27 +144,8 @@ func (r *Registry) put(ctx context.Context, d ragd.Document, transact func(func(
 		return err
 	}
 	err = transact(func(p redis.Pipeliner) error {
-		if prev != nil {
-			r.unindex(ctx, p, prev)
-			if prev.Source != d.Source {
-				// Ids derive from the source, so only a caller bypassing
-				// ragd.DocumentID gets here; the old position must go all the same.
-				p.ZRem(ctx, r.keys.Order(ns), orderMember(*prev))
-			}
-		}
-		p.HSet(ctx, r.keys.Documents(ns), d.ID, body)
-		if len(d.Access) > 0 {
-			p.HSet(ctx, r.keys.Access(ns), d.ID, strings.Join(d.Access, ","))
-		} else if prev != nil && len(prev.Access) > 0 {
-			p.HDel(ctx, r.keys.Access(ns), d.ID)
-		}
-		p.ZAdd(ctx, r.keys.Order(ns), redis.Z{Member: orderMember(d)})
-		p.HSet(ctx, r.keys.Current(ns), d.ID, d.ContentHash)
+		r.write(ctx, p, d, prev, body)
 		p.Incr(ctx, r.keys.Epoch(ns))
-		p.HSet(ctx, r.keys.ContentHashes(ns), d.ContentHash, d.ID)
-		if d.RawHash != "" {
-			p.HSet(ctx, r.keys.RawHashes(ns), d.RawHash, d.ID)
-		}
 		return nil
 	})
 	r.moved(ctx, ns)
@@ -175,6 +156,32 @@ func (r *Registry) put(ctx context.Context, d ragd.Document, transact func(func(
 		return fmt.Errorf("registry: record document %s: %w", d.ID, err)
 	}
 	return nil
+}
+
+// write queues the commands that make d, encoded as body, current in
+// place of prev (nil when there is none), all but the epoch's move.
+func (r *Registry) write(ctx context.Context, p redis.Pipeliner, d ragd.Document, prev *ragd.Document, body []byte) {
+	ns := d.Namespace
+	if prev != nil {
+		r.unindex(ctx, p, prev)
+		if prev.Source != d.Source {
+			// Ids derive from the source, so only a caller bypassing
+			// ragd.DocumentID gets here; the old position must go all the same.
+			p.ZRem(ctx, r.keys.Order(ns), orderMember(*prev))
+		}
+	}
+	p.HSet(ctx, r.keys.Documents(ns), d.ID, body)
+	if len(d.Access) > 0 {
+		p.HSet(ctx, r.keys.Access(ns), d.ID, strings.Join(d.Access, ","))
+	} else if prev != nil && len(prev.Access) > 0 {
+		p.HDel(ctx, r.keys.Access(ns), d.ID)
+	}
+	p.ZAdd(ctx, r.keys.Order(ns), redis.Z{Member: orderMember(d)})
+	p.HSet(ctx, r.keys.Current(ns), d.ID, d.ContentHash)
+	p.HSet(ctx, r.keys.ContentHashes(ns), d.ContentHash, d.ID)
+	if d.RawHash != "" {
+		p.HSet(ctx, r.keys.RawHashes(ns), d.RawHash, d.ID)
+	}
 }
 
 // unindex removes prev's dedup entries, unless another document owns them now.

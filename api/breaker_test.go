@@ -23,15 +23,7 @@ func breakerState(t *testing.T, s *stack.Stack, dep string) string {
 // Retry-After. Starting it again closes the breaker and answers return.
 func TestWeaviateBreakerOpensAndCloses(t *testing.T) {
 	t.Parallel()
-	w := testenv.StartWeaviate(t)
-	cfg := stack.Config(t)
-	cfg.Weaviate.URL, cfg.Weaviate.GRPCAddr = w.URL, w.GRPCAddr
-	cfg.Weaviate.Timeout = 2 * time.Second
-	cfg.Resilience.MaxRetries = 1
-	cfg.Resilience.CircuitFailThreshold = 3
-	cfg.Resilience.CircuitOpenFor = 3 * time.Second
-	cfg.Cache.Enabled = false
-	s := stack.Start(t, cfg, true)
+	w, s := stopTestStack(t)
 	docID := indexText(t, s, "default", "Kelp forests grow along cold, nutrient-rich coasts.")
 	if r := searchBody(t, s, map[string]any{"query": "kelp forests"}); len(r) != 1 {
 		t.Fatalf("before the stop: %v", r)
@@ -71,7 +63,7 @@ func TestWeaviateBreakerOpensAndCloses(t *testing.T) {
 	}
 
 	w.Start(t)
-	time.Sleep(cfg.Resilience.CircuitOpenFor)
+	time.Sleep(testBreakerOpenFor)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		resp := s.Do(t, http.MethodPost, "/tools/rag_search", map[string]any{"query": "kelp forests"})
@@ -93,4 +85,23 @@ func TestWeaviateBreakerOpensAndCloses(t *testing.T) {
 	if n := s.ChunkCount(t, "default", docID); n != 0 {
 		t.Fatalf("%d chunks left after the delete", n)
 	}
+}
+
+// testBreakerOpenFor is how long stopTestStack's breaker stays open.
+const testBreakerOpenFor = 3 * time.Second
+
+// stopTestStack is a stack on a Weaviate of the test's own, which it may
+// stop and start: a 2 s Weaviate timeout, one retry, a breaker that opens
+// after 3 failures for 3 s, no cache.
+func stopTestStack(t *testing.T) (*testenv.Weaviate, *stack.Stack) {
+	t.Helper()
+	w := testenv.StartWeaviate(t)
+	cfg := stack.Config(t)
+	cfg.Weaviate.URL, cfg.Weaviate.GRPCAddr = w.URL, w.GRPCAddr
+	cfg.Weaviate.Timeout = 2 * time.Second
+	cfg.Resilience.MaxRetries = 1
+	cfg.Resilience.CircuitFailThreshold = 3
+	cfg.Resilience.CircuitOpenFor = testBreakerOpenFor
+	cfg.Cache.Enabled = false
+	return w, stack.Start(t, cfg, true)
 }

@@ -22,15 +22,7 @@ import (
 // breaker, a stop of about 12 s.
 func TestJobsWaitOutAWeaviateOutage(t *testing.T) {
 	t.Parallel()
-	w := testenv.StartWeaviate(t)
-	cfg := stack.Config(t)
-	cfg.Weaviate.URL, cfg.Weaviate.GRPCAddr = w.URL, w.GRPCAddr
-	cfg.Weaviate.Timeout = 2 * time.Second
-	cfg.Resilience.MaxRetries = 1
-	cfg.Resilience.CircuitFailThreshold = 3
-	cfg.Resilience.CircuitOpenFor = 3 * time.Second
-	cfg.Cache.Enabled = false
-	s := stack.Start(t, cfg, true)
+	w, s := stopTestStack(t)
 	indexText(t, s, "outage", "Harbour cranes unload containers from the ships.")
 
 	w.Stop(t)

@@ -363,7 +363,7 @@ func TestUploadRefusals(t *testing.T) {
 		want   string
 	}{
 		{"unsupported type", []formPart{file("tool.exe", "MZ")}, 422, ".pdf"},
-		{"no extension", []formPart{file("README", "text")}, 422, "unsupported file type"},
+		{"no extension", []formPart{file("notes", "text")}, 422, "unsupported file type"},
 		{"no filename", []formPart{{name: "file", value: "x", file: true}}, 422, "filename"},
 		{"only a path", []formPart{file("/", "x")}, 422, "no usable name"},
 		{"dot dot", []formPart{file("..", "x")}, 422, "no usable name"},

@@ -5,19 +5,16 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"ragd/internal/stack"
+	"ragd/internal/testenv"
 )
 
 // failMode is how a stand-in dependency misbehaves: answer, fail with 500,
@@ -162,44 +159,13 @@ func TestChatModelFailureFallsBack(t *testing.T) {
 	}
 }
 
-// startRedis runs a private redis-server on a free port until the test
-// ends (or the test kills it).
-func startRedis(t *testing.T) (url string, kill func()) {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-	l.Close()
-	cmd := exec.Command("redis-server", "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", t.TempDir())
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("redis-server: %v", err)
-	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	kill = func() { _ = cmd.Process.Kill(); <-done }
-	t.Cleanup(kill)
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		if c, err := net.Dial("tcp", "127.0.0.1:"+port); err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("redis-server did not start")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return "redis://127.0.0.1:" + port + "/0", kill
-}
-
 // With Redis gone (connection refused), every endpoint that needs it — an
 // index request, stats, jobs, documents — is a 503 naming redis, with
 // Retry-After; a search answers from Weaviate alone (search/degraded.go),
 // over REST and MCP.
 func TestRedisUnreachableIs503(t *testing.T) {
 	t.Parallel()
-	url, kill := startRedis(t)
+	url, kill := testenv.StartRedis(t)
 	cfg := stack.Config(t)
 	cfg.Redis.URL = url
 	s := stack.Start(t, cfg, true)

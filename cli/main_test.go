@@ -169,13 +169,7 @@ func closedPort(t *testing.T) string {
 
 func writeFile(t *testing.T, path, content string) string {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return testenv.WriteFile(t, path, content)
 }
 
 // started is a run of the binary still going.

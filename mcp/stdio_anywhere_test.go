@@ -23,8 +23,8 @@ import (
 func TestStdioFromAnyDirectory(t *testing.T) {
 	t.Parallel()
 	checkout := fakeCheckout(t)
-	writeTestFile(t, filepath.Join(checkout, "notes", "kestrel.md"), "# Kestrels\n\nThe kestrel hovers over meadows hunting voles.\n")
-	outside := writeTestFile(t, filepath.Join(t.TempDir(), "heron.md"), "# Herons\n\nThe grey heron waits at the water's edge.\n")
+	testenv.WriteFile(t, filepath.Join(checkout, "notes", "kestrel.md"), "# Kestrels\n\nThe kestrel hovers over meadows hunting voles.\n")
+	outside := testenv.WriteFile(t, filepath.Join(t.TempDir(), "heron.md"), "# Herons\n\nThe grey heron waits at the water's edge.\n")
 	cfg := stack.Config(t, checkout)
 	stack.Start(t, cfg, true) // `make run`'s worker, started in the checkout
 
@@ -77,15 +77,4 @@ func fakeCheckout(t *testing.T) string {
 		t.Fatalf("build: %v %s", err, out)
 	}
 	return dir
-}
-
-func writeTestFile(t *testing.T, path, content string) string {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }

@@ -13,7 +13,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,6 +24,7 @@ import (
 	"google.golang.org/grpc/metadata"
 
 	"ragd"
+	"ragd/internal/testenv"
 )
 
 // selfSigned is a certificate for 127.0.0.1 that is its own authority,
@@ -50,10 +50,7 @@ func selfSigned(t *testing.T) (tls.Certificate, []byte) {
 // node with a certificate error; a bundle that cannot be used fails.
 func TestCAFileTrustsTheNode(t *testing.T) {
 	cert, pemBytes := selfSigned(t)
-	caFile := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(caFile, pemBytes, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	caFile := testenv.WriteFile(t, filepath.Join(t.TempDir(), "ca.pem"), string(pemBytes))
 	rest := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("{}")) }))
 	rest.TLS = &tls.Config{Certificates: []tls.Certificate{cert}}
 	rest.StartTLS()
@@ -95,18 +92,9 @@ func TestCAFileTrustsTheNode(t *testing.T) {
 		}
 		_ = w.conn.Close()
 	}
-	for name, file := range map[string]string{"missing": filepath.Join(t.TempDir(), "none.pem"), "not PEM": writeTemp(t, "hello")} {
+	for name, file := range map[string]string{"missing": filepath.Join(t.TempDir(), "none.pem"), "not PEM": testenv.WriteFile(t, filepath.Join(t.TempDir(), "f"), "hello")} {
 		if _, err := tlsConfig(file); err == nil || !strings.Contains(err.Error(), "weaviate.ca_file") {
 			t.Errorf("%s bundle: %v", name, err)
 		}
 	}
-}
-
-func writeTemp(t *testing.T, text string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "f")
-	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
 }

@@ -66,16 +66,20 @@ func GorootFile(t testing.TB, rel string) string {
 // real documents inside their own ingest root.
 func CopyFile(t testing.TB, src, dst string) {
 	t.Helper()
-	data, err := os.ReadFile(src)
-	if err != nil {
+	WriteFile(t, dst, string(ReadFile(t, src)))
+}
+
+// WriteFile writes content to path (creating its directory) or fails the
+// test, and returns path.
+func WriteFile(t testing.TB, path, content string) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(dst, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return path
 }
 
 // ReadFile reads the fixture file at p or fails the test.

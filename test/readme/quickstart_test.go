@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"ragd/config"
 	"ragd/internal/stack"
 	"ragd/internal/standin"
+	"ragd/internal/testenv"
 )
 
 // chatStandIn is a stand-in of an OpenAI-compatible chat server (Ollama's
@@ -42,7 +44,7 @@ func chatStandIn(t *testing.T) (*httptest.Server, *atomic.Int64) {
 // come from the chat model (route llm), citing their sources.
 func TestReadmeQuickStartRealModel(t *testing.T) {
 	root := t.TempDir()
-	writeText(t, root, "ferry.md", "# Ferry\n\nThe ferry leaves the harbour at noon, every day but Sunday.")
+	testenv.WriteFile(t, filepath.Join(root, "ferry.md"), "# Ferry\n\nThe ferry leaves the harbour at noon, every day but Sunday.")
 	embed := standin.NewEmbeddings(t, "nomic-embed-text", 64)
 	chat, calls := chatStandIn(t)
 	cfg := stack.Config(t, root)

@@ -69,10 +69,3 @@ func TestReadmeWalkThrough(t *testing.T) {
 		t.Errorf("rag_query: %d answer %q route %v", r.Status, answer, r.JSON["route"])
 	}
 }
-
-func writeText(t *testing.T, dir, name, text string) {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}

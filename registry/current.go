@@ -75,16 +75,18 @@ func (r *Registry) CurrentHashesAt(ctx context.Context, namespace string, ids []
 	return out, nil
 }
 
-// LastKnownHashes is a copy of the current versions this process last
-// read of the namespace's documents, however old: for a search that cannot
-// read them from Redis (search/degraded.go), never for one that can.
-func (r *Registry) LastKnownHashes(namespace string) map[string]string {
+// LastKnownHashes is the current versions of ids that this process last
+// read, however old (ids it never read are absent): for a search that
+// cannot read them from Redis (search/degraded.go), never for one that can.
+func (r *Registry) LastKnownHashes(namespace string, ids []string) map[string]string {
 	r.current.mu.Lock()
 	defer r.current.mu.Unlock()
-	out := map[string]string{}
+	out := make(map[string]string, len(ids))
 	if at := r.current.ns[namespace]; at != nil {
-		for id, h := range at.hash {
-			out[id] = h
+		for _, id := range ids {
+			if h, ok := at.hash[id]; ok {
+				out[id] = h
+			}
 		}
 	}
 	return out

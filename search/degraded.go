@@ -29,7 +29,11 @@ func (s *Service) withoutRedis(ctx context.Context, ns string, hits []ragd.Hit, 
 	if s.RedisFallback != nil {
 		s.RedisFallback(err)
 	}
-	current := s.Registry.LastKnownHashes(ns)
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.DocumentID
+	}
+	current := s.Registry.LastKnownHashes(ns, ids)
 	newest := map[string]ragd.Hit{}
 	for _, h := range hits {
 		if _, known := current[h.DocumentID]; known {

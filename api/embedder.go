@@ -14,7 +14,8 @@ import (
 func embedderRoutes() []route {
 	return []route{
 		{handler: (*handlers).embedder, op: openapi.Operation{Method: "GET", Path: "/embedder", Summary: "The live embedder and the switch under way", Tags: []string{"embedder"},
-			Responses: with(errs(503), 200, openapi.Response{Body: library.EmbedderStatus{}})}},
+			Description: "403 for a principal that is no operator: a switch's progress counts every namespace's chunks.",
+			Responses:   with(errs(403, 503), 200, openapi.Response{Body: library.EmbedderStatus{}})}},
 		{handler: (*handlers).switchEmbedder, op: openapi.Operation{Method: "POST", Path: "/embedder/switch", Summary: "Switch every namespace to another embedder, without downtime", Tags: []string{"embedder"},
 			Description: "Re-embeds every stored chunk and picture from its stored text into a new collection while searches and ingests go on with the live one, then cuts every replica over and drops the old collection. " +
 				"The answer is the job (GET /jobs/{id}, progress in chunks; POST /jobs/{id}/cancel drops the half-built collection). " +

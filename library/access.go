@@ -73,16 +73,18 @@ func (s *Service) SetAccess(ctx context.Context, kb, id string, req AccessReques
 	if err != nil {
 		return nil, err
 	}
-	if err := auth.AudienceOf(ctx).MayShare(doc, &access); err != nil {
-		return nil, err
-	}
 	lease, err := s.Versions.Lock(ctx, doc.Namespace, doc.ID)
 	if err != nil {
 		return nil, err
 	}
 	defer lease.Release()
-	// Read again under the lock: a job may have made another version current.
-	if doc, err = s.Registry.Get(ctx, doc.Namespace, doc.ID); err != nil {
+	// Read again under the lock: a job may have made another version
+	// current, or a PATCH another access, which the caller may not see or
+	// change; it is asked again of what is there now.
+	if doc, err = s.Document(ctx, kb, id); err != nil {
+		return nil, err
+	}
+	if err := auth.AudienceOf(ctx).MayShare(doc, &access); err != nil {
 		return nil, err
 	}
 	shared, err := s.Versions.Share(ctx, lease, *doc, access)

@@ -49,8 +49,13 @@ type Embedders struct {
 	Log         *slog.Logger
 }
 
-// Status reports the live embedder and the switch under way.
+// Status reports the live embedder and the switch under way, to an
+// operator alone: a switch's progress counts the chunks of every
+// namespace and document, and its error quotes the embedder's answer.
 func (e *Embedders) Status(ctx context.Context) (EmbedderStatus, error) {
+	if err := auth.RequireOperator(ctx, "reading the embedder and its switch"); err != nil {
+		return EmbedderStatus{}, err
+	}
 	st, err := e.Live.Records().Load(ctx)
 	if err != nil {
 		return EmbedderStatus{}, ragd.Unavailable("redis", err)

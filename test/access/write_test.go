@@ -68,6 +68,7 @@ var operatorRoutes = []struct{ method, path, body string }{
 	{http.MethodGet, "/monitoring/api/queues", ""},
 	{http.MethodGet, "/metrics", ""},
 	{http.MethodPost, "/embedder/switch", `{"to":"nope"}`},
+	{http.MethodGet, "/embedder", ""},
 	{http.MethodDelete, "/tools/rag_clear?all=true&confirm=true", ""},
 }
 
@@ -104,6 +105,9 @@ func TestOperatorRoutes(t *testing.T) {
 func tokenName(token string) string {
 	if token == nsOpsToken {
 		return "nsops"
+	}
+	if token == teamEngToken {
+		return "teameng"
 	}
 	return keyName[token]
 }

@@ -3,6 +3,7 @@ package access_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"ragd/config"
+	"ragd/internal/collector"
 )
 
 // teamEngToken is limited to the namespace "team" and holds group eng:
@@ -234,6 +236,77 @@ func TestJobShowsNoText(t *testing.T) {
 		out := tool(t, connect(t, k, token), "core_job_status", map[string]any{"job_id": id})
 		if s := mustJSON(out); !strings.Contains(s, id) || strings.Contains(s, "zebra") {
 			t.Errorf("core_job_status as %s: %.500s", keyName[token], s)
+		}
+	}
+}
+
+// indexTraced sends an inline text to index as token with a traceparent
+// header of the caller's choosing, and returns its job id.
+func indexTraced(t *testing.T, k *kb, token, traceparent, text string) string {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, k.s.URL+"/tools/rag_index",
+		strings.NewReader(mustJSON(map[string]any{"text": text, "kb_name": ns, "access": []string{keyName[token]}})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("traceparent", traceparent)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	id, _ := out["job_id"].(string)
+	if resp.StatusCode != http.StatusAccepted || id == "" || resp.Header.Get("traceparent") != "" {
+		t.Fatalf("index as %s with traceparent %.60s: %d %v, traceparent answered %q", keyName[token], traceparent, resp.StatusCode, out, resp.Header.Get("traceparent"))
+	}
+	return id
+}
+
+// A trace id is the caller's to choose (its request's trace goes on), but
+// it is no handle on anything: two keys sending the same one each get
+// their own job, neither reads or lists the other's through it, and a
+// malformed or huge traceparent is dropped (a new trace) rather than
+// stored or echoed.
+func TestTraceHeadersAreNoHandle(t *testing.T) {
+	t.Parallel()
+	cfg := authConfig(t)
+	cfg.Telemetry.OTLPEndpoint = collector.Start(t).URL()
+	k := startWith(t, cfg)
+	const chosen = "4bf92f3577b34da6a3ce929d0e0e4736"
+	parent := "00-" + chosen + "-00f067aa0ba902b7-01"
+	finJob := indexTraced(t, k, finToken, parent, "Harbour lighthouse report: the fin ledger for the trace probe.")
+	engJob := indexTraced(t, k, engToken, parent, "Harbour lighthouse report: the eng log for the trace probe.")
+	for _, id := range []string{finJob, engJob} {
+		waitJob(t, k, id)
+		if r := call(t, k.s, opsToken, http.MethodGet, "/jobs/"+id, nil); r.JSON["trace_id"] != chosen {
+			t.Fatalf("job %s: trace_id %v, want the caller's %s", id, r.JSON["trace_id"], chosen)
+		}
+	}
+	for _, path := range []string{"/jobs/" + finJob, "/jobs/" + chosen, "/jobs/" + parent} {
+		if r := call(t, k.s, engToken, http.MethodGet, path, nil); r.Status != http.StatusNotFound {
+			t.Errorf("GET %s as eng: %d %.300s", path, r.Status, r.Body)
+		}
+	}
+	if r := call(t, k.s, engToken, http.MethodGet, "/jobs?kb_name="+ns, nil); strings.Contains(string(r.Body), finJob) || !strings.Contains(string(r.Body), engJob) {
+		t.Errorf("eng's jobs, after both sent trace %s: %.500s", chosen, r.Body)
+	}
+	for name, bad := range map[string]string{
+		"10 KB":          "00-" + chosen + "-00f067aa0ba902b7-01" + strings.Repeat("a", 10<<10),
+		"not hex":        "00-" + strings.Repeat("z", 32) + "-00f067aa0ba902b7-01",
+		"zero trace id":  "00-" + strings.Repeat("0", 32) + "-00f067aa0ba902b7-01",
+		"version ff":     "ff-" + chosen + "-00f067aa0ba902b7-01",
+		"script in it":   "00-<script>alert(1)</script>-00f067aa0ba902b7-01",
+		"log line in it": "00-" + chosen + "-00f067aa0ba902b7-01\tlevel=ERROR msg=forged",
+	} {
+		id := indexTraced(t, k, engToken, bad, "Harbour lighthouse report: the eng probe "+name+".")
+		r := call(t, k.s, opsToken, http.MethodGet, "/jobs/"+id, nil)
+		got, _ := r.JSON["trace_id"].(string)
+		if len(got) != 32 || strings.Trim(got, "0123456789abcdef") != "" || got == chosen || got == strings.Repeat("0", 32) {
+			t.Errorf("job sent with a %s traceparent: trace_id %q", name, got)
 		}
 	}
 }

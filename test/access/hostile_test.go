@@ -7,11 +7,14 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"ragd/config"
 	"ragd/internal/collector"
+	"ragd/internal/stack"
+	"ragd/internal/standin"
 )
 
 // teamEngToken is limited to the namespace "team" and holds group eng:
@@ -308,5 +311,78 @@ func TestTraceHeadersAreNoHandle(t *testing.T) {
 		if len(got) != 32 || strings.Trim(got, "0123456789abcdef") != "" || got == chosen || got == strings.Repeat("0", 32) {
 			t.Errorf("job sent with a %s traceparent: trace_id %q", name, got)
 		}
+	}
+}
+
+// A switch is the operator's from start to end: of several started at
+// once exactly one runs (the others 409 naming it); no other key reads,
+// lists or cancels its job, or reads its progress; the operator cancels
+// it once, and a second cancel is 409.
+func TestSwitchJobIsTheOperators(t *testing.T) {
+	t.Parallel()
+	cfg := hostileConfig(t)
+	alt := standin.NewEmbeddings(t, "alt-embed", 16)
+	cfg.Embedders = map[string]config.Embed{"alt": {Provider: "openai", BaseURL: alt.URL, Model: alt.Model, BatchSize: 2}}
+	s := stack.Start(t, cfg, false) // no worker: the switch stays queued
+	const racers = 4
+	answers := make(chan stack.Response, racers)
+	var wg sync.WaitGroup
+	for range racers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			answers <- s.DoAs(t, opsToken, http.MethodPost, "/embedder/switch", map[string]any{"to": "alt"})
+		}()
+	}
+	wg.Wait()
+	close(answers)
+	var job string
+	var conflicts []string
+	for r := range answers {
+		switch r.Status {
+		case http.StatusAccepted:
+			if job != "" {
+				t.Fatalf("two switches started: %s and %s", job, r.JSON["job_id"])
+			}
+			job, _ = r.JSON["job_id"].(string)
+		case http.StatusConflict:
+			conflicts = append(conflicts, string(r.Body))
+		default:
+			t.Fatalf("a switch started with others: %d %s", r.Status, r.Body)
+		}
+	}
+	if job == "" || len(conflicts) != racers-1 {
+		t.Fatalf("%d switches started at once: job %q, conflicts %v", racers, job, conflicts)
+	}
+	for _, c := range conflicts {
+		if !strings.Contains(c, `a switch to \"alt\" is under way (job `+job+`)`) {
+			t.Errorf("a conflicting switch: %s", c)
+		}
+	}
+	for _, token := range []string{engToken, noneToken, nsOpsToken, teamEngToken} {
+		for _, rq := range []struct{ method, path string }{
+			{http.MethodGet, "/jobs/" + job}, {http.MethodPost, "/jobs/" + job + "/cancel"},
+		} {
+			r := s.DoAs(t, token, rq.method, rq.path, nil)
+			want := s.DoAs(t, token, rq.method, strings.Replace(rq.path, job, "00000000-0000-0000-0000-000000000000", 1), nil)
+			if r.Status != http.StatusNotFound || strings.ReplaceAll(string(r.Body), job, "ID") != strings.ReplaceAll(string(want.Body), "00000000-0000-0000-0000-000000000000", "ID") {
+				t.Errorf("%s %s as %s: %d %s; an unknown job's: %s", rq.method, rq.path, tokenName(token), r.Status, r.Body, want.Body)
+			}
+		}
+		if r := s.DoAs(t, token, http.MethodGet, "/jobs", nil); strings.Contains(string(r.Body), job) {
+			t.Errorf("GET /jobs as %s lists the switch: %.300s", tokenName(token), r.Body)
+		}
+		if r := s.DoAs(t, token, http.MethodGet, "/embedder", nil); r.Status != http.StatusForbidden || strings.Contains(string(r.Body), job) {
+			t.Errorf("GET /embedder as %s during the switch: %d %.300s", tokenName(token), r.Status, r.Body)
+		}
+	}
+	if r := s.DoAs(t, opsToken, http.MethodGet, "/embedder", nil); r.Status != http.StatusOK || !strings.Contains(string(r.Body), job) {
+		t.Fatalf("GET /embedder as the operator during the switch: %d %s", r.Status, r.Body)
+	}
+	if r := s.DoAs(t, opsToken, http.MethodPost, "/jobs/"+job+"/cancel", nil); r.Status != http.StatusOK {
+		t.Fatalf("the operator cancelling the switch: %d %s", r.Status, r.Body)
+	}
+	if r := s.DoAs(t, opsToken, http.MethodPost, "/jobs/"+job+"/cancel", nil); r.Status != http.StatusConflict {
+		t.Fatalf("cancelling the cancelled switch again: %d %s", r.Status, r.Body)
 	}
 }

@@ -116,3 +116,26 @@ func TestJobWithoutItsText(t *testing.T) {
 		t.Fatalf("the job whose text is lost: %+v", job)
 	}
 }
+
+// A job that fails for good (here past ingest.max_document_chunks, which
+// is not retried) drops its text with it: a refused text does not stay in
+// Redis for jobs.TextHold.
+func TestFailedJobDropsItsText(t *testing.T) {
+	t.Parallel()
+	cfg := stack.Config(t)
+	cfg.Ingest.MaxDocumentChunks = 2
+	s := stack.Start(t, cfg, true)
+	text := "# Harbour\n\n" + strings.Repeat("The lighthouse keeper logs the tide at the quay. ", 2000)
+	r := s.Do(t, http.MethodPost, "/tools/rag_index", map[string]any{"text": text, "kb_name": "held"})
+	id, _ := r.JSON["job_id"].(string)
+	if r.Status != http.StatusAccepted || id == "" {
+		t.Fatalf("index: %d %s", r.Status, r.Body)
+	}
+	job := waitJobUntil(t, s, id, "failed", func(j ragd.Job) bool { return j.Status.Terminal() })
+	if job.Status != ragd.JobFailed || !strings.Contains(job.Error, "max_document_chunks") {
+		t.Fatalf("a text past max_document_chunks: %+v", job)
+	}
+	if n, err := s.Redis.Exists(context.Background(), textKey(s, id)).Result(); err != nil || n != 0 {
+		t.Fatalf("the failed job's text is still held (%d, %v)", n, err)
+	}
+}

@@ -111,7 +111,9 @@ func (s *Service) countNamespaces(ctx context.Context, names []string) ([]Namesp
 
 // countNamespace counts one namespace's documents and chunks that the
 // caller may see: the documents it may not, and their chunks, are left
-// out of the counts.
+// out of the counts. Chunks are the current versions' (the registry's
+// counts), so a version still being written is not counted before it is
+// made current, nor an old one before it is swept.
 func (s *Service) countNamespace(ctx context.Context, ns string) (NamespaceStats, error) {
 	docs, err := s.Registry.Count(ctx, ns)
 	if err != nil {
@@ -121,9 +123,9 @@ func (s *Service) countNamespace(ctx context.Context, ns string) (NamespaceStats
 	if err != nil {
 		return NamespaceStats{}, ragd.Unavailable("redis", err)
 	}
-	chunks, err := s.Store.Count(ctx, ns, "")
+	chunks, err := s.Registry.Chunks(ctx, ns)
 	if err != nil {
-		return NamespaceStats{}, err
+		return NamespaceStats{}, ragd.Unavailable("redis", err)
 	}
 	docs -= len(hidden)
 	for _, d := range hidden {

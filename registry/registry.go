@@ -415,6 +415,26 @@ func (r *Registry) Count(ctx context.Context, namespace string) (int, error) {
 	return int(n), nil
 }
 
+// Chunks returns how many chunks a namespace's current versions hold, by
+// their recorded counts, in one round trip: a version still being written
+// (stored but not yet made current) is not counted, nor is the previous
+// version a commit has yet to sweep.
+func (r *Registry) Chunks(ctx context.Context, namespace string) (int, error) {
+	all, err := r.rdb.HGetAll(ctx, r.keys.Documents(namespace)).Result()
+	if err != nil {
+		return 0, fmt.Errorf("registry: %w", err)
+	}
+	n := 0
+	for id, raw := range all {
+		d, err := decode(namespace, id, []byte(raw))
+		if err != nil {
+			return 0, err
+		}
+		n += d.Chunks
+	}
+	return n, nil
+}
+
 // Namespaces lists the namespaces that have held documents.
 func (r *Registry) Namespaces(ctx context.Context) ([]string, error) {
 	ns, err := r.rdb.SMembers(ctx, r.keys.Namespaces()).Result()

@@ -32,7 +32,27 @@ func parseHTML(data []byte, name string) (*document.Loaded, error) {
 	w := &htmlWalker{}
 	w.walk(doc)
 	w.flush()
-	return &document.Loaded{Title: cmp.Or(w.title, w.metaTitle), Blocks: w.blocks}, nil
+	title := cmp.Or(w.title, w.metaTitle)
+	return &document.Loaded{Title: title, Blocks: titleOnlyBody(w.blocks, title)}, nil
+}
+
+// titleOnlyBody gives a page whose body has no text (a page a script
+// renders, such as a Swagger UI page, whose <body> holds only a mount
+// point and <noscript>) its title as a level-1 heading, so it is indexed
+// as a document of its title (document.Finish gives a heading-only
+// document a paragraph of its headings, as for a Markdown outline)
+// rather than failing as one without text. A page with text, or without
+// a title, keeps its blocks.
+func titleOnlyBody(blocks []document.Block, title string) []document.Block {
+	for _, b := range blocks {
+		if strings.TrimSpace(b.Text) != "" {
+			return blocks
+		}
+	}
+	if strings.TrimSpace(title) == "" {
+		return blocks
+	}
+	return []document.Block{{Kind: document.BlockHeading, Level: 1, Text: title}}
 }
 
 // htmlFragmentBlocks extracts blocks from an HTML snippet (raw HTML inside

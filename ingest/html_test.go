@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -102,8 +103,51 @@ func TestHTMLLegacyCharset(t *testing.T) {
 }
 
 func TestHTMLWithoutTextIsParseError(t *testing.T) {
-	_, err := Parse([]byte("<html><head><title>x</title><script>1</script></head><body>  </body></html>"), ragd.SourceHTML, "empty.html")
+	_, err := Parse([]byte("<html><head><script>1</script></head><body>  <noscript>x</noscript></body></html>"), ragd.SourceHTML, "empty.html")
 	assertParseError(t, err)
+}
+
+// swaggerPage is shaped like a Swagger UI page (openapi/assets/swagger-ui.html,
+// the one the README's directory walk-through meets): a title, a mount
+// point a script fills, a <noscript> line and scripts, no body text.
+const swaggerPage = `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Petstore API reference</title>
+  <link rel="stylesheet" href="ui.css">
+</head>
+<body>
+  <div id="ui"></div>
+  <noscript>This page needs JavaScript.</noscript>
+  <script src="ui-bundle.js"></script>
+  <script>window.onload = () => { window.ui = UI({url: "spec.json"}) }</script>
+</body>
+</html>`
+
+// TestHTMLScriptPageIsItsTitle: a page a script renders, with a title and
+// no body text, is a document of its title (one paragraph, as a Markdown
+// outline gets one of its headings), not a "no extractable text" failure
+// of the README's own directory walk-through (openapi/assets/swagger-ui.html).
+func TestHTMLScriptPageIsItsTitle(t *testing.T) {
+	pages := map[string][]byte{"swagger-ui.html": []byte(swaggerPage)}
+	if real, err := os.ReadFile("../openapi/assets/swagger-ui.html"); err == nil {
+		pages["openapi/assets/swagger-ui.html"] = real
+	}
+	for name, page := range pages {
+		l, err := Parse(page, ragd.SourceHTML, name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if l.Title == "" || len(l.Blocks) == 0 || l.Blocks[0].Kind != document.BlockParagraph || l.Blocks[0].Text != l.Title {
+			t.Errorf("%s: title %q, blocks %+v, want a paragraph of the title", name, l.Title, l.Blocks)
+		}
+		for _, b := range l.Blocks {
+			if strings.Contains(b.Text, "JavaScript") || strings.Contains(b.Text, "onload") {
+				t.Errorf("%s: block %q holds script or noscript text", name, b.Text)
+			}
+		}
+	}
 }
 
 // TestHTMLPreIsValidUTF8: FuzzHTML found "<pre>·\xc8" (UTF-8 but for its

@@ -365,7 +365,7 @@ func lineUnits(text string) []sentence {
 			prev = ""
 			continue
 		}
-		if code[i] {
+		if code[i] || isCommandLine(line, prev) {
 			units = append(units, sentence{text: line, code: true})
 			prev = "" // nothing continues a line of code
 			continue
@@ -444,7 +444,7 @@ func splitUnit(s string) []string {
 			}
 			j += n
 		}
-		if j >= len(s) || s[j] != ' ' || !startsSentence(s[j+1:]) {
+		if j >= len(s) || s[j] != ' ' || !startsSentence(s[j+1:]) || insideSpan(s, i) {
 			continue
 		}
 		if s[i] == '.' && isAbbreviation(s[start:i]) {
@@ -494,4 +494,42 @@ func isAbbreviation(before string) bool {
 	}
 	r, n := utf8.DecodeRuneInString(word)
 	return n == len(word) && unicode.IsUpper(r)
+}
+
+// insideSpan reports whether byte i of s lies inside a span a sentence does
+// not end in: an inline code span (`…`), a formula ($…$) or brackets, each
+// opened before i and closed after it. A mark left open for good ("a $5
+// fee", "1) first") does not hold the rest of the unit together.
+func insideSpan(s string, i int) bool {
+	for _, q := range []string{"`", "$"} {
+		if strings.Count(s[:i], q)%2 == 1 && strings.Contains(s[i:], q) {
+			return true
+		}
+	}
+	for _, p := range [][2]string{{"(", ")"}, {"[", "]"}} {
+		if strings.Count(s[:i], p[0]) > strings.Count(s[:i], p[1]) && strings.Contains(s[i:], p[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// isCommandLine reports a line pasted from a shell into prose, not set off
+// as a block of code ("Build it:" then "make build && export PATH=…" then
+// prose): it does not end like a sentence, and either reads as code
+// (looksLikeCode) or, after a finished sentence or a blank line (prev),
+// opens with a lowercase word and holds a word of code ("go install
+// example.com/x@latest"). Such a line is a unit of code of its own, never
+// joined to the sentence after it.
+func isCommandLine(line, prev string) bool {
+	if endsSentence(line) || isStructural(line) {
+		return false
+	}
+	if looksLikeCode(line) {
+		return true
+	}
+	if !startsLower(line) || (prev != "" && !endsSentence(prev)) {
+		return false
+	}
+	return slices.ContainsFunc(strings.Fields(line)[1:], isCodeToken)
 }

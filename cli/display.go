@@ -26,7 +26,7 @@ func (s *session) newDisplay() display {
 	case s.globals.json:
 		return &quietDisplay{}
 	case s.env.Terminal:
-		return newBarDisplay(s.env.Stdout)
+		return newBarDisplay(s.env.Stdout, 0)
 	default:
 		return &lineDisplay{w: s.env.Stdout, every: time.Second}
 	}
@@ -41,7 +41,7 @@ func (d *quietDisplay) add(g *gauge) {
 
 func (d *quietDisplay) wait() { d.wg.Wait() }
 
-// barWidth is the width of the bar itself, beside its label and counts.
+// barWidth is the widest bar, beside its label and counts (barColumns).
 const barWidth = 24
 
 // barRefresh is how often bars take their gauges' counts.
@@ -53,17 +53,30 @@ type barDisplay struct {
 	wg sync.WaitGroup
 }
 
-func newBarDisplay(w io.Writer) *barDisplay {
-	cw := sizedConsole{cupwriter.New(w, false)}
-	return &barDisplay{p: mpb.New(mpb.WithConsoleWriter(cw), mpb.WithRefreshRate(barRefresh))}
+// newBarDisplay draws on w, as wide as the terminal (width 0) or width
+// columns; options are mpb's (a test's manual refresh).
+func newBarDisplay(w io.Writer, width int, options ...mpb.ContainerOption) *barDisplay {
+	cw := sizedConsole{cupwriter.New(w, false), width}
+	return &barDisplay{p: mpb.New(append([]mpb.ContainerOption{mpb.WithConsoleWriter(cw),
+		mpb.WithRefreshRate(barRefresh)}, options...)...)}
 }
 
 // sizedConsole is mpb's own console writer, but a terminal that reports
 // no size (a pseudo-terminal nobody sized) counts as 80x24: mpb would
-// otherwise draw no row at all.
-type sizedConsole struct{ *cupwriter.Writer }
+// otherwise draw no row at all. A width other than 0 is the terminal's.
+type sizedConsole struct {
+	*cupwriter.Writer
+	width int
+}
+
+// IsTerminal is true for a fixed width: mpb asks the size of terminals
+// alone.
+func (c sizedConsole) IsTerminal() bool { return c.width > 0 || c.Writer.IsTerminal() }
 
 func (c sizedConsole) GetTermSize() (width, height int, err error) {
+	if c.width > 0 {
+		return c.width, 24, nil
+	}
 	width, height, err = c.Writer.GetTermSize()
 	if err != nil || width <= 0 || height <= 0 {
 		return 80, 24, nil
@@ -75,9 +88,18 @@ func (d *barDisplay) add(g *gauge) {
 	// A bar made with total 0 never completes by itself: only finish
 	// does, so a job whose counts are all done but that has not ended yet
 	// keeps its bar live.
+	// The label's decorator is drawn first and given the terminal's
+	// width: it lays out the row and leaves the counts for the other.
+	var counts string
 	bar := d.p.New(0, mpb.BarStyle(), mpb.BarWidth(barWidth),
-		mpb.PrependDecorators(decor.Name(oneLine(g.label, 32)+" ", decor.WCSyncSpaceR)),
-		mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return " " + g.state().text() })))
+		mpb.PrependDecorators(decor.Any(func(s decor.Statistics) string {
+			st := g.state()
+			label, _, n := st.barColumns(s.AvailableWidth)
+			// Padded to its column, the counts leave the bar its width.
+			counts = pad(st.barText(n), n)
+			return fitLabel(g.label, label)
+		})),
+		mpb.AppendDecorators(decor.Any(func(decor.Statistics) string { return counts })))
 	d.wg.Go(func() {
 		tick := time.NewTicker(barRefresh)
 		defer tick.Stop()

@@ -73,7 +73,12 @@ func (s *session) switchEmbedder(ctx context.Context, name string) error {
 	g := newGauge("switch to "+name, "chunks")
 	d.add(g)
 	job, err := followJob(ctx, c, acc.JobID, func(j *ragd.Job) {
-		g.set(int64(j.Progress.Done), int64(j.Progress.Total), j.Progress.Unit, phaseOf(j.Status), "")
+		phase := phaseOf(j.Status)
+		if phase == "" && j.Progress.Total > 0 && j.Progress.Done >= j.Progress.Total {
+			// Every chunk is copied: the switch is making the copy live.
+			phase = "cutting over…"
+		}
+		g.set(int64(j.Progress.Done), int64(j.Progress.Total), j.Progress.Unit, phase, "")
 	})
 	g.finish(err != nil || job.Status != ragd.JobCompleted)
 	d.wait()

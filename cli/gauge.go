@@ -102,6 +102,13 @@ func (st gaugeState) text() string {
 		parts = append(parts, st.phase)
 	}
 	parts = append(parts, st.counts())
+	return strings.Join(append(parts, st.details()...), " · ")
+}
+
+// details is what follows the counts, least wanted last: the extra, the
+// rate and the ETA.
+func (st gaugeState) details() []string {
+	var parts []string
 	if st.extra != "" {
 		parts = append(parts, st.extra)
 	}
@@ -112,7 +119,7 @@ func (st gaugeState) text() string {
 			parts = append(parts, "ETA "+seconds(time.Duration(float64(st.total-st.done)/rate*float64(time.Second))))
 		}
 	}
-	return strings.Join(parts, " · ")
+	return parts
 }
 
 func (st gaugeState) counts() string {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"ragd"
@@ -43,7 +44,7 @@ func runJobs(ctx context.Context, s *session, args []string) error {
 		if s.globals.json {
 			return s.emit(list)
 		}
-		s.env.Stdout.Write(jobTable(list))
+		s.env.Stdout.Write(jobTable(list, req))
 		return nil
 	}
 	return s.watchJobs(ctx, c, req, *every)
@@ -65,7 +66,7 @@ func (s *session) watchJobs(ctx context.Context, c *client.Client, req library.J
 			return err
 		}
 		if !s.globals.json {
-			out := jobTable(list)
+			out := jobTable(list, req)
 			switch {
 			case s.env.Terminal:
 				fmt.Fprintf(s.env.Stdout, "\x1b[H\x1b[2J%s  (every %s; Ctrl-C to stop)\n", out, every)
@@ -103,11 +104,12 @@ func allEnded(jobs []ragd.Job) bool {
 	return true
 }
 
-// jobTable renders jobs as a table.
-func jobTable(list library.JobList) []byte {
+// jobTable renders jobs as a table, or says which of req's filters found
+// none.
+func jobTable(list library.JobList, req library.JobListRequest) []byte {
 	var b bytes.Buffer
 	if len(list.Jobs) == 0 {
-		b.WriteString("no jobs\n")
+		b.WriteString(noJobs(req))
 		return b.Bytes()
 	}
 	rows := make([][]string, len(list.Jobs))
@@ -121,6 +123,28 @@ func jobTable(list library.JobList) []byte {
 	table(&b, []string{"JOB", "KB", "TYPE", "STATUS", "PROGRESS", "CREATED", "ERROR"}, rows)
 	fmt.Fprintf(&b, "%d of %d jobs\n", list.Count, list.Total)
 	return b.Bytes()
+}
+
+// noJobs says that no job matched req and, when a filter narrowed the
+// listing, which one and how to widen it.
+func noJobs(req library.JobListRequest) string {
+	var what, widen []string
+	if req.Status != "" {
+		what = append(what, string(req.Status))
+		widen = append(widen, "--status")
+	}
+	what = append(what, "jobs")
+	if req.KBName != "" {
+		what = append(what, "in namespace "+req.KBName)
+		widen = append(widen, "--kb")
+	} else {
+		what = append(what, "in the namespaces this key may use")
+	}
+	msg := "no " + strings.Join(what, " ")
+	if len(widen) > 0 {
+		msg += " (drop " + strings.Join(widen, " or ") + " to see more)"
+	}
+	return msg + "\n"
 }
 
 // runCancel: ragd cancel JOB.

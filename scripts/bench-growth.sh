@@ -20,4 +20,4 @@ start_test_stack "$TMP"
 
 cd "$ROOT"
 log "go test -bench BenchmarkGrowth (steps $RAGD_GROWTH_STEPS)"
-go test -run '^$' -bench BenchmarkGrowth -benchtime 1x -count=1 -timeout 4h ./worker
+go test -run '^$' -bench BenchmarkGrowth -benchtime 1x -count=1 -timeout 4h ./internal/jobs/worker

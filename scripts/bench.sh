@@ -16,7 +16,7 @@ start_test_stack "$TMP"
 
 cd "$ROOT"
 # The benchmarks that measure ragd as users run it start this binary
-# (internal/ragdproc).
+# (internal/testkit/ragdproc).
 log "go build -o $TMP/ragd ./cmd/ragd"
 go build -o "$TMP/ragd" ./cmd/ragd
 export RAGD_BIN="$TMP/ragd"

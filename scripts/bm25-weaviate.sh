@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bm25-weaviate.sh BIN HTTP_PORT GRPC_PORT BASE_PORT SEARCHABLE DIR: starts a
 # throwaway single-node Weaviate for the BM25 experiment (go run
-# ./internal/bm25exp; docs/PERFORMANCE.md) and prints its pid. SEARCHABLE is
+# ./internal/testkit/bm25exp; docs/PERFORMANCE.md) and prints its pid. SEARCHABLE is
 # USE_INVERTED_SEARCHABLE: true is BlockMax WAND, false the classic
 # inverted index ragd runs on (see scripts/lib.sh). Ports BASE+1..BASE+4 are its
 # gossip, data, raft and raft-RPC ports.

@@ -12,7 +12,7 @@
 # chunk, with its neighbours, with its section) per corpus, split and kind,
 # and the mean over corpora; at the end the comparison table and the rule's
 # decisions (docs/RETRIEVAL.md). The development set over the stdlib corpus
-# (eval/testdata/devset.jsonl) is then run per search mode, as before.
+# (internal/eval/testdata/devset.jsonl) is then run per search mode, as before.
 #
 #   RAGD_EVAL_CONFIGS  labels of the configurations to run (default all, see CONFIGS)
 #   RAGD_EVAL_MODES    modes for the devset run (default "keyword hybrid vector"; "" skips it)
@@ -79,7 +79,7 @@ RESULTS="${RAGD_EVAL_RESULTS:-$TMP/results.jsonl}"
 cd "$ROOT"
 log "building bin/ragd and bin/evalsuite"
 go build -o "$ROOT/bin/ragd" ./cmd/ragd
-go build -o "$ROOT/bin/evalsuite" ./eval/cmd/evalsuite
+go build -o "$ROOT/bin/evalsuite" ./internal/eval/cmd/evalsuite
 install_corpus_modules # the gomod and moddocs corpora read them from the module cache
 
 CORPORA="$TMP/corpora"

@@ -218,7 +218,7 @@ install_test_services() {
 # list) into the module cache.
 install_corpus_modules() {
 	local mods
-	mods=$(cd "$ROOT" && go run ./eval/cmd/evalsuite modules) || die "evalsuite modules failed"
+	mods=$(cd "$ROOT" && go run ./internal/eval/cmd/evalsuite modules) || die "evalsuite modules failed"
 	# shellcheck disable=SC2086
 	(cd "$ROOT" && go mod download $mods) || die "go mod download of the corpus modules failed"
 }

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"ragd/embed"
+	"ragd/internal/adapter/embed"
 )
 
 // runConvertGloVe implements `ragd convert-glove`: it turns the

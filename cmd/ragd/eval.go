@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"time"
 
-	"ragd/eval"
+	"ragd/internal/eval"
 )
 
 const evalUsage = `usage:

@@ -11,7 +11,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"ragd/cli"
+	"ragd/internal/cli"
 )
 
 const usage = `server commands:

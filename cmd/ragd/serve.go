@@ -12,9 +12,9 @@ import (
 	"syscall"
 	"time"
 
-	"ragd/api"
-	"ragd/app"
-	"ragd/config"
+	"ragd/internal/app"
+	"ragd/internal/platform/config"
+	"ragd/internal/server/api"
 )
 
 // runServe runs the REST API, and the worker too with --worker.

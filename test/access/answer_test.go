@@ -14,7 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"ragd/internal/stack"
+	"ragd/internal/testkit/stack"
 )
 
 // echoChat speaks the OpenAI chat-completions wire format (a stand-in for

@@ -25,12 +25,12 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"ragd"
-	"ragd/config"
-	"ragd/embed"
-	"ragd/eval"
-	"ragd/internal/ragdproc"
-	"ragd/internal/stack"
-	"ragd/internal/testenv"
+	"ragd/internal/adapter/embed"
+	"ragd/internal/eval"
+	"ragd/internal/platform/config"
+	"ragd/internal/testkit/ragdproc"
+	"ragd/internal/testkit/stack"
+	"ragd/internal/testkit/testenv"
 )
 
 var benchQueries = []string{

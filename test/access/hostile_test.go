@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"ragd/config"
-	"ragd/internal/collector"
-	"ragd/internal/stack"
-	"ragd/internal/standin"
+	"ragd/internal/platform/config"
+	"ragd/internal/testkit/collector"
+	"ragd/internal/testkit/stack"
+	"ragd/internal/testkit/standin"
 )
 
 // teamEngToken is limited to the namespace "team" and holds group eng:

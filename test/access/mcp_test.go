@@ -11,7 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"ragd/internal/stack"
+	"ragd/internal/testkit/stack"
 )
 
 func connect(t *testing.T, k *kb, token string) *sdk.ClientSession {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"ragd/internal/standin"
+	"ragd/internal/testkit/standin"
 )
 
 // Every REST read path shows each key exactly the documents it may see:

@@ -12,8 +12,8 @@ import (
 	"sort"
 	"testing"
 
-	"ragd/config"
-	"ragd/internal/stack"
+	"ragd/internal/platform/config"
+	"ragd/internal/testkit/stack"
 )
 
 const ns = "acl"

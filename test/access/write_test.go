@@ -15,10 +15,10 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"ragd"
-	"ragd/app"
-	"ragd/cli"
-	"ragd/config"
-	"ragd/internal/stack"
+	"ragd/internal/app"
+	"ragd/internal/cli"
+	"ragd/internal/platform/config"
+	"ragd/internal/testkit/stack"
 )
 
 // nsOpsToken holds group "*" but is limited to the namespace ns: it sees

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"ragd"
-	"ragd/internal/sentinel"
-	"ragd/internal/testenv"
+	"ragd/internal/testkit/sentinel"
+	"ragd/internal/testkit/testenv"
 )
 
 // A steady load of searches (a client that tries the other API replica on

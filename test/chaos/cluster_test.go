@@ -14,9 +14,9 @@ import (
 	"github.com/weaviate/weaviate-go-client/v5/weaviate"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/grpc"
 
-	"ragd/internal/sentinel"
-	"ragd/internal/testenv"
-	"ragd/keyspace"
+	"ragd/internal/platform/keyspace"
+	"ragd/internal/testkit/sentinel"
+	"ragd/internal/testkit/testenv"
 )
 
 // The chaos test's own ports, clashing with no other test's or script's,

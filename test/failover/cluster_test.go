@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"ragd/config"
-	"ragd/internal/rediscluster"
-	"ragd/internal/stack"
-	"ragd/internal/testenv"
-	"ragd/keyspace"
+	"ragd/internal/platform/config"
+	"ragd/internal/platform/keyspace"
+	"ragd/internal/testkit/rediscluster"
+	"ragd/internal/testkit/stack"
+	"ragd/internal/testkit/testenv"
 )
 
 // clusterPorts are this test's six nodes (test/rediscluster has its own).

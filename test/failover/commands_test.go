@@ -9,9 +9,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"ragd/app"
-	"ragd/config"
-	"ragd/internal/rediscluster"
+	"ragd/internal/app"
+	"ragd/internal/platform/config"
+	"ragd/internal/testkit/rediscluster"
 )
 
 // commandPorts are this test's six cluster nodes.

@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"ragd"
-	"ragd/config"
-	"ragd/internal/sentinel"
-	"ragd/internal/stack"
-	"ragd/internal/testenv"
+	"ragd/internal/platform/config"
+	"ragd/internal/testkit/sentinel"
+	"ragd/internal/testkit/stack"
+	"ragd/internal/testkit/testenv"
 )
 
 // The Redis primary SIGKILLed under a directory ingest, a stream of

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"ragd"
-	"ragd/internal/sentinel"
-	"ragd/internal/stack"
-	"ragd/internal/testenv"
+	"ragd/internal/testkit/sentinel"
+	"ragd/internal/testkit/stack"
+	"ragd/internal/testkit/testenv"
 )
 
 // unreplicatedPorts are this test's own primary, replica and sentinels.

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"ragd/internal/testenv"
+	"ragd/internal/testkit/testenv"
 )
 
 // ports are this test's, apart from the shared test services' and below

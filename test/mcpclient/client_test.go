@@ -23,9 +23,9 @@ import (
 	"time"
 
 	"ragd"
-	"ragd/config"
-	"ragd/internal/stack"
-	"ragd/internal/testenv"
+	"ragd/internal/platform/config"
+	"ragd/internal/testkit/stack"
+	"ragd/internal/testkit/testenv"
 )
 
 // node returns the node binary and the directory of client.mjs, failing

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"ragd"
-	"ragd/internal/stack"
+	"ragd/internal/testkit/stack"
 )
 
 // The official MCP conformance suite (@modelcontextprotocol/conformance,

@@ -17,7 +17,7 @@ import (
 	"github.com/weaviate/weaviate/entities/models"
 
 	"ragd"
-	"ragd/internal/testenv"
+	"ragd/internal/testkit/testenv"
 )
 
 // ingestFiles is how many real Markdown files the small-file corpus holds.

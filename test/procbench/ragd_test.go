@@ -14,8 +14,8 @@ import (
 	"github.com/weaviate/weaviate-go-client/v5/weaviate"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/grpc"
 
-	"ragd/internal/stack"
-	"ragd/internal/testenv"
+	"ragd/internal/testkit/stack"
+	"ragd/internal/testkit/testenv"
 )
 
 // startRagd runs ragd as its own process with names of its own and

@@ -14,7 +14,7 @@ import (
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 
-	"ragd/internal/stack"
+	"ragd/internal/testkit/stack"
 )
 
 // searchQueries are the questions the benchmarks here ask.

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"ragd/config"
-	"ragd/internal/stack"
-	"ragd/internal/standin"
-	"ragd/internal/testenv"
+	"ragd/internal/platform/config"
+	"ragd/internal/testkit/stack"
+	"ragd/internal/testkit/standin"
+	"ragd/internal/testkit/testenv"
 )
 
 // chatStandIn is a stand-in of an OpenAI-compatible chat server (Ollama's

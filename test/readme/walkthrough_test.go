@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"ragd/internal/stack"
+	"ragd/internal/testkit/stack"
 )
 
 // repoRoot is the checkout holding this test.

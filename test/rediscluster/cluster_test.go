@@ -18,11 +18,11 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"ragd"
-	"ragd/config"
-	"ragd/internal/rediscluster"
-	"ragd/internal/stack"
-	"ragd/internal/standin"
-	"ragd/internal/testenv"
+	"ragd/internal/platform/config"
+	"ragd/internal/testkit/rediscluster"
+	"ragd/internal/testkit/stack"
+	"ragd/internal/testkit/standin"
+	"ragd/internal/testkit/testenv"
 )
 
 const token = "tok-cluster-operator-0123456789"

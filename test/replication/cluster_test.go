@@ -10,8 +10,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"ragd/internal/stack"
-	"ragd/internal/testenv"
+	"ragd/internal/testkit/stack"
+	"ragd/internal/testkit/testenv"
 )
 
 // One cluster for both cases: it takes ~15 s to form.

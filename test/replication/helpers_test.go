@@ -18,9 +18,9 @@ import (
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/graphql"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/grpc"
 
-	"ragd/config"
-	"ragd/internal/stack"
-	"ragd/internal/testenv"
+	"ragd/internal/platform/config"
+	"ragd/internal/testkit/stack"
+	"ragd/internal/testkit/testenv"
 )
 
 // clusterConfig is a ragd configuration on all three nodes with the given

@@ -10,7 +10,7 @@ import (
 	"runtime"
 	"strings"
 
-	"ragd/internal/testenv"
+	"ragd/internal/testkit/testenv"
 )
 
 // Corpus is a pool of real paragraphs (Go's own documentation) the soak

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"ragd/internal/ragdproc"
+	"ragd/internal/testkit/ragdproc"
 )
 
 // bounds are how much each judged series may grow after the warm-up, in

@@ -15,11 +15,11 @@ import (
 	"time"
 
 	"ragd"
-	"ragd/config"
-	"ragd/embed"
-	"ragd/internal/stack"
-	"ragd/internal/standin"
-	"ragd/live"
+	"ragd/internal/adapter/embed"
+	"ragd/internal/platform/config"
+	"ragd/internal/store/live"
+	"ragd/internal/testkit/stack"
+	"ragd/internal/testkit/standin"
 )
 
 // The benchmark's corpus and pacing.

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"ragd"
-	"ragd/app"
-	"ragd/config"
-	"ragd/internal/stack"
+	"ragd/internal/app"
+	"ragd/internal/platform/config"
+	"ragd/internal/testkit/stack"
 )
 
 // A cancelled switch drops the collection it was building and leaves the

@@ -19,10 +19,10 @@ import (
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate"
 
-	"ragd/config"
-	"ragd/internal/stack"
-	"ragd/internal/standin"
-	"ragd/internal/testenv"
+	"ragd/internal/platform/config"
+	"ragd/internal/testkit/stack"
+	"ragd/internal/testkit/standin"
+	"ragd/internal/testkit/testenv"
 	"ragd/wire"
 )
 

@@ -1,0 +1,126 @@
+package app
+
+import (
+	"context"
+
+	"golang.org/x/sync/semaphore"
+	"path/filepath"
+
+	"ragd"
+	"ragd/internal/adapter/websearch"
+	"ragd/internal/catalog/registry"
+	"ragd/internal/catalog/versions"
+	"ragd/internal/catalog/vocab"
+	"ragd/internal/ingest"
+	"ragd/internal/ingest/guard"
+	"ragd/internal/ingest/pdf"
+	"ragd/internal/jobs/worker"
+	"ragd/internal/library"
+	"ragd/internal/platform/cache"
+	"ragd/internal/platform/config"
+	"ragd/internal/platform/keyspace"
+	"ragd/internal/platform/resilience"
+	"ragd/internal/retrieval/answer"
+	"ragd/internal/retrieval/search"
+)
+
+// services are the guarded dependencies and shared parts the services are
+// built from.
+type services struct {
+	cfg         config.Config
+	store       ragd.ChunkStore
+	embedder    ragd.Embedder
+	chat        ragd.ChatModel     // nil without a chat model
+	web         websearch.Provider // nil without a provider
+	reranker    ragd.Reranker      // nil when reranking is off
+	registry    *registry.Registry
+	generations *cache.Generations
+	roots       *guard.Roots
+	fetcher     *guard.Fetcher
+}
+
+// assemble builds the search, answer and library services and the worker
+// pipeline, each holding only its own settings and collaborators.
+func (a *App) assemble(d services) {
+	cfg := d.cfg
+	a.Chunks = d.store
+	var results *cache.Results
+	if cfg.Cache.Enabled {
+		results = cache.NewResults(a.Redis, keyspace.New(cfg.Redis.KeyPrefix), cfg.Cache.TTL, d.generations, a.Log, a.Metrics.ObserveCache)
+	}
+	words := vocab.New(a.Redis, keyspace.New(cfg.Redis.KeyPrefix))
+	th := thesaurus(cfg, a.Log)
+	a.Search = &search.Service{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
+		Cache: results, QueryVectors: search.NewQueryVectors(cfg.Search.QueryCacheSize), Vocab: words, Thesaurus: th,
+		Models: search.Models{Rewriter: d.chat, Reranker: d.reranker, RerankFallback: a.Metrics.RerankFallbacks(),
+			RedisFallback: a.Metrics.RedisFallbacks()},
+		Log: a.Log, Settings: search.Settings{Alpha: cfg.Search.Alpha, MMR: cfg.Search.MMR, MMRLambda: cfg.Search.MMRLambda,
+			RRFK: cfg.Search.RRFK, Retrieval: retrieval(cfg.Search), RerankCandidates: cfg.Rerank.Candidates}}
+	a.Answer = &answer.Service{Search: a.Search, LLM: d.chat, Web: d.web, Cache: results, Log: a.Log,
+		Settings: answer.Settings{MinScore: cfg.Answer.MinScore, MaxSentences: cfg.Answer.MaxSentences,
+			Candidates: cfg.Answer.Candidates, AgentMaxSteps: cfg.Answer.AgentMaxSteps}}
+	keeper := &versions.Keeper{Store: d.store, Registry: d.registry, Generations: d.generations, Vocab: words, Log: a.Log}
+	a.Library = &library.Service{Store: d.store, Embedder: d.embedder, Registry: d.registry, Versions: keeper,
+		Queue: a.Queue, Roots: d.roots, Fetcher: d.fetcher, MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles,
+		WaitTimeout: cfg.HTTP.WaitTimeout, MaxTextBytes: cfg.Ingest.MaxDocumentTextBytes, Log: a.Log,
+		Uploads: &library.Uploads{Dir: uploadsDir(cfg), MaxFileBytes: cfg.Ingest.MaxFileBytes, MaxFiles: cfg.Ingest.MaxUploadFiles}}
+	a.Archiver = &library.Archiver{Store: d.store, Embedder: d.embedder, Registry: d.registry, Versions: keeper,
+		Queue: a.Queue, Dir: filepath.Join(cfg.Data.Dir, "imports"), MaxBytes: cfg.Import.MaxBytes,
+		PageSize: cfg.Weaviate.BatchSize, Log: a.Log}
+	a.Pipeline = &worker.Pipeline{Store: batchWriter(cfg, d.store), Embedder: d.embedder, Registry: d.registry, Versions: keeper,
+		Queue: a.Queue, Reader: &ingest.Reader{Roots: d.roots, Fetcher: d.fetcher, MaxFileBytes: cfg.Ingest.MaxFileBytes,
+			Parser: ingest.Parser{Limits: pdf.Limits{MaxPages: cfg.Ingest.MaxPages, Timeout: cfg.Ingest.ParseTimeout,
+				MemoryBytes: cfg.Ingest.ParseMemoryBytes}, OCR: ocrOptions(cfg.Ingest)}, UploadsDir: uploadsDir(cfg),
+			Parses: slots(cfg.Ingest.ParseConcurrency)},
+		Chunking:          ingest.ChunkOptions{Tokens: cfg.Ingest.ChunkTokens, Overlap: cfg.Ingest.ChunkOverlap},
+		Bounds:            ingest.Bounds{MaxChunks: cfg.Ingest.MaxDocumentChunks, MaxTextBytes: cfg.Ingest.MaxDocumentTextBytes},
+		MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles, EmbedBatch: cfg.Embed.BatchSize,
+		Embeds: slots(cfg.Embed.Concurrency), Log: a.Log}
+	if cfg.Ingest.RelatedWords {
+		a.Pipeline.Thesaurus = th
+	}
+}
+
+// slots bounds work to n at once; n ≤ 0 (a configuration built in code
+// rather than loaded, which validation would refuse) bounds nothing.
+func slots(n int) *semaphore.Weighted {
+	if n <= 0 {
+		return nil
+	}
+	return semaphore.NewWeighted(int64(n))
+}
+
+// batchWriter is the store through which a worker process's jobs write
+// their chunks, sharing Weaviate batches (worker.batch_wait).
+func batchWriter(cfg config.Config, store ragd.ChunkStore) ragd.ChunkWriter {
+	w := &worker.BatchWriter{ChunkWriter: store, Size: cfg.Weaviate.BatchSize, Wait: cfg.Worker.BatchWait}
+	if t, ok := store.(interface{ WriteTarget(context.Context) any }); ok {
+		w.Target = t.WriteTarget
+	}
+	return w
+}
+
+// uploadsDir is where uploaded bytes are kept: <data.dir>/uploads. Jobs
+// name the bytes by hash only, so API and worker processes need only
+// share data.dir.
+func uploadsDir(cfg config.Config) string { return filepath.Join(cfg.Data.Dir, "uploads") }
+
+// ocrOptions maps ingest.ocr and ingest.ocr_languages onto the parser's.
+func ocrOptions(c config.Ingest) pdf.OCR {
+	return pdf.OCR{Off: c.OCR == "off", Languages: c.OCRLanguages}
+}
+
+// usedBreakers are the guards of the dependencies this ragd uses: the
+// optional chat model's, web search's and reranker's only when configured,
+// since a breaker that can never trip would suggest a dependency ragd does
+// not use.
+func usedBreakers(g resilience.Guards, chat, web, reranker bool) []*resilience.Guard {
+	var out []*resilience.Guard
+	for _, x := range g.All() {
+		if (x == g.LLM && !chat) || (x == g.WebSearch && !web) || (x == g.Reranker && !reranker) {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}

@@ -1,0 +1,173 @@
+// Package live holds which embedder and collection ragd serves from, and
+// follows a switch to another one in every process at once. The state is
+// one Redis record (State); each process polls it, builds the embedder
+// and store it names (Holder), pins one snapshot per request or job so a
+// query is embedded and searched in the same vector space (Pin), writes
+// to both collections while a switch copies (Store), and acknowledges
+// each generation once nothing of its older snapshots is in flight, which
+// is what lets a switch start copying and, later, drop the old collection.
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/redis/go-redis/v9"
+
+	"ragd/internal/platform/keyspace"
+)
+
+// DefaultName is the name of the embedder configured under embed.
+const DefaultName = "default"
+
+// Target is one embedder and the collection holding its vectors (its
+// pictures in Collection+"Image").
+type Target struct {
+	Name       string `json:"name"`
+	Collection string `json:"collection"`
+}
+
+// Phase is where a switch is.
+type Phase string
+
+// The phases of a switch, in order. Until the cutover the old target
+// stays live; while copying every process writes to both.
+const (
+	// PhaseCopying: processes write to both; the job re-embeds every
+	// stored chunk into the new collection.
+	PhaseCopying Phase = "copying"
+	// PhaseDropping: the new target is live; once every process has
+	// followed, the old collection is dropped.
+	PhaseDropping Phase = "dropping"
+	// PhaseCancelling: the old target stays live; once every process has
+	// stopped writing to the new collection, it is dropped.
+	PhaseCancelling Phase = "cancelling"
+)
+
+// Switch is a switch under way.
+type Switch struct {
+	JobID string `json:"job_id"`
+	From  Target `json:"from"`
+	To    Target `json:"to"`
+	Phase Phase  `json:"phase"`
+	// Done and Total count the chunks and pictures copied and to copy.
+	Done  int `json:"done"`
+	Total int `json:"total"`
+	// Error is the embedder's last failure while the copy waits to retry
+	// it; "" while it runs.
+	Error string `json:"error,omitempty"`
+	// Copied lists the namespaces copied whole; Namespace is the one being
+	// copied, After the last chunk id written of it (Images when its
+	// chunks are done and its pictures are being copied).
+	Copied    []string `json:"copied,omitempty"`
+	Namespace string   `json:"namespace,omitempty"`
+	After     string   `json:"after,omitempty"`
+	Images    bool     `json:"images,omitempty"`
+}
+
+// State is the live target and the switch under way. Gen moves with every
+// change processes must follow (a phase, the live target); progress does
+// not move it.
+type State struct {
+	Gen    int64   `json:"gen"`
+	Live   Target  `json:"live"`
+	Switch *Switch `json:"switch,omitempty"`
+}
+
+// Writes reports whether processes write to To as well as to Live.
+func (s State) Writes() bool { return s.Switch != nil && s.Switch.Phase == PhaseCopying }
+
+// Records reads and changes the state in Redis.
+type Records struct {
+	rdb  redis.UniversalClient
+	keys keyspace.Keys
+	// initial is the state before any was recorded: the default embedder
+	// in weaviate.collection.
+	initial State
+}
+
+// NewRecords returns the records under keys; before any switch the live
+// target is the default embedder in collection.
+func NewRecords(rdb redis.UniversalClient, keys keyspace.Keys, collection string) *Records {
+	return &Records{rdb: rdb, keys: keys, initial: State{Live: Target{Name: DefaultName, Collection: collection}}}
+}
+
+// Load reads the state.
+func (r *Records) Load(ctx context.Context) (State, error) {
+	return r.load(ctx, r.rdb)
+}
+
+func (r *Records) load(ctx context.Context, c redis.Cmdable) (State, error) {
+	raw, err := c.Get(ctx, r.keys.Embedder()).Bytes()
+	if errors.Is(err, redis.Nil) {
+		return r.initial, nil
+	}
+	if err != nil {
+		return State{}, fmt.Errorf("embedder state: %w", err)
+	}
+	var s State
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return State{}, fmt.Errorf("embedder state: %w", err)
+	}
+	return s, nil
+}
+
+// ErrChanged is returned by Update when change refused the state it read.
+var ErrChanged = errors.New("embedder state changed")
+
+// Update reads the state, lets change edit it and writes it back, in one
+// optimistic transaction retried when another writer got there first.
+// change returns an error to write nothing; bump moves Gen.
+func (r *Records) Update(ctx context.Context, bump bool, change func(*State) error) (State, error) {
+	var out State
+	for range 20 {
+		err := r.rdb.Watch(ctx, func(tx *redis.Tx) error {
+			s, err := r.load(ctx, tx)
+			if err != nil {
+				return err
+			}
+			if err := change(&s); err != nil {
+				return err
+			}
+			if bump {
+				s.Gen++
+			}
+			raw, err := json.Marshal(s)
+			if err != nil {
+				return err
+			}
+			_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+				p.Set(ctx, r.keys.Embedder(), raw, 0)
+				return nil
+			})
+			out = s
+			return err
+		}, r.keys.Embedder())
+		if !errors.Is(err, redis.TxFailedErr) {
+			return out, err
+		}
+	}
+	return State{}, fmt.Errorf("embedder state: too many concurrent writers")
+}
+
+// MarkDirty records that something of namespace was deleted while a
+// switch copies.
+func (r *Records) MarkDirty(ctx context.Context, namespace string) error {
+	return r.rdb.SAdd(ctx, r.keys.EmbedderDirty(), namespace).Err()
+}
+
+// TakeDirty returns and forgets the namespaces marked dirty.
+func (r *Records) TakeDirty(ctx context.Context) ([]string, error) {
+	var members *redis.StringSliceCmd
+	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		members = p.SMembers(ctx, r.keys.EmbedderDirty())
+		p.Del(ctx, r.keys.EmbedderDirty())
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("embedder dirty namespaces: %w", err)
+	}
+	return members.Val(), nil
+}

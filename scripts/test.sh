@@ -62,5 +62,5 @@ fi
 if [[ ${RAGD_TEST_FUZZTIME:-10s} != 0 ]]; then
 	log "fuzz each target for ${RAGD_TEST_FUZZTIME:-10s}"
 	FUZZTIME="${RAGD_TEST_FUZZTIME:-10s}" FUZZTIME_SANDBOX="${RAGD_TEST_FUZZTIME_SANDBOX:-10s}" \
-		FUZZ_EXCLUDE='^internal/ingest/pdf FuzzParsePDF$' "$ROOT/scripts/fuzz.sh"
+		FUZZ_EXCLUDE='^internal/ingest/pdftext FuzzParsePDF$' "$ROOT/scripts/fuzz.sh"
 fi

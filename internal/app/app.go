@@ -19,24 +19,24 @@ import (
 	"ragd/internal/adapter/rerank"
 	"ragd/internal/adapter/websearch"
 	"ragd/internal/adapter/wordnet"
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 	"ragd/internal/catalog/registry"
 	"ragd/internal/ingest/guard"
-	"ragd/internal/ingest/pdf"
+	"ragd/internal/ingest/pdftext"
 	"ragd/internal/jobs"
 	"ragd/internal/jobs/worker"
 	"ragd/internal/library"
 	"ragd/internal/platform/cache"
 	"ragd/internal/platform/config"
 	"ragd/internal/platform/keyspace"
-	"ragd/internal/platform/metrics"
+	"ragd/internal/platform/promexport"
 	"ragd/internal/platform/resilience"
 	"ragd/internal/platform/telemetry"
 	"ragd/internal/retrieval/answer"
 	"ragd/internal/retrieval/search"
 	"ragd/internal/server/api"
-	"ragd/internal/server/mcp"
-	"ragd/internal/server/searchrpc"
+	"ragd/internal/server/mcpserver"
+	"ragd/internal/server/websearchapi"
 	"ragd/internal/store/live"
 )
 
@@ -48,9 +48,9 @@ type App struct {
 	Services
 	Pipeline *worker.Pipeline
 	Queue    *jobs.Queue
-	Metrics  *metrics.Metrics
-	MCP      *mcp.Server
-	Auth     *auth.Authenticator
+	Metrics  *promexport.Metrics
+	MCP      *mcpserver.Server
+	Auth     *authn.Authenticator
 	// Live follows which embedder and collection are live.
 	Live *live.Holder
 	// Telemetry traces requests, tool calls and jobs; nil when off.
@@ -144,7 +144,7 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 	reg := registry.New(rdb, keys)
 	gens := cache.NewGenerations(rdb, keys, keys.Epoch)
 	queue := jobs.NewQueue(rdb, queueOptions(cfg, log))
-	a := &App{Config: cfg, Log: log, Redis: rdb, Queue: queue, Metrics: metrics.New(queue.Inspector()), Telemetry: tel}
+	a := &App{Config: cfg, Log: log, Redis: rdb, Queue: queue, Metrics: promexport.New(queue.Inspector()), Telemetry: tel}
 	a.Metrics.CountCancelled(queue.CancelledCount)
 	guards := a.guards()
 	if a.Live, err = a.follow(ctx, deps, guards, keys); err != nil {
@@ -171,13 +171,13 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 	a.Probe = &library.Probe{Redis: rdb, Store: chunks, Embedder: vectors, Breakers: usedBreakers(guards, model != nil, web != nil, reranker != nil)}
 	a.assemble(services{cfg: cfg, store: chunks, embedder: vectors, chat: chat, web: websearch.Guarded(web, guards.WebSearch),
 		reranker: rerank.Guarded(reranker, guards.Reranker), registry: reg, generations: gens, roots: roots, fetcher: fetcher})
-	if a.MCP, err = mcp.New(mcp.Services{Search: a.Search, Answer: a.Answer, Library: a.Library}, a.mcpConfig(), log); err != nil {
+	if a.MCP, err = mcpserver.New(mcpserver.Services{Search: a.Search, Answer: a.Answer, Library: a.Library}, a.mcpConfig(), log); err != nil {
 		return nil, err
 	}
-	if a.Auth, err = auth.New(authConfig(cfg.Auth), log); err != nil {
+	if a.Auth, err = authn.New(authConfig(cfg.Auth), log); err != nil {
 		return nil, fmt.Errorf("auth: %w", err)
 	}
-	a.Auth.EnableSessions(auth.NewRedisSessions(rdb, keys), cfg.Auth.SessionTTL)
+	a.Auth.EnableSessions(authn.NewRedisSessions(rdb, keys), cfg.Auth.SessionTTL)
 	a.Embedders = a.embedders(keys, reg, gens)
 	a.Live.Start()
 	cur := a.Live.Current().Live
@@ -212,24 +212,24 @@ func retrieval(c config.Search) search.Retrieval {
 		PRF: c.PRF, PRFDocs: c.PRFDocs, PRFTerms: c.PRFTerms, Rewrite: c.Rewrite}
 }
 
-func authConfig(c config.Auth) auth.Config {
-	ac := auth.Config{Mode: auth.Mode(c.Mode), JWKSURL: c.JWKSURL, Issuer: c.Issuer, Audience: c.Audience,
+func authConfig(c config.Auth) authn.Config {
+	ac := authn.Config{Mode: authn.Mode(c.Mode), JWKSURL: c.JWKSURL, Issuer: c.Issuer, Audience: c.Audience,
 		Scopes: c.Scopes, NamespaceClaim: c.NamespaceClaim, GroupsClaim: c.GroupsClaim, ResourceURL: c.ResourceURL, AllowedOrigins: c.AllowedOrigins}
 	if c.APIKey != "" {
-		ac.Keys = append(ac.Keys, auth.Key{Name: "api_key", Token: c.APIKey, Groups: []string{ragd.EveryGroup}})
+		ac.Keys = append(ac.Keys, authn.Key{Name: "api_key", Token: c.APIKey, Groups: []string{ragd.EveryGroup}})
 	}
 	for _, k := range c.Keys {
-		ac.Keys = append(ac.Keys, auth.Key{Name: k.Name, Token: k.Token, Namespaces: k.Namespaces, Groups: k.Groups, Roots: k.Roots})
+		ac.Keys = append(ac.Keys, authn.Key{Name: k.Name, Token: k.Token, Namespaces: k.Namespaces, Groups: k.Groups, Roots: k.Roots})
 	}
 	return ac
 }
 
-func (a *App) mcpConfig() mcp.Config {
+func (a *App) mcpConfig() mcpserver.Config {
 	cfg := a.Config
-	c := mcp.Config{Web: a.Answer.Web, WaitTimeout: cfg.MCP.WaitTimeout, Stateless: cfg.MCP.Stateless, MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
+	c := mcpserver.Config{Web: a.Answer.Web, WaitTimeout: cfg.MCP.WaitTimeout, Stateless: cfg.MCP.Stateless, MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
 		MaxBatchCalls: cfg.HTTP.MaxBatchCalls, DefaultNamespace: cfg.Plugins.DefaultNamespace, Telemetry: a.Telemetry}
 	for _, t := range cfg.Plugins.Tools {
-		p := mcp.Profile{Namespace: t.Namespace, Name: t.Name, Base: t.Base, Description: t.Description, KBName: t.KBName}
+		p := mcpserver.Profile{Namespace: t.Namespace, Name: t.Name, Base: t.Base, Description: t.Description, KBName: t.KBName}
 		if len(t.Tags)+len(t.SourceTypes)+len(t.DocumentIDs) > 0 {
 			p.Filter = &search.ScopeFilter{Tags: t.Tags, SourceTypes: t.SourceTypes, DocumentIDs: t.DocumentIDs}
 		}
@@ -261,7 +261,7 @@ func (a *App) Close() {
 
 // NewWorker returns an Asynq server running the app's pipeline.
 func (a *App) NewWorker() *worker.Server {
-	if err := pdf.CheckOCR(context.Background(), ocrOptions(a.Config.Ingest)); err != nil {
+	if err := pdftext.CheckOCR(context.Background(), ocrOptions(a.Config.Ingest)); err != nil {
 		a.Log.Warn("scanned PDF pages will not be read (ingest.ocr)", "error", err)
 	}
 	return worker.NewServer(a.Redis, worker.ServerOptions{Queue: a.Config.Worker.Queue,
@@ -299,8 +299,8 @@ func (a *App) Handler() (http.Handler, func(), error) {
 		MaxUploadBytes: a.Library.Uploads.MaxRequestBytes(), Monitoring: monitoring,
 		BodyTimeout: a.Config.HTTP.BodyTimeout, BodyIdleTimeout: a.Config.HTTP.BodyIdleTimeout,
 		Metrics: a.Metrics, MCP: a.MCP, Auth: a.Auth, Log: a.Log, Pin: a.Live.Pin, Telemetry: a.Telemetry,
-		WebSearch: searchrpc.New(a.Answer.Web, searchrpc.Info{Name: "ragd", Version: ragd.Version}, a.Log,
-			searchrpc.WithMaxBatch(a.Config.HTTP.MaxBatchCalls))})
+		WebSearch: websearchapi.New(a.Answer.Web, websearchapi.Info{Name: "ragd", Version: ragd.Version}, a.Log,
+			websearchapi.WithMaxBatch(a.Config.HTTP.MaxBatchCalls))})
 	return e, func() { stopWatch(); _ = monitoring.Close() }, nil
 }
 

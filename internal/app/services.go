@@ -13,7 +13,7 @@ import (
 	"ragd/internal/catalog/vocab"
 	"ragd/internal/ingest"
 	"ragd/internal/ingest/guard"
-	"ragd/internal/ingest/pdf"
+	"ragd/internal/ingest/pdftext"
 	"ragd/internal/jobs/worker"
 	"ragd/internal/library"
 	"ragd/internal/platform/cache"
@@ -69,7 +69,7 @@ func (a *App) assemble(d services) {
 		PageSize: cfg.Weaviate.BatchSize, Log: a.Log}
 	a.Pipeline = &worker.Pipeline{Store: batchWriter(cfg, d.store), Embedder: d.embedder, Registry: d.registry, Versions: keeper,
 		Queue: a.Queue, Reader: &ingest.Reader{Roots: d.roots, Fetcher: d.fetcher, MaxFileBytes: cfg.Ingest.MaxFileBytes,
-			Parser: ingest.Parser{Limits: pdf.Limits{MaxPages: cfg.Ingest.MaxPages, Timeout: cfg.Ingest.ParseTimeout,
+			Parser: ingest.Parser{Limits: pdftext.Limits{MaxPages: cfg.Ingest.MaxPages, Timeout: cfg.Ingest.ParseTimeout,
 				MemoryBytes: cfg.Ingest.ParseMemoryBytes}, OCR: ocrOptions(cfg.Ingest)}, UploadsDir: uploadsDir(cfg),
 			Parses: slots(cfg.Ingest.ParseConcurrency)},
 		Chunking:          ingest.ChunkOptions{Tokens: cfg.Ingest.ChunkTokens, Overlap: cfg.Ingest.ChunkOverlap},
@@ -106,8 +106,8 @@ func batchWriter(cfg config.Config, store ragd.ChunkStore) ragd.ChunkWriter {
 func uploadsDir(cfg config.Config) string { return filepath.Join(cfg.Data.Dir, "uploads") }
 
 // ocrOptions maps ingest.ocr and ingest.ocr_languages onto the parser's.
-func ocrOptions(c config.Ingest) pdf.OCR {
-	return pdf.OCR{Off: c.OCR == "off", Languages: c.OCRLanguages}
+func ocrOptions(c config.Ingest) pdftext.OCR {
+	return pdftext.OCR{Off: c.OCR == "off", Languages: c.OCRLanguages}
 }
 
 // usedBreakers are the guards of the dependencies this ragd uses: the

@@ -4,7 +4,7 @@ import (
 	"ragd"
 	"ragd/internal/ingest/document"
 	"ragd/internal/ingest/docx"
-	"ragd/internal/ingest/pdf"
+	"ragd/internal/ingest/pdftext"
 )
 
 // ExtractImages returns the images of a PDF or DOCX document in document
@@ -17,7 +17,7 @@ import (
 func ExtractImages(data []byte, typ ragd.SourceType) ([]document.Image, error) {
 	switch typ {
 	case ragd.SourcePDF:
-		return pdf.ExtractImages(data)
+		return pdftext.ExtractImages(data)
 	case ragd.SourceDOCX:
 		return docx.ExtractImages(data)
 	}

@@ -7,7 +7,7 @@ import (
 	"ragd"
 	"ragd/internal/ingest/document"
 	"ragd/internal/ingest/docx"
-	"ragd/internal/ingest/pdf"
+	"ragd/internal/ingest/pdftext"
 	"ragd/internal/ingest/sourcetype"
 )
 
@@ -16,12 +16,12 @@ import (
 // past the memory budget; the other formats are parsed in-process by
 // streaming parsers with bounds of their own.
 type Parser struct {
-	Limits pdf.Limits
+	Limits pdftext.Limits
 	// Images also extracts the pictures of PDF and DOCX documents into
 	// Loaded.Images, from the same parse as the text.
 	Images bool
 	// OCR reads the PDF pages that have no text layer.
-	OCR pdf.OCR
+	OCR pdftext.OCR
 	// Progress, when set, hears OCR's progress: pages done of total.
 	Progress func(done, total int)
 }
@@ -49,7 +49,7 @@ func (p Parser) Parse(ctx context.Context, data []byte, typ ragd.SourceType, nam
 	case ragd.SourceHTML:
 		l, err = parseHTML(data, name)
 	case ragd.SourcePDF:
-		return pdf.Parser{Limits: p.Limits, Images: p.Images, OCR: p.OCR, Progress: p.Progress}.Parse(ctx, data, name)
+		return pdftext.Parser{Limits: p.Limits, Images: p.Images, OCR: p.OCR, Progress: p.Progress}.Parse(ctx, data, name)
 	case ragd.SourceDOCX:
 		return docx.Parse(data, name, p.Images)
 	default:

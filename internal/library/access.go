@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"ragd"
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 	"ragd/internal/ingest/guard"
 	"ragd/internal/jobs"
 	"ragd/wire"
@@ -28,7 +28,7 @@ func accessParam(access []string) (*[]string, error) {
 
 // viewerOf is the payload's Viewer for ctx's principal.
 func viewerOf(ctx context.Context) *[]string {
-	aud := auth.AudienceOf(ctx)
+	aud := authn.AudienceOf(ctx)
 	if aud.All() {
 		return nil
 	}
@@ -51,7 +51,7 @@ func (s *Service) mayReplace(ctx context.Context, pl jobs.DocumentPayload) error
 	case err != nil:
 		return ragd.Unavailable("redis", err)
 	}
-	return auth.AudienceOf(ctx).MayIndex(doc, pl.Access)
+	return authn.AudienceOf(ctx).MayIndex(doc, pl.Access)
 }
 
 // AccessRequest is wire.AccessRequest, the contract REST, MCP and the client share.
@@ -84,7 +84,7 @@ func (s *Service) SetAccess(ctx context.Context, kb, id string, req AccessReques
 	if doc, err = s.Document(ctx, kb, id); err != nil {
 		return nil, err
 	}
-	if err := auth.AudienceOf(ctx).MayShare(doc, &access); err != nil {
+	if err := authn.AudienceOf(ctx).MayShare(doc, &access); err != nil {
 		return nil, err
 	}
 	shared, err := s.Versions.Share(ctx, lease, *doc, access)
@@ -96,12 +96,12 @@ func (s *Service) SetAccess(ctx context.Context, kb, id string, req AccessReques
 
 // resolve maps a requested path to a file or directory inside the ingest
 // roots (guard.Roots.Resolve) and, for a principal with roots of its own
-// (auth.Principal.Roots), inside those: a relative path is tried against
+// (authn.Principal.Roots), inside those: a relative path is tried against
 // the principal's roots, and a path outside them is refused exactly as
 // one outside the ingest roots is. Every index request resolves its path
 // here, so a request outside the roots is refused before any job exists.
 func (s *Service) resolve(ctx context.Context, path string) (string, error) {
-	p := auth.FromContext(ctx)
+	p := authn.FromContext(ctx)
 	if p == nil || len(p.Roots) == 0 {
 		return s.Roots.Resolve(path)
 	}

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 
 	"ragd"
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 )
 
 // Browse is one page of every document the caller may read.
@@ -42,7 +42,7 @@ func (s *Service) BrowseDocuments(ctx context.Context, cursor string, limit int)
 	if err != nil {
 		return Browse{}, ragd.Unavailable("redis", err)
 	}
-	p := auth.FromContext(ctx)
+	p := authn.FromContext(ctx)
 	var readable []string
 	for _, ns := range all { // sorted by name
 		if ns >= at.Namespace && p.Allows(ns) {
@@ -55,7 +55,7 @@ func (s *Service) BrowseDocuments(ctx context.Context, cursor string, limit int)
 		if ns == at.Namespace {
 			offset = at.Offset
 		}
-		page, total, err := s.Registry.PageFor(ctx, ns, auth.AudienceOf(ctx), offset, limit-len(out.Documents))
+		page, total, err := s.Registry.PageFor(ctx, ns, authn.AudienceOf(ctx), offset, limit-len(out.Documents))
 		if err != nil {
 			return Browse{}, ragd.Unavailable("redis", err)
 		}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"ragd"
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 )
 
 // NamespacesMatching returns, sorted, up to limit of the namespaces the
@@ -16,7 +16,7 @@ func (s *Service) NamespacesMatching(ctx context.Context, prefix string, limit i
 	if err != nil {
 		return nil, 0, ragd.Unavailable("redis", err)
 	}
-	p := auth.FromContext(ctx)
+	p := authn.FromContext(ctx)
 	var match []string
 	for _, ns := range all {
 		if strings.HasPrefix(ns, prefix) && p.Allows(ns) {
@@ -31,11 +31,11 @@ func (s *Service) NamespacesMatching(ctx context.Context, prefix string, limit i
 // whether more match: for completing a document_id argument. A namespace
 // the caller may not use is Forbidden.
 func (s *Service) DocumentIDsMatching(ctx context.Context, kb, prefix string, limit int) ([]string, bool, error) {
-	ns, err := auth.Namespace(ctx, kb)
+	ns, err := authn.Namespace(ctx, kb)
 	if err != nil {
 		return nil, false, err
 	}
-	ids, more, err := s.Registry.IDsWithPrefix(ctx, ns, prefix, limit, auth.AudienceOf(ctx))
+	ids, more, err := s.Registry.IDsWithPrefix(ctx, ns, prefix, limit, authn.AudienceOf(ctx))
 	if err != nil {
 		return nil, false, ragd.Unavailable("redis", err)
 	}

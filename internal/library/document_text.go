@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"ragd"
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 )
 
 // DocumentText is a document's text rebuilt from its chunks.
@@ -66,7 +66,7 @@ type ChunkText struct {
 // chunk of a version since replaced, or of a deleted document, is not
 // found.
 func (s *Service) Chunk(ctx context.Context, kb, id string) (ChunkText, error) {
-	ns, err := auth.Namespace(ctx, kb)
+	ns, err := authn.Namespace(ctx, kb)
 	if err != nil {
 		return ChunkText{}, err
 	}
@@ -84,7 +84,7 @@ func (s *Service) Chunk(ctx context.Context, kb, id string) (ChunkText, error) {
 		}
 		return ChunkText{}, ragd.Unavailable("redis", err)
 	}
-	if !auth.AudienceOf(ctx).Sees(doc.Access) {
+	if !authn.AudienceOf(ctx).Sees(doc.Access) {
 		return ChunkText{}, ragd.NotFound("chunk %s not found in namespace %s", id, ns)
 	}
 	if doc.ContentHash != c.ContentHash {

@@ -5,7 +5,7 @@ import (
 	"ragd/wire"
 
 	"ragd"
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 )
 
 // Limits of a document list page.
@@ -28,11 +28,11 @@ func (s *Service) ListDocuments(ctx context.Context, req ListRequest) (DocumentL
 	if err != nil {
 		return DocumentList{}, err
 	}
-	ns, err := auth.Namespace(ctx, req.KBName)
+	ns, err := authn.Namespace(ctx, req.KBName)
 	if err != nil {
 		return DocumentList{}, err
 	}
-	page, total, err := s.Registry.PageFor(ctx, ns, auth.AudienceOf(ctx), offset, limit)
+	page, total, err := s.Registry.PageFor(ctx, ns, authn.AudienceOf(ctx), offset, limit)
 	if err != nil {
 		return DocumentList{}, ragd.Unavailable("redis", err)
 	}
@@ -82,15 +82,15 @@ func (s *Service) Document(ctx context.Context, kb, id string) (*ragd.Document, 
 		if namespaces, err = s.Registry.Namespaces(ctx); err != nil {
 			return nil, ragd.Unavailable("redis", err)
 		}
-	} else if _, err := auth.Namespace(ctx, kb); err != nil {
+	} else if _, err := authn.Namespace(ctx, kb); err != nil {
 		return nil, err
 	}
 	for _, ns := range namespaces {
-		if kb == "" && !auth.FromContext(ctx).Allows(ns) {
+		if kb == "" && !authn.FromContext(ctx).Allows(ns) {
 			continue // not the caller's to see
 		}
 		doc, err := s.Registry.Get(ctx, ns, id)
-		if err == nil && auth.AudienceOf(ctx).Sees(doc.Access) {
+		if err == nil && authn.AudienceOf(ctx).Sees(doc.Access) {
 			return doc, nil
 		}
 		if err == nil {
@@ -133,7 +133,7 @@ func (s *Service) Clear(ctx context.Context, kb string, all bool) (Cleared, erro
 	case all && kb != "":
 		return Cleared{}, ragd.Invalid("kb_name", "value_error", "give kb_name or all, not both")
 	case all:
-		if err := auth.RequireOperator(ctx, "clearing every namespace"); err != nil {
+		if err := authn.RequireOperator(ctx, "clearing every namespace"); err != nil {
 			return Cleared{}, err
 		}
 		known, err := s.Registry.Namespaces(ctx)
@@ -148,12 +148,12 @@ func (s *Service) Clear(ctx context.Context, kb string, all bool) (Cleared, erro
 	case kb == "":
 		return Cleared{}, ragd.Invalid("kb_name", "missing", "name the namespace to clear with kb_name, or clear every namespace with all=true&confirm=true")
 	default:
-		ns, err := auth.Namespace(ctx, kb)
+		ns, err := authn.Namespace(ctx, kb)
 		if err != nil {
 			return Cleared{}, err
 		}
 		// It deletes every document, those hidden from the caller too.
-		if err := auth.RequireEveryDocument(ctx, "clearing a namespace"); err != nil {
+		if err := authn.RequireEveryDocument(ctx, "clearing a namespace"); err != nil {
 			return Cleared{}, err
 		}
 		namespaces = []string{ns}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"ragd"
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 	"ragd/internal/catalog/registry"
 	"ragd/internal/catalog/versions"
 	"ragd/internal/jobs"
@@ -53,7 +53,7 @@ type Embedders struct {
 // operator alone: a switch's progress counts the chunks of every
 // namespace and document, and its error quotes the embedder's answer.
 func (e *Embedders) Status(ctx context.Context) (EmbedderStatus, error) {
-	if err := auth.RequireOperator(ctx, "reading the embedder and its switch"); err != nil {
+	if err := authn.RequireOperator(ctx, "reading the embedder and its switch"); err != nil {
 		return EmbedderStatus{}, err
 	}
 	st, err := e.Live.Records().Load(ctx)
@@ -91,7 +91,7 @@ func info(s *live.Side) wire.EmbedderInfo {
 // (from then on every process writes to both collections) and enqueues
 // the job that copies and cuts over.
 func (e *Embedders) StartSwitch(ctx context.Context, req SwitchRequest) (SwitchAccepted, error) {
-	if err := auth.RequireOperator(ctx, "switching the embedder"); err != nil {
+	if err := authn.RequireOperator(ctx, "switching the embedder"); err != nil {
 		return SwitchAccepted{}, err
 	}
 	name := strings.TrimSpace(req.To)

@@ -9,7 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"ragd"
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 	"ragd/internal/catalog/archive"
 	"ragd/internal/catalog/vocab"
 )
@@ -32,11 +32,11 @@ type ExportStats struct {
 // documents, before anything is written: a namespace without documents is
 // NotFound, so a misspelt kb_name is not taken for an empty backup.
 func (a *Archiver) Export(ctx context.Context, kb string) (*Export, error) {
-	ns, err := auth.Namespace(ctx, kb)
+	ns, err := authn.Namespace(ctx, kb)
 	if err != nil {
 		return nil, err
 	}
-	if err := auth.RequireEveryDocument(ctx, "an export"); err != nil {
+	if err := authn.RequireEveryDocument(ctx, "an export"); err != nil {
 		return nil, err
 	}
 	n, err := a.Registry.Count(ctx, ns)

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"ragd"
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 	"ragd/internal/catalog/archive"
 	"ragd/internal/jobs"
 )
@@ -28,11 +28,11 @@ type ImportEnqueued = wire.ImportEnqueued
 // declared size (-1 if unknown); more than MaxBytes is a 413, before or
 // while reading.
 func (a *Archiver) Import(ctx context.Context, kb string, body io.Reader, length int64) (ImportEnqueued, error) {
-	ns, err := auth.Namespace(ctx, kb)
+	ns, err := authn.Namespace(ctx, kb)
 	if err != nil {
 		return ImportEnqueued{}, err
 	}
-	if err := auth.RequireEveryDocument(ctx, "an import"); err != nil {
+	if err := authn.RequireEveryDocument(ctx, "an import"); err != nil {
 		return ImportEnqueued{}, err
 	}
 	if length > a.MaxBytes {

@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 
 	"ragd"
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 	"ragd/internal/ingest"
 	"ragd/internal/ingest/guard"
 	"ragd/internal/ingest/sourcetype"
@@ -34,7 +34,7 @@ type Enqueued = wire.Enqueued
 // job. An unchanged source already indexed in the namespace is a dedup hit:
 // no job is created unless Force is set.
 func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error) {
-	ns, err := auth.Namespace(ctx, req.KBName)
+	ns, err := authn.Namespace(ctx, req.KBName)
 	if err != nil {
 		return Enqueued{}, err
 	}
@@ -152,7 +152,7 @@ func (s *Service) dedup(ctx context.Context, ns string, pl jobs.DocumentPayload,
 	if owner != pl.DocumentID {
 		prev = nil
 	}
-	if !auth.AudienceOf(ctx).Sees(doc.Access) || !slices.Equal(doc.Access, pl.AccessFor(prev)) {
+	if !authn.AudienceOf(ctx).Sees(doc.Access) || !slices.Equal(doc.Access, pl.AccessFor(prev)) {
 		// Another's to see, or to be shared otherwise: this one is
 		// indexed as a document of its own (or, the same one, re-shared).
 		return nil, nil
@@ -197,7 +197,7 @@ func (s *Service) PlanDirectory(ctx context.Context, req DirectoryRequest) (Sync
 
 // directoryScope validates a directory request into the scope it covers.
 func (s *Service) directoryScope(ctx context.Context, req DirectoryRequest) (SyncScope, error) {
-	ns, err := auth.Namespace(ctx, req.KBName)
+	ns, err := authn.Namespace(ctx, req.KBName)
 	if err != nil {
 		return SyncScope{}, err
 	}
@@ -223,7 +223,7 @@ func (s *Service) directoryScope(ctx context.Context, req DirectoryRequest) (Syn
 	}
 	return SyncScope{Namespace: ns, Dir: dir, Recursive: req.Recursive == nil || *req.Recursive,
 		Prune: req.Sync && (req.Prune == nil || *req.Prune), MaxFiles: s.MaxDirectoryFiles, IncludeIgnored: req.IncludeIgnored,
-		Access: access, Audience: auth.AudienceOf(ctx)}, nil
+		Access: access, Audience: authn.AudienceOf(ctx)}, nil
 }
 
 func countSet(values ...string) int {

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"ragd"
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 )
 
 // IngestRequest is core_ingest's input: one source named by a URI, as
@@ -63,7 +63,7 @@ func (s *Service) Ingest(ctx context.Context, r IngestRequest) (Enqueued, error)
 		return Enqueued{}, ragd.Invalid("filename", "missing", "content_base64 needs a filename (its extension picks the parser)")
 	}
 	// Refused namespaces and oversized content cost no decoding.
-	if _, err := auth.Namespace(ctx, r.KBName); err != nil {
+	if _, err := authn.Namespace(ctx, r.KBName); err != nil {
 		return Enqueued{}, err
 	}
 	data := []byte(r.Content)

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"ragd"
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 )
 
 // Job returns a job's current state, or a NotFound error. A job of a
@@ -21,10 +21,10 @@ func (s *Service) Job(ctx context.Context, id string) (*ragd.Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !auth.FromContext(ctx).Allows(job.Namespace) {
+	if !authn.FromContext(ctx).Allows(job.Namespace) {
 		return nil, s.Queue.NotFound(id) // not the caller's: do not confirm it exists
 	}
-	if aud := auth.AudienceOf(ctx); !aud.All() {
+	if aud := authn.AudienceOf(ctx); !aud.All() {
 		key, err := s.Queue.Viewer(ctx, id)
 		if err != nil {
 			return nil, ragd.Unavailable("redis", err)

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"ragd"
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 	"ragd/internal/jobs"
 )
 
@@ -32,7 +32,7 @@ func (s *Service) ListJobs(ctx context.Context, req JobListRequest) (JobList, er
 		return JobList{}, err
 	}
 	page, total, err := s.Queue.List(ctx, jobs.ListQuery{Namespaces: namespaces, Status: req.Status,
-		Audience: auth.AudienceOf(ctx), Offset: offset, Limit: limit})
+		Audience: authn.AudienceOf(ctx), Offset: offset, Limit: limit})
 	if err != nil {
 		return JobList{}, ragd.Unavailable("redis", err)
 	}
@@ -55,9 +55,9 @@ func jobNamespaces(ctx context.Context, kb string) ([]string, error) {
 		if !ragd.ValidNamespace(kb) {
 			return nil, invalidQuery("kb_name", "kb_name %q is not a valid namespace: %s", kb, ragd.NamespaceRule)
 		}
-		return []string{kb}, auth.CheckNamespace(ctx, kb)
+		return []string{kb}, authn.CheckNamespace(ctx, kb)
 	}
-	if p := auth.FromContext(ctx); p != nil && len(p.Namespaces) > 0 {
+	if p := authn.FromContext(ctx); p != nil && len(p.Namespaces) > 0 {
 		return p.Namespaces, nil
 	}
 	return nil, nil

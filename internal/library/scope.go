@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"ragd"
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 )
 
 // Inline text and uploads have no place of their own: their source names
@@ -27,7 +27,7 @@ const scopeMark = "~"
 // askerScope is ctx's principal's scope segment with its slash, "" for one
 // that sees every document.
 func askerScope(ctx context.Context) string {
-	aud := auth.AudienceOf(ctx)
+	aud := authn.AudienceOf(ctx)
 	if aud.All() {
 		return ""
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"ragd"
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 	"ragd/internal/jobs"
 )
 
@@ -34,7 +34,7 @@ type UploadJob = wire.UploadJob
 // The document of a file is upload://<kb_name>/<filename>, so uploading a
 // name again replaces that document's version.
 func (s *Service) Upload(ctx context.Context, req UploadRequest) (Uploaded, error) {
-	ns, err := auth.Namespace(ctx, req.KBName)
+	ns, err := authn.Namespace(ctx, req.KBName)
 	if err != nil {
 		return Uploaded{}, err
 	}

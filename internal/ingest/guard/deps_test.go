@@ -8,7 +8,7 @@ import (
 
 // parserPackages are the ragd packages that parse documents, by import
 // path (a package or the packages below it).
-var parserPackages = []string{"ragd/internal/ingest", "ragd/internal/ingest/docx", "ragd/internal/ingest/pdf"}
+var parserPackages = []string{"ragd/internal/ingest", "ragd/internal/ingest/docx", "ragd/internal/ingest/pdftext"}
 
 // parserModules are the parsing libraries, by module or package path.
 var parserModules = []string{

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"ragd"
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 )
 
 // NoDocuments tells a search that found nothing because there is nothing
@@ -18,7 +18,7 @@ import (
 // use. It costs a registry read per namespace, made only for an empty
 // result; when Redis cannot answer it says nothing (nil).
 func (s *Service) NoDocuments(ctx context.Context, namespaces []string) error {
-	aud := auth.AudienceOf(ctx)
+	aud := authn.AudienceOf(ctx)
 	for _, ns := range namespaces {
 		n, err := s.Registry.Count(ctx, ns)
 		if err != nil {

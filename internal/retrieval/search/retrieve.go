@@ -9,7 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"ragd"
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 	"ragd/internal/platform/telemetry"
 )
 
@@ -65,7 +65,7 @@ func (s *Service) Plan(ctx context.Context, req RetrieveRequest) (Plan, error) {
 // plan is Plan, in its span.
 func (s *Service) plan(ctx context.Context, req RetrieveRequest) (Plan, error) {
 	p := Plan{Query: strings.TrimSpace(req.Query), Alpha: s.Alpha, MMR: s.MMR, Retrieval: s.Retrieval,
-		Access: auth.AudienceOf(ctx).StoreFilter()}
+		Access: authn.AudienceOf(ctx).StoreFilter()}
 	if p.Query == "" {
 		return p, ragd.Invalid("query", "missing", "query is required")
 	}
@@ -118,7 +118,7 @@ func (s *Service) plan(ctx context.Context, req RetrieveRequest) (Plan, error) {
 	}
 	p.Namespaces = sortedSet(namespaces)
 	for _, ns := range p.Namespaces {
-		if err := auth.CheckNamespace(ctx, ns); err != nil {
+		if err := authn.CheckNamespace(ctx, ns); err != nil {
 			return p, err
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"ragd/internal/server/jsonrpc"
+	"ragd/internal/server/envelope"
 
 	"github.com/labstack/echo/v4"
 
@@ -113,10 +113,10 @@ func escapedUnit(b []byte) (rune, bool) {
 // text/plain, form or multipart bodies cross-site without a CORS preflight;
 // reading them as JSON would let any web page drive the API.
 func requireJSON(contentType string) error {
-	if jsonrpc.IsJSON(contentType) {
+	if envelope.IsJSON(contentType) {
 		return nil
 	}
-	return &ragd.Error{Kind: ragd.KindMediaType, Message: jsonrpc.UnsupportedType(contentType)}
+	return &ragd.Error{Kind: ragd.KindMediaType, Message: envelope.UnsupportedType(contentType)}
 }
 
 // typeError reports a value of the wrong type at its JSON path in dst's type.

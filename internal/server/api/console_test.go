@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 	"ragd/internal/testkit/stack"
 )
 
@@ -40,7 +40,7 @@ func TestConsoleFiles(t *testing.T) {
 		t.Errorf("missing file: %d", r.Status)
 	}
 	// Auth disabled: the console needs no login.
-	if r := s.Do(t, "GET", auth.SessionPath, nil); r.Status != 200 || r.JSON["logged_in"] != true || r.JSON["mode"] != "disabled" {
+	if r := s.Do(t, "GET", authn.SessionPath, nil); r.Status != 200 || r.JSON["logged_in"] != true || r.JSON["mode"] != "disabled" {
 		t.Errorf("session, auth disabled: %d %s", r.Status, r.Body)
 	}
 	// The console is no API route.
@@ -56,11 +56,11 @@ func TestConsoleLoginOnRedis(t *testing.T) {
 	if r := s.Do(t, "GET", "/ui/", nil); r.Status != 200 {
 		t.Fatalf("GET /ui/ with auth on: %d", r.Status)
 	}
-	status, _, out := doAuth(t, s, "POST", auth.LoginPath, "", map[string]string{"token": "wrong"})
+	status, _, out := doAuth(t, s, "POST", authn.LoginPath, "", map[string]string{"token": "wrong"})
 	if status != 401 || !strings.Contains(str(out, "detail"), "login refused") {
 		t.Fatalf("wrong key: %d %v", status, out)
 	}
-	req, _ := http.NewRequest("POST", s.URL+auth.LoginPath, strings.NewReader(`{"token":"tok-admin-0123456789"}`))
+	req, _ := http.NewRequest("POST", s.URL+authn.LoginPath, strings.NewReader(`{"token":"tok-admin-0123456789"}`))
 	req.Header.Set("Origin", s.URL)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
@@ -70,7 +70,7 @@ func TestConsoleLoginOnRedis(t *testing.T) {
 	resp.Body.Close()
 	var cookie *http.Cookie
 	for _, c := range resp.Cookies() {
-		if c.Name == auth.SessionCookie {
+		if c.Name == authn.SessionCookie {
 			cookie = c
 		}
 	}
@@ -100,7 +100,7 @@ func TestConsoleLoginOnRedis(t *testing.T) {
 			t.Errorf("GET %s with the session cookie: %d", path, code)
 		}
 	}
-	status, _, _ = doAuth(t, s, "POST", auth.LogoutPath, "", nil, "Origin", s.URL, "Cookie", auth.SessionCookie+"="+cookie.Value)
+	status, _, _ = doAuth(t, s, "POST", authn.LogoutPath, "", nil, "Origin", s.URL, "Cookie", authn.SessionCookie+"="+cookie.Value)
 	if status != 200 {
 		t.Fatalf("logout: %d", status)
 	}
@@ -120,31 +120,31 @@ func TestConsoleLoginAndLogoutRules(t *testing.T) {
 	s := authStack(t)
 	token := map[string]string{"token": "tok-admin-0123456789"}
 	for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded"} {
-		status, h, out := doAuth(t, s, "POST", auth.LoginPath, "", token, "Content-Type", ct, "Origin", s.URL)
+		status, h, out := doAuth(t, s, "POST", authn.LoginPath, "", token, "Content-Type", ct, "Origin", s.URL)
 		if status != http.StatusUnsupportedMediaType || h.Get("Set-Cookie") != "" || !strings.Contains(str(out, "detail"), "application/json") {
 			t.Errorf("login as %s: %d %v cookie %q", ct, status, out, h.Get("Set-Cookie"))
 		}
 	}
-	status, h, _ := doAuth(t, s, "POST", auth.LoginPath, "", token, "Origin", s.URL)
+	status, h, _ := doAuth(t, s, "POST", authn.LoginPath, "", token, "Origin", s.URL)
 	resp := http.Response{Header: h}
 	var cookie *http.Cookie
 	for _, c := range resp.Cookies() {
-		if c.Name == auth.SessionCookie {
+		if c.Name == authn.SessionCookie {
 			cookie = c
 		}
 	}
 	if status != 200 || cookie == nil {
 		t.Fatalf("JSON login: %d %v", status, h)
 	}
-	withCookie := auth.SessionCookie + "=" + cookie.Value
-	if status, _, out := doAuth(t, s, "POST", auth.LogoutPath, "", nil, "Cookie", withCookie); status != http.StatusForbidden ||
+	withCookie := authn.SessionCookie + "=" + cookie.Value
+	if status, _, out := doAuth(t, s, "POST", authn.LogoutPath, "", nil, "Cookie", withCookie); status != http.StatusForbidden ||
 		!strings.Contains(str(out, "detail"), "Origin") {
 		t.Fatalf("logout without Origin: %d %v", status, out)
 	}
 	if status, _, _ := doAuth(t, s, "GET", "/tools/rag_stats", "", nil, "Cookie", withCookie); status != 200 {
 		t.Fatalf("the refused logout ended the session: %d", status)
 	}
-	if status, _, _ := doAuth(t, s, "POST", auth.LogoutPath, "", nil, "Cookie", withCookie, "Origin", s.URL); status != 200 {
+	if status, _, _ := doAuth(t, s, "POST", authn.LogoutPath, "", nil, "Cookie", withCookie, "Origin", s.URL); status != 200 {
 		t.Fatalf("logout with Origin: %d", status)
 	}
 	if status, _, _ := doAuth(t, s, "GET", "/tools/rag_stats", "", nil, "Cookie", withCookie); status != 401 {

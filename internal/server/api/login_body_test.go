@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 	"ragd/internal/platform/config"
 	"ragd/internal/testkit/stack"
 )
@@ -23,7 +23,7 @@ func TestLoginBodyLimits(t *testing.T) {
 	cfg.HTTP.BodyTimeout = 300 * time.Millisecond
 	s := stack.Start(t, cfg, true)
 	big := `{"token":"` + strings.Repeat("t", 64<<10) + `"}`
-	req, _ := http.NewRequest(http.MethodPost, s.URL+auth.LoginPath, bytes.NewReader([]byte(big)))
+	req, _ := http.NewRequest(http.MethodPost, s.URL+authn.LoginPath, bytes.NewReader([]byte(big)))
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -33,7 +33,7 @@ func TestLoginBodyLimits(t *testing.T) {
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("a login body over 64 KiB: %d, want 413", resp.StatusCode)
 	}
-	conn := sendPartial(t, s, auth.LoginPath, "application/json", 100, `{"token":"`)
+	conn := sendPartial(t, s, authn.LoginPath, "application/json", 100, `{"token":"`)
 	status, body, err := readAnswer(t, conn, 5*time.Second)
 	if err != nil || status != http.StatusRequestTimeout || !strings.Contains(body, "http.body_timeout") {
 		t.Errorf("a stalled login body: %d %s %v; want 408 naming http.body_timeout", status, body, err)

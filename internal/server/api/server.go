@@ -11,12 +11,12 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"ragd/internal/auth"
-	"ragd/internal/platform/metrics"
+	"ragd/internal/authn"
+	"ragd/internal/platform/promexport"
 	"ragd/internal/platform/telemetry"
-	"ragd/internal/server/mcp"
+	"ragd/internal/server/mcpserver"
 	"ragd/internal/server/openapi"
-	"ragd/internal/server/searchrpc"
+	"ragd/internal/server/websearchapi"
 )
 
 // Options configure the HTTP server.
@@ -32,15 +32,15 @@ type Options struct {
 	// Monitoring, when set, is mounted at /monitoring (the Asynq web UI).
 	Monitoring http.Handler
 	// Metrics, when set, records request latencies and serves /metrics.
-	Metrics *metrics.Metrics
+	Metrics *promexport.Metrics
 	// MCP, when set, is served at /mcp and its tools listed at /mcp/tools.
-	MCP *mcp.Server
+	MCP *mcpserver.Server
 	// Auth, when set, guards every route but the public ones and checks
 	// the Origin header; its protected-resource metadata is served.
-	Auth *auth.Authenticator
+	Auth *authn.Authenticator
 	// WebSearch, when set, serves the web-search JSON-RPC endpoint at
 	// POST / and its SSE stream at GET /stream.
-	WebSearch *searchrpc.Server
+	WebSearch *websearchapi.Server
 	// Pin, when set, fixes each request's context to the embedder and
 	// collection live when it arrives (live.Holder.Pin), so a query is
 	// embedded and searched in one vector space across a switch.
@@ -65,8 +65,8 @@ func New(svc Services, opts Options) *echo.Echo {
 	if opts.Auth != nil {
 		e.Use(echo.WrapMiddleware(opts.Auth.Middleware))
 		meta := echo.WrapHandler(opts.Auth.MetadataHandler())
-		e.GET(auth.MetadataPath, meta)
-		e.GET(auth.MetadataPath+"/*", meta)
+		e.GET(authn.MetadataPath, meta)
+		e.GET(authn.MetadataPath+"/*", meta)
 	}
 	e.Use(bodyLimit(opts.MaxBodyBytes, ownBodyLimit(map[string]int64{"POST " + uploadPath: opts.MaxUploadBytes})))
 	if opts.Pin != nil {
@@ -94,9 +94,9 @@ func New(svc Services, opts Options) *echo.Echo {
 type handlers struct {
 	svc     Services
 	log     *slog.Logger
-	metrics *metrics.Metrics
-	mcp     *mcp.Server
-	web     *searchrpc.Server
+	metrics *promexport.Metrics
+	mcp     *mcpserver.Server
+	web     *websearchapi.Server
 }
 
 // observe records each request's latency by route template (not by raw path,

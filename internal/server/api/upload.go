@@ -14,7 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"ragd"
-	"ragd/internal/auth"
+	"ragd/internal/authn"
 	"ragd/internal/library"
 )
 
@@ -114,7 +114,7 @@ func readUploadForm(ctx context.Context, mr *multipart.Reader, sp *library.Spool
 				return f, invalidField(name, "file parts must be named file, not %q", name)
 			}
 			if f.kbNameGiven && len(sp.Files()) == 0 {
-				if _, err := auth.Namespace(ctx, f.kbName); err != nil {
+				if _, err := authn.Namespace(ctx, f.kbName); err != nil {
 					return f, err
 				}
 			}

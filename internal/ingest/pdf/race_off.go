@@ -1,5 +1,0 @@
-//go:build !race
-
-package pdf
-
-const raceEnabled = false

@@ -24,6 +24,7 @@ import (
 	"ragd/internal/ingest/guard"
 	"ragd/internal/ingest/pdftext"
 	"ragd/internal/jobs"
+	"ragd/internal/jobs/switchjob"
 	"ragd/internal/jobs/worker"
 	"ragd/internal/library"
 	"ragd/internal/platform/cache"
@@ -57,6 +58,8 @@ type App struct {
 	Telemetry *telemetry.Provider
 	// hooks report every guard's calls and state changes.
 	hooks resilience.Hooks
+	// switches runs the embedder switch jobs the worker takes.
+	switches *switchjob.Runner
 }
 
 // Services are the services REST, MCP and the worker adapt.
@@ -178,7 +181,7 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 		return nil, fmt.Errorf("auth: %w", err)
 	}
 	a.Auth.EnableSessions(authn.NewRedisSessions(rdb, keys), cfg.Auth.SessionTTL)
-	a.Embedders = a.embedders(keys, reg, gens)
+	a.Embedders, a.switches = a.embedders(keys, reg, gens)
 	a.Live.Start()
 	cur := a.Live.Current().Live
 	log.Info("ragd ready", "redis", describeRedis(cfg.Redis), "weaviate", cfg.Weaviate.URL, "collection", cur.Target.Collection,
@@ -265,7 +268,7 @@ func (a *App) NewWorker() *worker.Server {
 		a.Log.Warn("scanned PDF pages will not be read (ingest.ocr)", "error", err)
 	}
 	return worker.NewServer(a.Redis, worker.ServerOptions{Queue: a.Config.Worker.Queue,
-		Concurrency: a.Config.Worker.Concurrency, PollInterval: a.Config.Worker.PollInterval, Log: a.Log, Importer: a.Archiver, Switcher: a.Embedders, Pin: a.Live.Pin,
+		Concurrency: a.Config.Worker.Concurrency, PollInterval: a.Config.Worker.PollInterval, Log: a.Log, Importer: a.Archiver, Switcher: a.switches, Pin: a.Live.Pin,
 		Telemetry: a.Telemetry}, a.Pipeline)
 }
 

@@ -11,6 +11,7 @@ import (
 	"ragd"
 	"ragd/internal/adapter/embed"
 	"ragd/internal/catalog/registry"
+	"ragd/internal/jobs/switchjob"
 	"ragd/internal/library"
 	"ragd/internal/platform/cache"
 	"ragd/internal/platform/config"
@@ -129,8 +130,11 @@ func missingTable(path, from string) error {
 		"or set data.dir (RAGD_DATA_DIR) or embed.model_path (RAGD_EMBED_MODEL_PATH), or start ragd with --config", path, from, wd)
 }
 
-// embedders is the service behind GET /embedder and POST /embedder/switch.
-func (a *App) embedders(keys keyspace.Keys, reg *registry.Registry, gens *cache.Generations) *library.Embedders {
-	return &library.Embedders{Live: a.Live, Names: a.Config.EmbedderNames(), Queue: a.Queue, Registry: reg,
-		Versions: a.Library.Versions, Generations: gens, Collection: a.Config.Weaviate.Collection, Concurrency: 4, Log: a.Log}
+// embedders is the service behind GET /embedder and POST /embedder/switch,
+// and the runner of the switch jobs it enqueues.
+func (a *App) embedders(keys keyspace.Keys, reg *registry.Registry, gens *cache.Generations) (*library.Embedders, *switchjob.Runner) {
+	return &library.Embedders{Live: a.Live, Names: a.Config.EmbedderNames(), Queue: a.Queue,
+			Collection: a.Config.Weaviate.Collection, Log: a.Log},
+		&switchjob.Runner{Live: a.Live, Queue: a.Queue, Registry: reg, Versions: a.Library.Versions, Generations: gens,
+			Concurrency: 4, Log: a.Log}
 }

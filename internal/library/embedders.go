@@ -11,10 +11,7 @@ import (
 
 	"ragd"
 	"ragd/internal/authn"
-	"ragd/internal/catalog/registry"
-	"ragd/internal/catalog/versions"
 	"ragd/internal/jobs"
-	"ragd/internal/platform/cache"
 	"ragd/internal/store/live"
 	"ragd/wire"
 )
@@ -28,25 +25,21 @@ type SwitchRequest = wire.SwitchRequest
 // SwitchAccepted is wire.SwitchAccepted.
 type SwitchAccepted = wire.SwitchAccepted
 
-// Embedders reports which embedder is live and switches the whole
-// knowledge base to another one: it re-embeds the stored chunks into a
-// new collection while everything goes on from the old one, then cuts
-// over (docs/OPERATIONS.md).
+// Embedders reports which embedder is live and starts a switch of the
+// whole knowledge base to another one: the switch job (package
+// switchjob) re-embeds the stored chunks into a new collection while
+// everything goes on from the old one, then cuts over
+// (docs/OPERATIONS.md).
 type Embedders struct {
 	Live *live.Holder
 	// Names are the embedders the config names: live.DefaultName and the
 	// keys of embedders.
-	Names       []string
-	Queue       *jobs.Queue
-	Registry    *registry.Registry
-	Versions    *versions.Keeper
-	Generations *cache.Generations
+	Names []string
+	Queue *jobs.Queue
 	// Collection is weaviate.collection, the stem of every collection a
 	// switch creates.
 	Collection string
-	// Concurrency is how many batches are re-embedded at once.
-	Concurrency int
-	Log         *slog.Logger
+	Log        *slog.Logger
 }
 
 // Status reports the live embedder and the switch under way, to an
@@ -105,7 +98,7 @@ func (e *Embedders) StartSwitch(ctx context.Context, req SwitchRequest) (SwitchA
 	if err != nil {
 		return SwitchAccepted{}, ragd.Unavailable("redis", err)
 	}
-	if err := refuseSwitch(st, name); err != nil {
+	if err := live.Refuse(st, name); err != nil {
 		return SwitchAccepted{}, err
 	}
 	to := live.Target{Name: name, Collection: e.nextCollection(st)}
@@ -113,15 +106,8 @@ func (e *Embedders) StartSwitch(ctx context.Context, req SwitchRequest) (SwitchA
 		return SwitchAccepted{}, err
 	}
 	id := jobs.NewJobID()
-	from := st.Live
-	if _, err := e.Live.Records().Update(ctx, true, func(s *live.State) error {
-		if err := refuseSwitch(*s, name); err != nil {
-			return err
-		}
-		from = s.Live
-		s.Switch = &live.Switch{JobID: id, From: s.Live, To: to, Phase: live.PhaseCopying}
-		return nil
-	}); err != nil {
+	from, err := e.Live.Records().Begin(ctx, id, to)
+	if err != nil {
 		return SwitchAccepted{}, storeError(err)
 	}
 	if err := e.Queue.EnqueueSwitch(ctx, id, jobs.SwitchPayload{From: from.Name, To: name, CreatedAt: time.Now().UTC()}); err != nil {
@@ -130,17 +116,6 @@ func (e *Embedders) StartSwitch(ctx context.Context, req SwitchRequest) (SwitchA
 	}
 	e.Log.InfoContext(ctx, "embedder switch started", "job_id", id, "from", from.Name, "to", name, "collection", to.Collection)
 	return SwitchAccepted{JobID: id, Status: ragd.JobQueued, From: from.Name, To: name}, nil
-}
-
-// refuseSwitch is the conflict a switch to name would be in st.
-func refuseSwitch(st live.State, name string) error {
-	if st.Switch != nil {
-		return ragd.Conflict("a switch to %q is under way (job %s); wait for it or cancel it", st.Switch.To.Name, st.Switch.JobID)
-	}
-	if st.Live.Name == name {
-		return ragd.Conflict("embedder %q is live already", name)
-	}
-	return nil
 }
 
 func storeError(err error) error {
@@ -170,13 +145,7 @@ func (e *Embedders) probe(ctx context.Context, to live.Target) error {
 
 // abandon forgets a switch whose job could not be enqueued.
 func (e *Embedders) abandon(ctx context.Context, id string) {
-	_, err := e.Live.Records().Update(ctx, true, func(s *live.State) error {
-		if s.Switch != nil && s.Switch.JobID == id {
-			s.Switch = nil
-		}
-		return nil
-	})
-	if err != nil {
+	if err := e.Live.Records().Abandon(ctx, id); err != nil {
 		e.Log.ErrorContext(ctx, "a switch whose job was not enqueued is still recorded; cancel its job id", "job_id", id, "error", err)
 	}
 }

@@ -8,10 +8,10 @@ import (
 	"github.com/hibiken/asynq"
 
 	"ragd/internal/jobs"
-	"ragd/internal/library"
+	"ragd/internal/store/live"
 )
 
-// Switcher runs embedder switches (library.Embedders).
+// Switcher runs embedder switches (switchjob.Runner).
 type Switcher interface {
 	RunSwitch(ctx context.Context, ref jobs.Ref, rep *jobs.Reporter) error
 	CancelSwitch(ctx context.Context, id string) error
@@ -28,7 +28,7 @@ func (p *Pipeline) handleSwitch(sw Switcher, log *slog.Logger) asynq.HandlerFunc
 				log.ErrorContext(ctx, "cancelled embedder switch not undone; cancel it again", "job_id", ref.ID, "error", err)
 			}
 		})
-		if errors.Is(err, library.ErrSwitchGone) {
+		if errors.Is(err, live.ErrSwitchGone) {
 			return nil
 		}
 		return err

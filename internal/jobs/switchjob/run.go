@@ -1,4 +1,4 @@
-package library
+package switchjob
 
 import (
 	"context"
@@ -12,16 +12,12 @@ import (
 	"ragd/internal/store/live"
 )
 
-// ErrSwitchGone is returned by a switch run whose switch is no longer the
-// one recorded (it ended, or was abandoned): there is nothing to do.
-var ErrSwitchGone = errors.New("embedder switch: no longer recorded")
-
 // RunSwitch carries out the switch recorded under ref's job id from
 // wherever it stands, so a run that died resumes: it waits until every
 // process writes to both collections, copies what the copy has not yet
 // copied, checks the namespaces deleted from meanwhile, cuts over, waits
 // until every process follows, and drops the old collection.
-func (e *Embedders) RunSwitch(ctx context.Context, ref jobs.Ref, rep *jobs.Reporter) error {
+func (e *Runner) RunSwitch(ctx context.Context, ref jobs.Ref, rep *jobs.Reporter) error {
 	st, err := e.Live.Records().Load(ctx)
 	if err != nil {
 		return err
@@ -44,7 +40,7 @@ func (e *Embedders) RunSwitch(ctx context.Context, ref jobs.Ref, rep *jobs.Repor
 
 // copyPhase copies, reconciles and cuts over; it returns the state after
 // the cutover.
-func (e *Embedders) copyPhase(ctx context.Context, st live.State, ref jobs.Ref, rep *jobs.Reporter) (live.State, error) {
+func (e *Runner) copyPhase(ctx context.Context, st live.State, ref jobs.Ref, rep *jobs.Reporter) (live.State, error) {
 	if err := e.waitFollowed(ctx, st.Gen); err != nil {
 		return st, err
 	}
@@ -65,14 +61,7 @@ func (e *Embedders) copyPhase(ctx context.Context, st live.State, ref jobs.Ref, 
 	if err := e.Queue.ClaimCommit(ctx, ref); err != nil {
 		return st, err
 	}
-	st, err = e.Live.Records().Update(ctx, true, func(s *live.State) error {
-		if s.Switch == nil || s.Switch.JobID != ref.ID || s.Switch.Phase != live.PhaseCopying {
-			return ErrSwitchGone
-		}
-		s.Live, s.Switch.Phase, s.Switch.Error = s.Switch.To, live.PhaseDropping, ""
-		return nil
-	})
-	if err != nil {
+	if st, err = e.Live.Records().CutOver(ctx, ref.ID); err != nil {
 		return st, err
 	}
 	e.Log.InfoContext(ctx, "embedder switch cut over", "job_id", ref.ID, "live", st.Live.Name, "collection", st.Live.Collection)
@@ -83,7 +72,7 @@ func (e *Embedders) copyPhase(ctx context.Context, st live.State, ref jobs.Ref, 
 // cutover does it too), waits until every process has followed the
 // cutover, copies again what failed to reach the new collection since,
 // then drops the old one and forgets the switch.
-func (e *Embedders) dropPhase(ctx context.Context, st live.State, rep *jobs.Reporter) error {
+func (e *Runner) dropPhase(ctx context.Context, st live.State, rep *jobs.Reporter) error {
 	sw := *st.Switch
 	to, err := e.Live.Side(ctx, sw.To)
 	if err != nil {
@@ -104,12 +93,7 @@ func (e *Embedders) dropPhase(ctx context.Context, st live.State, rep *jobs.Repo
 		return fmt.Errorf("drop collection %s: %w", sw.From.Collection, err)
 	}
 	e.Live.Forget(sw.From)
-	if _, err := e.Live.Records().Update(ctx, true, func(s *live.State) error {
-		if s.Switch != nil && s.Switch.JobID == sw.JobID {
-			s.Switch = nil
-		}
-		return nil
-	}); err != nil {
+	if err := e.Live.Records().Finish(ctx, sw.JobID); err != nil {
 		return err
 	}
 	rep.Result(SwitchResult{From: sw.From.Name, To: sw.To.Name, Collection: sw.To.Collection, Chunks: sw.Total})
@@ -129,15 +113,9 @@ type SwitchResult struct {
 // to the new collection, which is then dropped; the old one never stopped
 // being live. A switch past its cutover is not undone (its claim refused
 // the cancel).
-func (e *Embedders) CancelSwitch(ctx context.Context, id string) error {
-	st, err := e.Live.Records().Update(ctx, true, func(s *live.State) error {
-		if s.Switch == nil || s.Switch.JobID != id || s.Switch.Phase == live.PhaseDropping {
-			return ErrSwitchGone
-		}
-		s.Switch.Phase = live.PhaseCancelling
-		return nil
-	})
-	if errors.Is(err, ErrSwitchGone) {
+func (e *Runner) CancelSwitch(ctx context.Context, id string) error {
+	st, err := e.Live.Records().Cancelling(ctx, id)
+	if errors.Is(err, live.ErrSwitchGone) {
 		return nil
 	}
 	if err != nil {
@@ -146,7 +124,7 @@ func (e *Embedders) CancelSwitch(ctx context.Context, id string) error {
 	return e.finishCancel(ctx, st)
 }
 
-func (e *Embedders) finishCancel(ctx context.Context, st live.State) error {
+func (e *Runner) finishCancel(ctx context.Context, st live.State) error {
 	sw := *st.Switch
 	if err := e.waitFollowed(ctx, st.Gen); err != nil {
 		return err
@@ -162,12 +140,7 @@ func (e *Embedders) finishCancel(ctx context.Context, st live.State) error {
 	if _, err := e.Live.Records().TakeDirty(ctx); err != nil {
 		return err
 	}
-	_, err = e.Live.Records().Update(ctx, true, func(s *live.State) error {
-		if s.Switch != nil && s.Switch.JobID == sw.JobID {
-			s.Switch = nil
-		}
-		return nil
-	})
+	err = e.Live.Records().Finish(ctx, sw.JobID)
 	e.Log.InfoContext(ctx, "embedder switch cancelled; its collection dropped", "job_id", sw.JobID, "dropped", sw.To.Collection)
 	return err
 }
@@ -175,7 +148,7 @@ func (e *Embedders) finishCancel(ctx context.Context, st live.State) error {
 // waitFollowed waits until every live process follows gen: none pins an
 // older snapshot any more. It waits at least two polls, so a process that
 // started meanwhile has said which it follows.
-func (e *Embedders) waitFollowed(ctx context.Context, gen int64) error {
+func (e *Runner) waitFollowed(ctx context.Context, gen int64) error {
 	poll := e.Live.Poll()
 	if err := e.Live.Refresh(ctx); err != nil {
 		return err
@@ -207,7 +180,7 @@ func (e *Embedders) waitFollowed(ctx context.Context, gen int64) error {
 
 // invalidateAll moves every namespace's cache generation: the results
 // cached before the cutover were ranked in the other vector space.
-func (e *Embedders) invalidateAll(ctx context.Context, side *live.Side) {
+func (e *Runner) invalidateAll(ctx context.Context, side *live.Side) {
 	namespaces, err := side.Store.Namespaces(ctx)
 	if err != nil {
 		e.Log.WarnContext(ctx, "cache not invalidated after the embedder switch; results expire with the cache TTL", "error", err)
@@ -224,7 +197,7 @@ func (e *Embedders) invalidateAll(ctx context.Context, side *live.Side) {
 // down, rate-limited, Weaviate refusing) does not fail the switch: it is
 // shown in GET /embedder and tried again after the wait the provider
 // asked for (Retry-After), else after a backoff up to 10 s.
-func (e *Embedders) retry(ctx context.Context, id string, fn func() error) error {
+func (e *Runner) retry(ctx context.Context, id string, fn func() error) error {
 	wait := time.Second
 	failed := false
 	for {
@@ -270,12 +243,6 @@ func switchFailure(err error) string {
 	return "a batch failed (the server logged the details)"
 }
 
-func (e *Embedders) setError(ctx context.Context, id, msg string) {
-	_, _ = e.Live.Records().Update(ctx, false, func(s *live.State) error {
-		if s.Switch == nil || s.Switch.JobID != id {
-			return ErrSwitchGone
-		}
-		s.Switch.Error = msg
-		return nil
-	})
+func (e *Runner) setError(ctx context.Context, id, msg string) {
+	_ = e.Live.Records().SetError(ctx, id, msg)
 }

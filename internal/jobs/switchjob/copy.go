@@ -1,4 +1,4 @@
-package library
+package switchjob
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 // on. Each checkpoint is written once the batches before it are all in
 // the new collection, so a run that dies resumes without a gap (batches
 // after it are written again: ids are deterministic).
-func (e *Embedders) copyAll(ctx context.Context, sw *live.Switch, from, to *live.Side, rep *jobs.Reporter) error {
+func (e *Runner) copyAll(ctx context.Context, sw *live.Switch, from, to *live.Side, rep *jobs.Reporter) error {
 	namespaces, err := from.Store.Namespaces(ctx)
 	if err != nil {
 		return err
@@ -51,7 +51,7 @@ func (e *Embedders) copyAll(ctx context.Context, sw *live.Switch, from, to *live
 
 // copier is one run's copy and its progress.
 type copier struct {
-	e        *Embedders
+	e        *Runner
 	id       string
 	from, to *live.Side
 	rep      *jobs.Reporter
@@ -98,14 +98,8 @@ func (c *copier) namespace(ctx context.Context, ns, after string, images bool) e
 // checkpoint records where the copy stands and reports its progress.
 func (c *copier) checkpoint(ctx context.Context, ns, after string, images bool) {
 	c.rep.Progress(c.done, c.total, "chunks")
-	_, err := c.e.Live.Records().Update(ctx, false, func(s *live.State) error {
-		if s.Switch == nil || s.Switch.JobID != c.id {
-			return ErrSwitchGone
-		}
-		s.Switch.Done, s.Switch.Total, s.Switch.Copied = c.done, c.total, c.copied
-		s.Switch.Namespace, s.Switch.After, s.Switch.Images = ns, after, images
-		return nil
-	})
+	err := c.e.Live.Records().Checkpoint(ctx, c.id, live.Progress{Done: c.done, Total: c.total, Copied: c.copied,
+		Namespace: ns, After: after, Images: images})
 	if err != nil {
 		c.e.Log.WarnContext(ctx, "embedder switch checkpoint not recorded; a restart copies again from the one before", "job_id", c.id, "error", err)
 	}
@@ -226,7 +220,7 @@ func copyPages[T any](ctx context.Context, c *copier, ns, after string, batch in
 // failed to reach the new collection) during the copy against the
 // registry, until none is left: the copy may have read a version a delete
 // then removed from both and written it back after.
-func (e *Embedders) reconcileDirty(ctx context.Context, from, to *live.Side) error {
+func (e *Runner) reconcileDirty(ctx context.Context, from, to *live.Side) error {
 	for {
 		dirty, err := e.Live.Records().TakeDirty(ctx)
 		if err != nil || len(dirty) == 0 {
@@ -249,7 +243,7 @@ func (e *Embedders) reconcileDirty(ctx context.Context, from, to *live.Side) err
 // current version whose chunks the new collection lacks copied again.
 // Each document is checked under its write lock, so no writer moves it
 // meanwhile.
-func (e *Embedders) reconcile(ctx context.Context, ns string, from, to *live.Side) error {
+func (e *Runner) reconcile(ctx context.Context, ns string, from, to *live.Side) error {
 	ids := map[string]bool{}
 	for after := ""; ; {
 		page, err := to.Store.ScanChunks(ctx, ns, after, 500)
@@ -287,7 +281,7 @@ func (e *Embedders) reconcile(ctx context.Context, ns string, from, to *live.Sid
 // reconcileImages copies again the pictures of current versions that the
 // new collection lacks (their write to it failed during the switch); the
 // per-document pass has deleted those of stale versions already.
-func (e *Embedders) reconcileImages(ctx context.Context, ns string, from, to *live.Side) error {
+func (e *Runner) reconcileImages(ctx context.Context, ns string, from, to *live.Side) error {
 	have := map[string]bool{}
 	if err := scanImages(ctx, to.Store, ns, func(im ragd.Image) { have[im.ID] = true }); err != nil {
 		return err
@@ -335,7 +329,7 @@ func scanImages(ctx context.Context, s ragd.ChunkScanner, ns string, fn func(rag
 	}
 }
 
-func (e *Embedders) reconcileDocument(ctx context.Context, ns, id string, from, to *live.Side) error {
+func (e *Runner) reconcileDocument(ctx context.Context, ns, id string, from, to *live.Side) error {
 	lease, err := e.Versions.Lock(ctx, ns, id)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package library
+package switchjob
 
 import (
 	"context"
@@ -24,7 +24,7 @@ func TestReconcileCopiesMissingChunksAndPictures(t *testing.T) {
 	rdb := testenv.RedisClient(t, testenv.RedisOrMemory(t))
 	reg := registry.New(rdb, keyspace.New("test:"+testenv.Unique(t, "R")))
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	e := &Embedders{Registry: reg, Versions: &versions.Keeper{Registry: reg, Log: log}, Log: log}
+	e := &Runner{Registry: reg, Versions: &versions.Keeper{Registry: reg, Log: log}, Log: log}
 	old, vec := wordvec.New(8), wordvec.New(12)
 	from := &live.Side{Store: memstore.New(), Embedder: old, Bulk: old, BatchSize: 2}
 	to := &live.Side{Store: memstore.New(), Embedder: vec, Bulk: vec, BatchSize: 2}

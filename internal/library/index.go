@@ -7,11 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"ragd/wire"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"ragd/wire"
 
 	"ragd"
 	"ragd/internal/authn"
@@ -19,6 +20,7 @@ import (
 	"ragd/internal/ingest/guard"
 	"ragd/internal/ingest/sourcetype"
 	"ragd/internal/jobs"
+	"ragd/internal/jobs/syncplan"
 )
 
 // IndexRequest is wire.IndexRequest, the contract REST, MCP and the client share.
@@ -188,7 +190,7 @@ func (s *Service) PlanDirectory(ctx context.Context, req DirectoryRequest) (Sync
 	if err != nil {
 		return SyncPlan{}, err
 	}
-	plan, err := PlanSync(ctx, s.Registry, s.Roots, sc)
+	plan, err := syncplan.Make(ctx, s.Registry, s.Roots, sc)
 	if err != nil && ragd.KindOf(err) == ragd.KindInternal {
 		return plan, ragd.Invalid("directory_path", "value_error", "%v", err)
 	}
@@ -196,32 +198,32 @@ func (s *Service) PlanDirectory(ctx context.Context, req DirectoryRequest) (Sync
 }
 
 // directoryScope validates a directory request into the scope it covers.
-func (s *Service) directoryScope(ctx context.Context, req DirectoryRequest) (SyncScope, error) {
+func (s *Service) directoryScope(ctx context.Context, req DirectoryRequest) (syncplan.Scope, error) {
 	ns, err := authn.Namespace(ctx, req.KBName)
 	if err != nil {
-		return SyncScope{}, err
+		return syncplan.Scope{}, err
 	}
 	if err := validTags(req.Tags); err != nil {
-		return SyncScope{}, err
+		return syncplan.Scope{}, err
 	}
 	access, err := accessParam(req.Access)
 	if err != nil {
-		return SyncScope{}, err
+		return syncplan.Scope{}, err
 	}
 	if req.DirectoryPath == "" {
-		return SyncScope{}, ragd.Invalid("directory_path", "missing", "directory_path is required")
+		return syncplan.Scope{}, ragd.Invalid("directory_path", "missing", "directory_path is required")
 	}
 	if !req.Sync && req.Prune != nil {
-		return SyncScope{}, ragd.Invalid("prune", "value_error", "prune applies to a sync: set sync to true")
+		return syncplan.Scope{}, ragd.Invalid("prune", "value_error", "prune applies to a sync: set sync to true")
 	}
 	dir, err := s.resolve(ctx, req.DirectoryPath)
 	if err != nil {
-		return SyncScope{}, relabel(err, "file_path", "directory_path")
+		return syncplan.Scope{}, relabel(err, "file_path", "directory_path")
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return SyncScope{}, ragd.Invalid("directory_path", "value_error", "%s is not a directory", req.DirectoryPath)
+		return syncplan.Scope{}, ragd.Invalid("directory_path", "value_error", "%s is not a directory", req.DirectoryPath)
 	}
-	return SyncScope{Namespace: ns, Dir: dir, Recursive: req.Recursive == nil || *req.Recursive,
+	return syncplan.Scope{Namespace: ns, Dir: dir, Recursive: req.Recursive == nil || *req.Recursive,
 		Prune: req.Sync && (req.Prune == nil || *req.Prune), MaxFiles: s.MaxDirectoryFiles, IncludeIgnored: req.IncludeIgnored,
 		Access: access, Audience: authn.AudienceOf(ctx)}, nil
 }
@@ -294,3 +296,6 @@ func relabel(err error, from, to string) error {
 	}
 	return err
 }
+
+// SyncPlan is syncplan.Plan, what a dry run of a directory sync answers.
+type SyncPlan = syncplan.Plan

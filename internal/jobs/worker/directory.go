@@ -11,7 +11,7 @@ import (
 	"ragd/internal/ingest"
 	"ragd/internal/ingest/document"
 	"ragd/internal/jobs"
-	"ragd/internal/library"
+	"ragd/internal/jobs/syncplan"
 	"ragd/internal/platform/telemetry"
 )
 
@@ -89,7 +89,7 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 // to index. A retried job plans again: what an earlier run deleted is gone
 // from the plan, and files it already indexed are unchanged by then.
 func (p *Pipeline) syncPlan(ctx context.Context, pl jobs.DirectoryPayload, dir string, res *ragd.DirectoryResult) ([]string, error) {
-	plan, err := library.PlanSync(ctx, p.Registry, p.Reader.Roots, library.SyncScope{Namespace: pl.Namespace, Dir: dir,
+	plan, err := syncplan.Make(ctx, p.Registry, p.Reader.Roots, syncplan.Scope{Namespace: pl.Namespace, Dir: dir,
 		Recursive: pl.Recursive, Prune: pl.Prune, MaxFiles: p.MaxDirectoryFiles, IncludeIgnored: pl.IncludeIgnored, Access: pl.Access,
 		Audience: ragd.ViewerAudience(pl.Viewer)})
 	if err != nil {

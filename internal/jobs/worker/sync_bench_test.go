@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"ragd"
-	"ragd/internal/library"
+	"ragd/internal/jobs/syncplan"
 	"ragd/internal/testkit/stack"
 )
 
@@ -54,8 +54,8 @@ func BenchmarkSyncUnchanged(b *testing.B) {
 		})
 	}
 	plan := func() {
-		p, err := library.PlanSync(context.Background(), s.Library.Registry, s.Library.Roots,
-			library.SyncScope{Namespace: "bench", Dir: dir, Recursive: true, Prune: true, MaxFiles: 10000, Audience: ragd.EveryDocument()})
+		p, err := syncplan.Make(context.Background(), s.Library.Registry, s.Library.Roots,
+			syncplan.Scope{Namespace: "bench", Dir: dir, Recursive: true, Prune: true, MaxFiles: 10000, Audience: ragd.EveryDocument()})
 		if err != nil || p.Unchanged != 1000 {
 			b.Fatalf("plan: %d unchanged, %v", p.Unchanged, err)
 		}

@@ -1,4 +1,9 @@
-package library
+// Package syncplan plans a directory sync: which of a directory's files
+// are new or changed since they were indexed, how many are unchanged, and
+// which documents lost their file. A dry run answers with the plan
+// (package library) and the directory job carries it out (package
+// worker), so both compute it here.
+package syncplan
 
 import (
 	"context"
@@ -14,19 +19,19 @@ import (
 	"ragd/internal/ingest/guard"
 )
 
-// SyncPlan is what a directory sync does: the files it indexes (new and
+// Plan is what a directory sync does: the files it indexes (new and
 // changed), how many it skips unread, and the documents whose file is
 // gone, which it deletes unless prune is off. A dry run answers with it;
 // the sync job computes the same plan when it runs.
-type SyncPlan struct {
+type Plan struct {
 	Added     []string             `json:"added" jsonschema:"files not indexed yet"`
 	Changed   []string             `json:"changed" jsonschema:"files whose size or modification time changed since they were indexed"`
 	Unchanged int                  `json:"unchanged" jsonschema:"files skipped unread: size and modification time as recorded"`
 	Deleted   []registry.SourceRef `json:"deleted" jsonschema:"documents whose file under the directory is gone (empty with prune false)"`
 }
 
-// SyncScope is the directory a sync covers.
-type SyncScope struct {
+// Scope is the directory a sync covers.
+type Scope struct {
 	Namespace string
 	Dir       string // resolved, inside the roots
 	Recursive bool
@@ -43,14 +48,14 @@ type SyncScope struct {
 	Audience ragd.Audience
 }
 
-// PlanSync compares the directory's supported files with the namespace's
+// Make compares the directory's supported files with the namespace's
 // documents. Files are only stat'ed: one whose size and modification time
 // match its document's record is unchanged and never read, unless the
 // document has no chunks (an earlier ragd's, see below); the others are
 // read and hashed by their jobs (a touched but unchanged file then only
 // has its time recorded).
-func PlanSync(ctx context.Context, reg *registry.Registry, roots *guard.Roots, sc SyncScope) (SyncPlan, error) {
-	plan := SyncPlan{Added: []string{}, Changed: []string{}, Deleted: []registry.SourceRef{}}
+func Make(ctx context.Context, reg *registry.Registry, roots *guard.Roots, sc Scope) (Plan, error) {
+	plan := Plan{Added: []string{}, Changed: []string{}, Deleted: []registry.SourceRef{}}
 	files, err := ingest.WalkFilesWith(sc.Dir, roots, ingest.WalkOptions{Recursive: sc.Recursive,
 		IncludeIgnored: sc.IncludeIgnored, MaxFiles: sc.MaxFiles})
 	if err != nil {
@@ -97,7 +102,7 @@ func PlanSync(ctx context.Context, reg *registry.Registry, roots *guard.Roots, s
 // ignored file, a subdirectory of a non-recursive sync) is not this
 // sync's to delete: it was indexed on purpose (by name, or with
 // include_ignored), and deleting it would undo that at every sync.
-func gone(ctx context.Context, reg *registry.Registry, sc SyncScope, walked map[string]bool) ([]registry.SourceRef, error) {
+func gone(ctx context.Context, reg *registry.Registry, sc Scope, walked map[string]bool) ([]registry.SourceRef, error) {
 	prefix := "file://" + strings.TrimSuffix(sc.Dir, "/") + "/"
 	refs, err := reg.BySourcePrefix(ctx, sc.Namespace, prefix)
 	if err != nil {

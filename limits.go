@@ -1,5 +1,11 @@
 package ragd
 
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
 // Bounds of the labels a document may carry. An index or upload request
 // is refused past them, an imported archive too, and a title a loader
 // takes from a document's own metadata (an HTML <title>, a PDF's Info) is
@@ -18,3 +24,33 @@ const (
 	// write whatever the retries.
 	MaxChunkTextBytes = 256 << 10
 )
+
+// ValidTitle checks a title against MaxTitleChars and refuses
+// bidirectional controls and invisible characters (Disguising), which
+// would disguise it where it is shown.
+func ValidTitle(title string) error {
+	if n := utf8.RuneCountInString(title); n > MaxTitleChars {
+		return Invalid("title", "value_error", "title has %d characters; at most %d are allowed", n, MaxTitleChars)
+	}
+	if r, ok := Disguising(title); ok {
+		return Invalid("title", "value_error", "%s", DisguiseRefusal("the title", r))
+	}
+	return nil
+}
+
+// ValidTags checks tags against MaxTags and MaxTagChars; a blank tag
+// labels nothing.
+func ValidTags(tags []string) error {
+	if len(tags) > MaxTags {
+		return Invalid("tags", "value_error", "%d tags given; at most %d are allowed", len(tags), MaxTags)
+	}
+	for _, t := range tags {
+		if strings.TrimSpace(t) == "" || utf8.RuneCountInString(t) > MaxTagChars {
+			return Invalid("tags", "value_error", "tags must be non-empty strings of at most %d characters", MaxTagChars)
+		}
+		if r, ok := Disguising(t); ok {
+			return Invalid("tags", "value_error", "%s", DisguiseRefusal(fmt.Sprintf("tag %+q", t), r))
+		}
+	}
+	return nil
+}

@@ -79,3 +79,18 @@ type UploadJob struct {
 	ChunksIndexed *int   `json:"chunks_indexed,omitempty" jsonschema:"with wait, once completed"`
 	Error         string `json:"error,omitempty" jsonschema:"with wait, if the job failed: why"`
 }
+
+// ImportResult is what a finished import job reports: the result of
+// GET /jobs/{job_id} for an import.
+type ImportResult struct {
+	KBName     string `json:"kb_name"`
+	FromKBName string `json:"from_kb_name"`
+	// DocumentsImported counts the documents made current, of which
+	// DocumentsReplaced replaced another version of the same document.
+	DocumentsImported int `json:"documents_imported"`
+	DocumentsReplaced int `json:"documents_replaced"`
+	ChunksImported    int `json:"chunks_imported"`
+	ImagesImported    int `json:"images_imported"`
+	// DocumentsSkipped counts the documents the export left out.
+	DocumentsSkipped int `json:"documents_skipped"`
+}

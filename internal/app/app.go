@@ -24,6 +24,7 @@ import (
 	"ragd/internal/ingest/guard"
 	"ragd/internal/ingest/pdftext"
 	"ragd/internal/jobs"
+	"ragd/internal/jobs/importjob"
 	"ragd/internal/jobs/switchjob"
 	"ragd/internal/jobs/worker"
 	"ragd/internal/library"
@@ -67,9 +68,11 @@ type Services struct {
 	Search  *search.Service
 	Answer  *answer.Service
 	Library *library.Service
-	// Archiver exports and imports namespaces.
+	// Archiver exports namespaces and takes archives to import.
 	Archiver *library.Archiver
-	Probe    *library.Probe
+	// Imports runs the import jobs the worker takes.
+	Imports *importjob.Runner
+	Probe   *library.Probe
 	// Chunks is the guarded chunk store the services share, for tools and
 	// tests that read or write it directly.
 	Chunks ragd.ChunkStore
@@ -268,7 +271,7 @@ func (a *App) NewWorker() *worker.Server {
 		a.Log.Warn("scanned PDF pages will not be read (ingest.ocr)", "error", err)
 	}
 	return worker.NewServer(a.Redis, worker.ServerOptions{Queue: a.Config.Worker.Queue,
-		Concurrency: a.Config.Worker.Concurrency, PollInterval: a.Config.Worker.PollInterval, Log: a.Log, Importer: a.Archiver, Switcher: a.switches, Pin: a.Live.Pin,
+		Concurrency: a.Config.Worker.Concurrency, PollInterval: a.Config.Worker.PollInterval, Log: a.Log, Importer: a.Imports, Switcher: a.switches, Pin: a.Live.Pin,
 		Telemetry: a.Telemetry}, a.Pipeline)
 }
 

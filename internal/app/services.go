@@ -3,8 +3,9 @@ package app
 import (
 	"context"
 
-	"golang.org/x/sync/semaphore"
 	"path/filepath"
+
+	"golang.org/x/sync/semaphore"
 
 	"ragd"
 	"ragd/internal/adapter/websearch"
@@ -14,6 +15,7 @@ import (
 	"ragd/internal/ingest"
 	"ragd/internal/ingest/guard"
 	"ragd/internal/ingest/pdftext"
+	"ragd/internal/jobs/importjob"
 	"ragd/internal/jobs/worker"
 	"ragd/internal/library"
 	"ragd/internal/platform/cache"
@@ -66,6 +68,8 @@ func (a *App) assemble(d services) {
 		Uploads: &library.Uploads{Dir: uploadsDir(cfg), MaxFileBytes: cfg.Ingest.MaxFileBytes, MaxFiles: cfg.Ingest.MaxUploadFiles}}
 	a.Archiver = &library.Archiver{Store: d.store, Embedder: d.embedder, Registry: d.registry, Versions: keeper,
 		Queue: a.Queue, Dir: filepath.Join(cfg.Data.Dir, "imports"), MaxBytes: cfg.Import.MaxBytes,
+		PageSize: cfg.Weaviate.BatchSize, Log: a.Log}
+	a.Imports = &importjob.Runner{Store: d.store, Embedder: d.embedder, Registry: d.registry, Versions: keeper,
 		PageSize: cfg.Weaviate.BatchSize, Log: a.Log}
 	a.Pipeline = &worker.Pipeline{Store: batchWriter(cfg, d.store), Embedder: d.embedder, Registry: d.registry, Versions: keeper,
 		Queue: a.Queue, Reader: &ingest.Reader{Roots: d.roots, Fetcher: d.fetcher, MaxFileBytes: cfg.Ingest.MaxFileBytes,

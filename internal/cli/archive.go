@@ -12,6 +12,7 @@ import (
 
 	"ragd"
 	"ragd/internal/library"
+	"ragd/wire"
 )
 
 // runExport: ragd export KB FILE, the namespace's archive streamed into
@@ -72,7 +73,7 @@ type Exported struct {
 type Imported struct {
 	Upload  library.ImportEnqueued `json:"upload"`
 	Job     *ragd.Job              `json:"job"`
-	Result  *library.ImportResult  `json:"result,omitempty"`
+	Result  *wire.ImportResult     `json:"result,omitempty"`
 	Seconds float64                `json:"seconds"`
 }
 
@@ -128,7 +129,7 @@ func runImport(ctx context.Context, s *session, args []string) error {
 // reportImport prints how an import ended; a failed or cancelled job is
 // ExitFailed.
 func (s *session) reportImport(out Imported, file string) error {
-	var res library.ImportResult
+	var res wire.ImportResult
 	if out.Job.Status == ragd.JobCompleted && json.Unmarshal(out.Job.Result, &res) == nil {
 		out.Result = &res
 	}

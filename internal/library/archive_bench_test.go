@@ -22,6 +22,7 @@ import (
 	"ragd/internal/jobs"
 	"ragd/internal/library"
 	"ragd/internal/testkit/stack"
+	"ragd/wire"
 )
 
 // specTemplate is the Go specification's chunks, one document's worth.
@@ -84,7 +85,7 @@ func export(b *testing.B, s *stack.Stack, ns string, w io.Writer) library.Export
 
 // importArchive uploads an archive and runs its job here (the stack has no
 // worker), as the worker would.
-func importArchive(b *testing.B, s *stack.Stack, ns string, data []byte) library.ImportResult {
+func importArchive(b *testing.B, s *stack.Stack, ns string, data []byte) wire.ImportResult {
 	b.Helper()
 	ctx := context.Background()
 	enq, err := s.Archiver.Import(ctx, ns, bytes.NewReader(data), int64(len(data)))
@@ -93,7 +94,7 @@ func importArchive(b *testing.B, s *stack.Stack, ns string, data []byte) library
 	}
 	pl := jobs.ImportPayload{Namespace: ns, FromKBName: enq.FromKBName,
 		ArchivePath: filepath.Join(s.Archiver.Dir, enq.JobID+".ragd.jsonl.gz")}
-	res, err := s.Archiver.RunImport(ctx, pl, jobs.NewReporter(asynq.NewTask(jobs.TypeImport, nil)))
+	res, err := s.Imports.RunImport(ctx, pl, jobs.NewReporter(asynq.NewTask(jobs.TypeImport, nil)))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -191,7 +192,7 @@ func BenchmarkArchiveMemory(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		var res library.ImportResult
+		var res wire.ImportResult
 		peak := sampled(func() { res = importFile(b, s, fmt.Sprintf("imported-%d", i), f) })
 		_ = f.Close()
 		fmt.Printf("import of %d chunks (%d documents): %s\n", res.ChunksImported, res.DocumentsImported, peak)
@@ -200,7 +201,7 @@ func BenchmarkArchiveMemory(b *testing.B) {
 }
 
 // importFile is importArchive streaming the upload from a file.
-func importFile(b *testing.B, s *stack.Stack, ns string, f *os.File) library.ImportResult {
+func importFile(b *testing.B, s *stack.Stack, ns string, f *os.File) wire.ImportResult {
 	b.Helper()
 	ctx := context.Background()
 	enq, err := s.Archiver.Import(ctx, ns, f, -1)
@@ -209,7 +210,7 @@ func importFile(b *testing.B, s *stack.Stack, ns string, f *os.File) library.Imp
 	}
 	pl := jobs.ImportPayload{Namespace: ns, FromKBName: enq.FromKBName,
 		ArchivePath: filepath.Join(s.Archiver.Dir, enq.JobID+".ragd.jsonl.gz")}
-	res, err := s.Archiver.RunImport(ctx, pl, jobs.NewReporter(asynq.NewTask(jobs.TypeImport, nil)))
+	res, err := s.Imports.RunImport(ctx, pl, jobs.NewReporter(asynq.NewTask(jobs.TypeImport, nil)))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package library
 import (
 	"context"
 	"fmt"
+
 	"ragd/wire"
 
 	"ragd"

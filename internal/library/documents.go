@@ -2,6 +2,7 @@ package library
 
 import (
 	"context"
+
 	"ragd/wire"
 
 	"ragd"

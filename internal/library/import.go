@@ -7,8 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"ragd/wire"
 	"time"
+
+	"ragd/wire"
 
 	"ragd"
 	"ragd/internal/authn"
@@ -75,7 +76,7 @@ func (a *Archiver) store(id string, body io.Reader) (_ string, sum *archive.Summ
 		}
 	}()
 	limited := &limitedReader{r: body, left: a.MaxBytes}
-	sum, err = archive.Validate(io.TeeReader(limited, diskWriter{w: f}), a.rules())
+	sum, err = archive.Validate(io.TeeReader(limited, diskWriter{w: f}), archive.Admit(a.embedder()))
 	var diskErr diskError
 	var archiveErr *archive.Error
 	switch {
@@ -84,7 +85,7 @@ func (a *Archiver) store(id string, body io.Reader) (_ string, sum *archive.Summ
 	case errors.As(err, &diskErr):
 		return "", nil, ragd.Unavailable("archive storage (data.dir)", diskErr.error)
 	case errors.As(err, &archiveErr):
-		return "", nil, invalidArchive(archiveErr)
+		return "", nil, archiveErr.Invalid()
 	case ragd.KindOf(err) != ragd.KindInternal:
 		return "", nil, err
 	case err != nil:

@@ -13,7 +13,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"ragd/internal/library"
+	"ragd/internal/jobs/importjob"
 	"ragd/internal/testkit/stack"
 )
 
@@ -68,14 +68,14 @@ func BenchmarkImportCommitRoundTrips(b *testing.B) {
 	data := archive.Bytes()
 	count := &redisCount{}
 	s.Redis.AddHook(count)
-	batches := []int{library.DefaultCommitBatch, 1}
+	batches := []int{importjob.DefaultCommitBatch, 1}
 	var trips, incrs [2]int64
 	var took [2]time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for k := range batches { // rotate the order every round
 			j := (k + i) % len(batches)
-			s.Archiver.CommitBatch = batches[j]
+			s.Imports.CommitBatch = batches[j]
 			t0, i0, start := count.trips.Load(), count.incrs.Load(), time.Now()
 			res := importArchive(b, s, fmt.Sprintf("import-%d-%d", batches[j], i), data)
 			took[j] += time.Since(start)

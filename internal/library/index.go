@@ -3,19 +3,18 @@ package library
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"ragd/wire"
 
 	"ragd"
 	"ragd/internal/authn"
+	"ragd/internal/catalog/source"
 	"ragd/internal/ingest"
 	"ragd/internal/ingest/guard"
 	"ragd/internal/ingest/sourcetype"
@@ -40,10 +39,10 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 	if err != nil {
 		return Enqueued{}, err
 	}
-	if err := validTags(req.Tags); err != nil {
+	if err := ragd.ValidTags(req.Tags); err != nil {
 		return Enqueued{}, err
 	}
-	if err := validTitle(req.Title); err != nil {
+	if err := ragd.ValidTitle(req.Title); err != nil {
 		return Enqueued{}, err
 	}
 	access, err := accessParam(req.Access)
@@ -70,7 +69,7 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 		if rawHash, err = hashFile(path); err != nil {
 			return Enqueued{}, err
 		}
-		pl.FilePath, pl.Source = path, "file://"+path
+		pl.FilePath, pl.Source = path, source.File(path)
 	case req.URL != "":
 		// Last of the checks: it resolves the host, which a refused
 		// request must not make ragd do.
@@ -87,7 +86,7 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 			return Enqueued{}, &ragd.Error{Kind: ragd.KindTooLarge, Message: "text", Err: ingest.TextTooLarge(n, s.MaxTextBytes)}
 		}
 		pl.Text, pl.SourceType = req.Text, ragd.SourceText
-		pl.Source = textSource(ctx, req.Text)
+		pl.Source = source.Text(askerScope(ctx), req.Text)
 	}
 	pl.DocumentID = ragd.DocumentID(ns, pl.Source)
 	if err := s.mayReplace(ctx, pl); err != nil {
@@ -203,7 +202,7 @@ func (s *Service) directoryScope(ctx context.Context, req DirectoryRequest) (syn
 	if err != nil {
 		return syncplan.Scope{}, err
 	}
-	if err := validTags(req.Tags); err != nil {
+	if err := ragd.ValidTags(req.Tags); err != nil {
 		return syncplan.Scope{}, err
 	}
 	access, err := accessParam(req.Access)
@@ -236,36 +235,6 @@ func countSet(values ...string) int {
 		}
 	}
 	return n
-}
-
-// validTitle checks a title against ragd.MaxTitleChars and refuses
-// bidirectional controls and invisible characters (ragd.Disguising), which
-// would disguise it where it is shown.
-func validTitle(title string) error {
-	if n := utf8.RuneCountInString(title); n > ragd.MaxTitleChars {
-		return ragd.Invalid("title", "value_error", "title has %d characters; at most %d are allowed", n, ragd.MaxTitleChars)
-	}
-	if r, ok := ragd.Disguising(title); ok {
-		return ragd.Invalid("title", "value_error", "%s", ragd.DisguiseRefusal("the title", r))
-	}
-	return nil
-}
-
-// validTags checks tags against ragd.MaxTags and ragd.MaxTagChars; a blank tag
-// labels nothing.
-func validTags(tags []string) error {
-	if len(tags) > ragd.MaxTags {
-		return ragd.Invalid("tags", "value_error", "%d tags given; at most %d are allowed", len(tags), ragd.MaxTags)
-	}
-	for _, t := range tags {
-		if strings.TrimSpace(t) == "" || utf8.RuneCountInString(t) > ragd.MaxTagChars {
-			return ragd.Invalid("tags", "value_error", "tags must be non-empty strings of at most %d characters", ragd.MaxTagChars)
-		}
-		if r, ok := ragd.Disguising(t); ok {
-			return ragd.Invalid("tags", "value_error", "%s", ragd.DisguiseRefusal(fmt.Sprintf("tag %+q", t), r))
-		}
-	}
-	return nil
 }
 
 // hashFile hashes a regular file's bytes; anything else (a FIFO would

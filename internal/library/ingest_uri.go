@@ -10,6 +10,7 @@ import (
 
 	"ragd"
 	"ragd/internal/authn"
+	"ragd/internal/catalog/source"
 )
 
 // IngestRequest is core_ingest's input: one source named by a URI, as
@@ -41,7 +42,7 @@ func (r IngestRequest) IndexRequest() IndexRequest {
 	case typ == "url" || strings.HasPrefix(r.SourceURI, "http://") || strings.HasPrefix(r.SourceURI, "https://"):
 		req.URL = r.SourceURI
 	default:
-		req.FilePath = strings.TrimPrefix(r.SourceURI, "file://")
+		req.FilePath = strings.TrimPrefix(r.SourceURI, source.FileScheme)
 	}
 	return req
 }

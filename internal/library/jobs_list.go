@@ -2,8 +2,9 @@ package library
 
 import (
 	"context"
-	"ragd/wire"
 	"slices"
+
+	"ragd/wire"
 
 	"ragd"
 	"ragd/internal/authn"

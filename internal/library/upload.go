@@ -3,11 +3,13 @@ package library
 import (
 	"context"
 	"encoding/json"
-	"ragd/wire"
 	"time"
+
+	"ragd/wire"
 
 	"ragd"
 	"ragd/internal/authn"
+	"ragd/internal/catalog/source"
 	"ragd/internal/jobs"
 )
 
@@ -38,7 +40,7 @@ func (s *Service) Upload(ctx context.Context, req UploadRequest) (Uploaded, erro
 	if err != nil {
 		return Uploaded{}, err
 	}
-	if err := validTags(req.Tags); err != nil {
+	if err := ragd.ValidTags(req.Tags); err != nil {
 		return Uploaded{}, err
 	}
 	if req.Files == nil || len(req.Files.Files()) == 0 {
@@ -63,7 +65,7 @@ func (s *Service) enqueueUpload(ctx context.Context, ns string, req UploadReques
 	if err != nil {
 		return UploadJob{}, err
 	}
-	pl := jobs.DocumentPayload{Namespace: ns, Source: UploadSource(ns, askerScope(ctx)+f.Filename), Tags: req.Tags, Access: access, Viewer: viewerOf(ctx),
+	pl := jobs.DocumentPayload{Namespace: ns, Source: source.Upload(ns, askerScope(ctx), f.Filename), Tags: req.Tags, Access: access, Viewer: viewerOf(ctx),
 		Force: req.Force, CreatedAt: time.Now().UTC(), Upload: f.Hash, Filename: f.Filename}
 	pl.DocumentID = ragd.DocumentID(ns, pl.Source)
 	if err := s.mayReplace(ctx, pl); err != nil {
@@ -119,3 +121,6 @@ func (s *Service) WaitUploads(ctx context.Context, up *Uploaded) (bool, error) {
 	}
 	return done, nil
 }
+
+// askerScope is the scope segment (source.Scope) of ctx's principal.
+func askerScope(ctx context.Context) string { return source.Scope(authn.AudienceOf(ctx)) }

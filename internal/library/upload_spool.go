@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"ragd"
+	"ragd/internal/catalog/source"
 	"ragd/internal/ingest"
 )
 
@@ -68,7 +69,7 @@ func (sp *Spool) Add(filename string, r io.Reader) error {
 	if sp.u == nil {
 		return ragd.Unavailable("uploads", errors.New("no uploads directory is configured"))
 	}
-	name, typ, err := uploadFilename(filename)
+	name, typ, err := source.UploadName(filename)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"ragd"
 	"ragd/internal/catalog/registry"
+	"ragd/internal/catalog/source"
 	"ragd/internal/ingest"
 	"ragd/internal/ingest/guard"
 )
@@ -63,7 +64,7 @@ func Make(ctx context.Context, reg *registry.Registry, roots *guard.Roots, sc Sc
 	}
 	ids := make([]string, len(files))
 	for i, f := range files {
-		ids[i] = ragd.DocumentID(sc.Namespace, "file://"+f)
+		ids[i] = ragd.DocumentID(sc.Namespace, source.File(f))
 	}
 	docs, err := reg.GetMany(ctx, sc.Namespace, ids)
 	if err != nil {
@@ -71,7 +72,7 @@ func Make(ctx context.Context, reg *registry.Registry, roots *guard.Roots, sc Sc
 	}
 	walked := make(map[string]bool, len(files))
 	for i, f := range files {
-		walked["file://"+f] = true
+		walked[source.File(f)] = true
 		d, known := docs[ids[i]]
 		switch fi, err := os.Stat(f); {
 		case known && !sc.Audience.Sees(d.Access):
@@ -103,8 +104,8 @@ func Make(ctx context.Context, reg *registry.Registry, roots *guard.Roots, sc Sc
 // sync's to delete: it was indexed on purpose (by name, or with
 // include_ignored), and deleting it would undo that at every sync.
 func gone(ctx context.Context, reg *registry.Registry, sc Scope, walked map[string]bool) ([]registry.SourceRef, error) {
-	prefix := "file://" + strings.TrimSuffix(sc.Dir, "/") + "/"
-	refs, err := reg.BySourcePrefix(ctx, sc.Namespace, prefix)
+	prefix := strings.TrimSuffix(sc.Dir, "/") + "/"
+	refs, err := reg.BySourcePrefix(ctx, sc.Namespace, source.File(prefix))
 	if err != nil {
 		return nil, ragd.Unavailable("redis", err)
 	}
@@ -114,8 +115,8 @@ func gone(ctx context.Context, reg *registry.Registry, sc Scope, walked map[stri
 	}
 	out := []registry.SourceRef{}
 	for _, r := range refs {
-		path := strings.TrimPrefix(r.Source, "file://")
-		if walked[r.Source] || hidden[r.DocumentID] || (!sc.Recursive && strings.Contains(strings.TrimPrefix(path, prefix[len("file://"):]), "/")) {
+		path, _ := source.FilePath(r.Source)
+		if walked[r.Source] || hidden[r.DocumentID] || (!sc.Recursive && strings.Contains(strings.TrimPrefix(path, prefix), "/")) {
 			continue
 		}
 		if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {

@@ -3,7 +3,7 @@ package watch
 import (
 	"context"
 
-	"ragd/internal/library"
+	"ragd/wire"
 )
 
 // syncRun runs one sync job at a time: a change seen while a sync runs
@@ -46,7 +46,7 @@ func (s *syncRun) poll(ctx context.Context) {
 func (s *syncRun) start(ctx context.Context) {
 	e := s.w.entry
 	recursive, prune := e.Recursive, e.Prune
-	enq, err := s.w.lib.IndexDirectory(ctx, library.DirectoryRequest{DirectoryPath: e.Path, KBName: e.KBName,
+	enq, err := s.w.lib.IndexDirectory(ctx, wire.DirectoryRequest{DirectoryPath: e.Path, KBName: e.KBName,
 		Recursive: &recursive, Sync: true, Prune: &prune})
 	if err != nil {
 		s.w.log.Warn("sync not enqueued; trying again", "error", err)

@@ -21,8 +21,8 @@ import (
 	"ragd"
 	"ragd/internal/catalog/lease"
 	"ragd/internal/ingest"
-	"ragd/internal/library"
 	"ragd/internal/platform/keyspace"
+	"ragd/wire"
 )
 
 // Entry is one watched directory.
@@ -33,9 +33,9 @@ type Entry struct {
 	Prune     bool
 }
 
-// Syncer runs directory syncs and reports their jobs: the library service.
+// Syncer runs directory syncs and reports their jobs (library.Service).
 type Syncer interface {
-	IndexDirectory(ctx context.Context, req library.DirectoryRequest) (library.Enqueued, error)
+	IndexDirectory(ctx context.Context, req wire.DirectoryRequest) (wire.Enqueued, error)
 	Job(ctx context.Context, id string) (*ragd.Job, error)
 }
 

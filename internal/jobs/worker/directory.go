@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"ragd"
+	"ragd/internal/catalog/source"
 	"ragd/internal/ingest"
 	"ragd/internal/ingest/document"
 	"ragd/internal/jobs"
@@ -69,9 +70,9 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 		if done[ids[i]] {
 			continue
 		}
-		source := "file://" + f
+		src := source.File(f)
 		err := p.Queue.EnqueueDocument(ctx, ids[i], jobs.DocumentPayload{
-			Namespace: pl.Namespace, DocumentID: ragd.DocumentID(pl.Namespace, source), Source: source,
+			Namespace: pl.Namespace, DocumentID: ragd.DocumentID(pl.Namespace, src), Source: src,
 			FilePath: f, Tags: pl.Tags, Access: pl.Access, Viewer: pl.Viewer, Force: pl.Force, ParentID: parentID, CreatedAt: pl.CreatedAt,
 		})
 		if err != nil {

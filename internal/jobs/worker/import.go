@@ -11,12 +11,12 @@ import (
 	"github.com/hibiken/asynq"
 
 	"ragd/internal/jobs"
-	"ragd/internal/library"
+	"ragd/wire"
 )
 
-// Importer runs import jobs (library.Archiver).
+// Importer runs import jobs (importjob.Runner).
 type Importer interface {
-	RunImport(ctx context.Context, pl jobs.ImportPayload, rep *jobs.Reporter) (library.ImportResult, error)
+	RunImport(ctx context.Context, pl jobs.ImportPayload, rep *jobs.Reporter) (wire.ImportResult, error)
 	DiscardImport(ctx context.Context, pl jobs.ImportPayload) (int, error)
 }
 
@@ -35,7 +35,7 @@ func (p *Pipeline) handleImport(imp Importer, log *slog.Logger) asynq.HandlerFun
 		}
 		rep := jobs.NewReporter(t)
 		discard := func(ctx context.Context) { discardImport(ctx, imp, pl, log) }
-		var res library.ImportResult
+		var res wire.ImportResult
 		err := p.cancellable(ctx, jobs.RefOf(ctx, t), func() (err error) {
 			res, err = imp.RunImport(ctx, pl, rep)
 			return err

@@ -1,4 +1,4 @@
-package library
+package importjob
 
 import (
 	"context"
@@ -6,28 +6,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"ragd"
 	"ragd/internal/catalog/archive"
+	"ragd/internal/catalog/source"
 	"ragd/internal/catalog/versions"
 	"ragd/internal/catalog/vocab"
 	"ragd/internal/jobs"
+	"ragd/wire"
 )
-
-// ImportResult is what a finished import job reports.
-type ImportResult struct {
-	KBName     string `json:"kb_name"`
-	FromKBName string `json:"from_kb_name"`
-	// DocumentsImported counts the documents made current, of which
-	// DocumentsReplaced replaced another version of the same document.
-	DocumentsImported int `json:"documents_imported"`
-	DocumentsReplaced int `json:"documents_replaced"`
-	ChunksImported    int `json:"chunks_imported"`
-	ImagesImported    int `json:"images_imported"`
-	// DocumentsSkipped counts the documents the export left out.
-	DocumentsSkipped int `json:"documents_skipped"`
-}
 
 // RunImport loads a stored archive into the payload's namespace: the
 // archive is checked whole again first (nothing is written from a file
@@ -38,8 +25,8 @@ type ImportResult struct {
 // id already in the namespace is replaced by the archive's version; the
 // namespace's other documents stay. Retrying writes the same objects
 // again (ids are deterministic).
-func (a *Archiver) RunImport(ctx context.Context, pl jobs.ImportPayload, rep *jobs.Reporter) (ImportResult, error) {
-	res := ImportResult{KBName: pl.Namespace, FromKBName: pl.FromKBName}
+func (a *Runner) RunImport(ctx context.Context, pl jobs.ImportPayload, rep *jobs.Reporter) (wire.ImportResult, error) {
+	res := wire.ImportResult{KBName: pl.Namespace, FromKBName: pl.FromKBName}
 	sum, err := a.validateStored(pl.ArchivePath)
 	if err != nil {
 		return res, err
@@ -69,30 +56,30 @@ func (a *Archiver) RunImport(ctx context.Context, pl jobs.ImportPayload, rep *jo
 
 // validateStored checks the stored archive whole, by the rules of its
 // upload; a missing or damaged file is a permanent (Invalid) failure.
-func (a *Archiver) validateStored(path string) (*archive.Summary, error) {
+func (a *Runner) validateStored(path string) (*archive.Summary, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, ragd.Invalid("archive", "value_error", "the uploaded archive is gone: %v", err)
 	}
 	defer f.Close()
-	sum, err := archive.Validate(f, a.rules())
+	sum, err := archive.Validate(f, archive.Admit(archive.EmbedderOf(a.Embedder)))
 	var ae *archive.Error
 	if errors.As(err, &ae) {
-		return nil, invalidArchive(ae)
+		return nil, ae.Invalid()
 	}
 	return sum, err
 }
 
 // importer is one run of an import job.
 type importer struct {
-	a        *Archiver
+	a        *Runner
 	ns, from string
 	skipped  map[string]bool
 	chunks   []ragd.Chunk
 	images   []ragd.Image
 	rep      *jobs.Reporter
 	total    int
-	res      *ImportResult
+	res      *wire.ImportResult
 	// pending are the documents staged (locked, their chunks checked)
 	// for the next CommitBatch.
 	pending  []versions.Pending
@@ -243,12 +230,7 @@ func (im *importer) docID(id, source string) string {
 
 // source is a source in the target namespace: an upload's names its
 // namespace (upload://<kb_name>/<file>), anything else stays.
-func (im *importer) source(s string) string {
-	if rest, ok := strings.CutPrefix(s, "upload://"+im.from+"/"); ok && im.renamed() {
-		return "upload://" + im.ns + "/" + rest
-	}
-	return s
-}
+func (im *importer) source(s string) string { return source.MoveUpload(s, im.from, im.ns) }
 
 func (im *importer) chunk(c *archive.Chunk) ragd.Chunk {
 	doc := im.docID(c.DocumentID, c.Source)

@@ -1,18 +1,17 @@
-package library
+package archive
 
 import (
 	"strconv"
 
 	"ragd"
-	"ragd/internal/catalog/archive"
 )
 
-// invalidArchive is the 422 for what is wrong with an archive. Its loc
+// Invalid is the 422 for what is wrong with an  Its loc
 // points at the fault: body > archive for the stream as a whole, and
 // > records > <n> > <record type> > <field> for one record's (n is the
 // record's line in the decompressed archive); the message names the
 // record's document and index too.
-func invalidArchive(e *archive.Error) *ragd.Error {
+func (e *Error) Invalid() *ragd.Error {
 	loc := []string{"body", "archive"}
 	if e.Record > 0 {
 		loc = append(loc, "records", strconv.Itoa(e.Record))

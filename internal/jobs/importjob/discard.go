@@ -1,4 +1,4 @@
-package library
+package importjob
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // make current, so none stay in the store (searches hide them already),
 // and removes the stored archive. A document the import made current
 // stays: it is whole. It reports how many chunks went.
-func (a *Archiver) DiscardImport(ctx context.Context, pl jobs.ImportPayload) (int, error) {
+func (a *Runner) DiscardImport(ctx context.Context, pl jobs.ImportPayload) (int, error) {
 	defer func() {
 		if err := os.Remove(pl.ArchivePath); err != nil && !errors.Is(err, os.ErrNotExist) {
 			a.Log.WarnContext(ctx, "archive of a failed import not removed", "path", pl.ArchivePath, "error", err)

@@ -1,13 +1,11 @@
-package library
+package source
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
 
 	"ragd"
-	"ragd/internal/authn"
 )
 
 // Inline text and uploads have no place of their own: their source names
@@ -24,10 +22,9 @@ import (
 // scopeMark starts a scope segment.
 const scopeMark = "~"
 
-// askerScope is ctx's principal's scope segment with its slash, "" for one
-// that sees every document.
-func askerScope(ctx context.Context) string {
-	aud := authn.AudienceOf(ctx)
+// Scope is the scope segment, with its slash, of a principal that sees
+// aud: "" for one that sees every document.
+func Scope(aud ragd.Audience) string {
 	if aud.All() {
 		return ""
 	}
@@ -35,15 +32,10 @@ func askerScope(ctx context.Context) string {
 	return scopeMark + hex.EncodeToString(sum[:4]) + "/"
 }
 
-// textSource is the source of inline text asked for in ctx.
-func textSource(ctx context.Context, text string) string {
-	return "text://" + askerScope(ctx) + ragd.ContentHash([]byte(text))[:32]
-}
-
-// cutScope splits a scope segment (with its slash) off the part of a text
+// CutScope splits a scope segment (with its slash) off the part of a text
 // or upload source after its scheme (and namespace); ok is false when rest
 // starts with a malformed one.
-func cutScope(rest string) (scope, after string, ok bool) {
+func CutScope(rest string) (scope, after string, ok bool) {
 	if !strings.HasPrefix(rest, scopeMark) {
 		return "", rest, true
 	}

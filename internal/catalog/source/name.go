@@ -1,4 +1,4 @@
-package library
+package source
 
 import (
 	"fmt"
@@ -14,13 +14,13 @@ import (
 // maxFilenameBytes bounds an uploaded file's name, as most file systems do.
 const maxFilenameBytes = 255
 
-// uploadFilename is the name an uploaded file is kept under: its base name
+// UploadName is the name an uploaded file is kept under: its base name
 // (whatever follows the last / or \, so a client's path says nothing), which
 // must be valid UTF-8 without control characters (bidirectional and
 // invisible ones included: they disguise a name, see ragd.Disguising),
 // neither empty nor . or .., at most
 // maxFilenameBytes long, and end in a supported extension.
-func uploadFilename(raw string) (string, ragd.SourceType, error) {
+func UploadName(raw string) (string, ragd.SourceType, error) {
 	name := raw[strings.LastIndexAny(raw, `/\`)+1:]
 	r, disguised := ragd.Disguising(name)
 	switch {
@@ -39,11 +39,4 @@ func uploadFilename(raw string) (string, ragd.SourceType, error) {
 			filepath.Ext(name), name, strings.Join(sourcetype.Extensions(), ", "))
 	}
 	return name, typ, nil
-}
-
-// UploadSource is the source URI of a file uploaded to a namespace: one
-// per file name (after the asker's scope segment, scope.go), so uploading
-// the same name again makes a new version of the same document.
-func UploadSource(namespace, filename string) string {
-	return "upload://" + namespace + "/" + filename
 }

@@ -1,0 +1,103 @@
+package archive
+
+import (
+	"net/url"
+	"path"
+	"strings"
+
+	"ragd"
+	sourceuri "ragd/internal/catalog/source"
+	"ragd/internal/ingest"
+	"ragd/internal/ingest/sourcetype"
+)
+
+// maxPathBytes is Linux's PATH_MAX: the kernel opens no longer path, so
+// no file ragd ingests has one.
+const maxPathBytes = 4096
+
+// source checks an archived document's source is of a kind ragd makes,
+// in the form ragd writes it, and of a type its source gives:
+//
+//   - file://<absolute clean path>, typed by its extension. An imported
+//     file source is a label: nothing reads a file on a document's account
+//     (a sync reads the files it walks, inside the roots), so it may name
+//     a path anywhere, but only one an ingest could have made.
+//   - http:// or https:// URLs as ingest.CanonicalURL writes them.
+//   - text://<32 hex digits> (a hash of the text), typed txt.
+//   - upload://<the archive's kb_name>/<file name>, the file name as an
+//     upload keeps it (sourceuri.UploadName), typed by its extension.
+func (r *admission) source(doc ragd.Document) error {
+	s := doc.Source
+	scheme, rest, _ := strings.Cut(s, "://")
+	switch strings.ToLower(scheme) {
+	case "file":
+		return fileSource(rest, doc.SourceType)
+	case "http", "https":
+		return urlSource(s)
+	case "text":
+		if _, hash, ok := sourceuri.CutScope(rest); !ok || !isHex(hash, 32) {
+			return Refuse("source", "text source %q is not text://[~<8 hex digits>/]<32 hex digits>, the form ragd names inline text by", Clip(s))
+		}
+		return typed(doc.SourceType, ragd.SourceText, s)
+	case "upload":
+		return r.uploadSource(rest, doc.SourceType)
+	}
+	return Refuse("source", "source %q is none ragd makes: file://<absolute path>, http(s)://<host>/…, text://<hash> or "+
+		"upload://<kb_name>/<file name>", Clip(s))
+}
+
+func fileSource(p string, typ ragd.SourceType) error {
+	switch {
+	case !strings.HasPrefix(p, "/"):
+		return Refuse("source", "file source %q is not file://<absolute path>", Clip(sourceuri.File(p)))
+	case len(p) > maxPathBytes:
+		return Refuse("source", "file source path is %d bytes long; a path is at most %d", len(p), maxPathBytes)
+	case strings.ContainsRune(p, 0) || path.Clean(p) != p:
+		return Refuse("source", "file source %q is not a clean path (no ., .., // or NUL), as ragd writes one", Clip(sourceuri.File(p)))
+	}
+	return extensionTyped(p, typ, sourceuri.File(p))
+}
+
+func urlSource(s string) error {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		return Refuse("source", "source %q is not a URL: %v", Clip(s), err)
+	case u.Hostname() == "":
+		return Refuse("source", "URL source %q has no host", Clip(s))
+	}
+	if c := ingest.CanonicalURL(u); c != s {
+		return Refuse("source", "URL source %q is not in the form ragd writes a URL (%s)", Clip(s), Clip(c))
+	}
+	return nil
+}
+
+func (r *admission) uploadSource(rest string, typ ragd.SourceType) error {
+	ns, scoped, _ := strings.Cut(rest, "/")
+	_, name, ok := sourceuri.CutScope(scoped)
+	if ns != r.from || !ok {
+		return Refuse("source", "upload source %q does not name the archive's namespace (upload://%s/[~<8 hex digits>/]<file name>)",
+			Clip(sourceuri.UploadScheme+rest), r.from)
+	}
+	if kept, _, err := sourceuri.UploadName(name); err != nil || kept != name {
+		return Refuse("source", "upload source %q does not end in a file name an upload keeps", Clip(sourceuri.UploadScheme+rest))
+	}
+	return extensionTyped(name, typ, sourceuri.UploadScheme+rest)
+}
+
+// extensionTyped checks a file's type is the one its extension gives, as
+// an ingest picks its parser.
+func extensionTyped(name string, typ ragd.SourceType, source string) error {
+	want, ok := sourcetype.ForName(name)
+	if !ok {
+		return Refuse("source", "source %q is no file type ragd loads (%s)", Clip(source), strings.Join(sourcetype.Extensions(), ", "))
+	}
+	return typed(typ, want, source)
+}
+
+func typed(typ, want ragd.SourceType, source string) error {
+	if typ != want {
+		return Refuse("source_type", "source_type %q, but ragd loads %s as %s", Clip(string(typ)), Clip(source), want)
+	}
+	return nil
+}

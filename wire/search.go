@@ -51,3 +51,9 @@ type SearchResponse struct {
 	// holds a document the caller may see (search.Service.NoDocuments).
 	Notice string `json:"notice,omitempty" jsonschema:"set when no namespace searched holds a document you may see: nothing was indexed there, it was cleared, or it does not exist"`
 }
+
+// Limits of top_k.
+const (
+	DefaultTopK = 5
+	MaxTopK     = 20
+)

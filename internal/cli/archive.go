@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"ragd"
-	"ragd/internal/library"
 	"ragd/wire"
 )
 
@@ -71,10 +70,10 @@ type Exported struct {
 // Imported is ragd import's --json output: the upload's answer, and the
 // job that loaded the archive as it ended.
 type Imported struct {
-	Upload  library.ImportEnqueued `json:"upload"`
-	Job     *ragd.Job              `json:"job"`
-	Result  *wire.ImportResult     `json:"result,omitempty"`
-	Seconds float64                `json:"seconds"`
+	Upload  wire.ImportEnqueued `json:"upload"`
+	Job     *ragd.Job           `json:"job"`
+	Result  *wire.ImportResult  `json:"result,omitempty"`
+	Seconds float64             `json:"seconds"`
 }
 
 // runImport: ragd import KB FILE, the archive uploaded with progress by

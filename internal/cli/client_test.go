@@ -9,10 +9,9 @@ import (
 
 	"ragd"
 	"ragd/internal/cli"
-	"ragd/internal/library"
 	"ragd/internal/retrieval/answer"
-	"ragd/internal/retrieval/search"
 	"ragd/internal/testkit/stack"
+	"ragd/wire"
 )
 
 // ingestOutput is ragd ingest --json.
@@ -47,7 +46,7 @@ func TestClientAgainstStack(t *testing.T) {
 	t.Run("ingest", func(t *testing.T) { ing = ingestCorpus(t, s.URL, c) })
 	t.Run("search", func(t *testing.T) {
 		r := run(t, s.URL, "search", "--json", "quokka", "Rottnest", "--kb", "zoo", "--top-k", "3")
-		var resp search.SearchResponse
+		var resp wire.SearchResponse
 		decode(t, r, &resp)
 		if r.code != 0 || resp.Count == 0 || !strings.Contains(resp.Results[0].Text, "quokka") ||
 			resp.Results[0].Source != "upload://zoo/field-notes.md" {
@@ -69,7 +68,7 @@ func TestClientAgainstStack(t *testing.T) {
 		oneLine(t, r, "job "+id+" is already completed (409 Conflict)")
 	})
 	t.Run("docs", func(t *testing.T) {
-		var list library.DocumentList
+		var list wire.DocumentList
 		r := run(t, s.URL, "docs", "--kb", "zoo", "--json")
 		decode(t, r, &list)
 		sources := []string{}
@@ -88,7 +87,7 @@ func TestClientAgainstStack(t *testing.T) {
 		if r.code != 0 || !strings.Contains(r.stdout, "deleted "+doc+" from zoo") {
 			t.Fatalf("rm:\n%s", r)
 		}
-		var list library.DocumentList
+		var list wire.DocumentList
 		decode(t, run(t, s.URL, "--json", "docs", "--kb", "zoo"), &list)
 		if list.Count != 2 {
 			t.Fatalf("after rm, %d documents: %+v", list.Count, list.Documents)
@@ -163,7 +162,7 @@ func askNumbered(t *testing.T, server string) {
 
 // listJobs checks jobs --json and that --watch ends once all have ended.
 func listJobs(t *testing.T, server string, ing ingestOutput) {
-	var list library.JobList
+	var list wire.JobList
 	r := run(t, server, "jobs", "--json", "--kb", "zoo")
 	decode(t, r, &list)
 	ids := []string{}
@@ -186,7 +185,7 @@ func listJobs(t *testing.T, server string, ing ingestOutput) {
 		t.Errorf("jobs table:\n%s", table)
 	}
 	watch := run(t, server, "jobs", "--watch", "--json", "--kb", "zoo")
-	var watched library.JobList
+	var watched wire.JobList
 	decode(t, watch, &watched)
 	if watch.code != 0 || watched.Total != list.Total {
 		t.Errorf("jobs --watch with every job ended: %+v\n%s", watched, watch)
@@ -212,12 +211,12 @@ func roundTrip(t *testing.T, server string) {
 		imp.Result.DocumentsImported != 3 || imp.Result.FromKBName != "zoo" || imp.Upload.Documents != 3 {
 		t.Fatalf("import: %+v\n%s", imp, ri)
 	}
-	var list library.DocumentList
+	var list wire.DocumentList
 	decode(t, run(t, server, "docs", "--kb", "zoo2", "--json"), &list)
 	if list.Count != 3 {
 		t.Fatalf("imported namespace holds %d documents", list.Count)
 	}
-	var found search.SearchResponse
+	var found wire.SearchResponse
 	decode(t, run(t, server, "search", "--json", "Tambora caldera", "--kb", "zoo2"), &found)
 	if found.Count == 0 || !strings.Contains(found.Results[0].Text, "Tambora") {
 		t.Fatalf("search in the imported namespace: %+v", found)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strconv"
 
-	"ragd/internal/library"
+	"ragd/wire"
 )
 
 // runDocs: ragd docs, every document of a namespace (all pages).
@@ -18,7 +18,7 @@ func runDocs(ctx context.Context, s *session, args []string) error {
 	if err != nil {
 		return err
 	}
-	list, err := c.AllDocuments(ctx, library.ListRequest{KBName: *kb})
+	list, err := c.AllDocuments(ctx, wire.ListRequest{KBName: *kb})
 	if err != nil {
 		return err
 	}

@@ -10,19 +10,19 @@ import (
 	"ragd/client"
 	"ragd/internal/ingest"
 	"ragd/internal/ingest/guard"
-	"ragd/internal/library"
+	"ragd/wire"
 )
 
 // maxUploadFiles bounds the files one uploaded directory may hold, as
 // ingest.max_directory_files bounds a directory indexed in place.
 const maxUploadFiles = 10000
 
-func indexRequest(o ingestOptions, abs string) library.IndexRequest {
-	return library.IndexRequest{FilePath: abs, KBName: o.kb, Tags: o.tags, Force: o.force}
+func indexRequest(o ingestOptions, abs string) wire.IndexRequest {
+	return wire.IndexRequest{FilePath: abs, KBName: o.kb, Tags: o.tags, Force: o.force}
 }
 
-func directoryRequest(o ingestOptions, abs string) library.DirectoryRequest {
-	return library.DirectoryRequest{DirectoryPath: abs, KBName: o.kb, Tags: o.tags, Force: o.force, Sync: o.sync}
+func directoryRequest(o ingestOptions, abs string) wire.DirectoryRequest {
+	return wire.DirectoryRequest{DirectoryPath: abs, KBName: o.kb, Tags: o.tags, Force: o.force, Sync: o.sync}
 }
 
 // startUpload uploads a file, or a directory's supported files (walked as

@@ -11,7 +11,7 @@ import (
 
 	"ragd"
 	"ragd/client"
-	"ragd/internal/library"
+	"ragd/wire"
 )
 
 // runJobs: ragd jobs, a table of jobs; --watch redraws it until every job
@@ -35,7 +35,7 @@ func runJobs(ctx context.Context, s *session, args []string) error {
 	if err != nil {
 		return err
 	}
-	req := library.JobListRequest{KBName: *kb, Status: ragd.JobStatus(*status)}
+	req := wire.JobListRequest{KBName: *kb, Status: ragd.JobStatus(*status)}
 	if !*watch {
 		list, err := c.AllJobs(ctx, req)
 		if err != nil {
@@ -53,9 +53,9 @@ func runJobs(ctx context.Context, s *session, args []string) error {
 // watchJobs redraws the job table (a terminal) or prints it when it has
 // changed (elsewhere) until every job has ended; with --json it prints only
 // the last list. An interrupt ends the watch without error.
-func (s *session) watchJobs(ctx context.Context, c *client.Client, req library.JobListRequest, every time.Duration) error {
+func (s *session) watchJobs(ctx context.Context, c *client.Client, req wire.JobListRequest, every time.Duration) error {
 	var last []byte
-	var list library.JobList
+	var list wire.JobList
 	for {
 		var err error
 		list, err = c.AllJobs(ctx, req)
@@ -106,7 +106,7 @@ func allEnded(jobs []ragd.Job) bool {
 
 // jobTable renders jobs as a table, or says which of req's filters found
 // none.
-func jobTable(list library.JobList, req library.JobListRequest) []byte {
+func jobTable(list wire.JobList, req wire.JobListRequest) []byte {
 	var b bytes.Buffer
 	if len(list.Jobs) == 0 {
 		b.WriteString(noJobs(req))
@@ -127,7 +127,7 @@ func jobTable(list library.JobList, req library.JobListRequest) []byte {
 
 // noJobs says that no job matched req and, when a filter narrowed the
 // listing, which one and how to widen it.
-func noJobs(req library.JobListRequest) string {
+func noJobs(req wire.JobListRequest) string {
 	var what, widen []string
 	if req.Status != "" {
 		what = append(what, string(req.Status))

@@ -10,12 +10,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"ragd/internal/testkit/testenv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"ragd/internal/testkit/testenv"
 
 	"github.com/creack/pty"
 )

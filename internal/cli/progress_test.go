@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"ragd/internal/cli"
-	"ragd/internal/library"
 	"ragd/internal/testkit/stack"
+	"ragd/wire"
 )
 
 // barFrame is mpb redrawing its bars: the cursor up over the last frame,
@@ -113,7 +113,7 @@ func TestInterruptWatchAndCancel(t *testing.T) {
 		strings.Count(r.stdout, "queued") != 1 || !strings.Contains(r.stdout, dir+" (in place to idle): failed") {
 		t.Fatalf("interrupted ingest:\n%s", r)
 	}
-	var list library.JobList
+	var list wire.JobList
 	decode(t, run(t, s.URL, "jobs", "--json", "--kb", "idle"), &list)
 	if len(list.Jobs) != 1 || list.Jobs[0].Status != "queued" {
 		t.Fatalf("the job after the interrupt: %+v", list.Jobs)

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"ragd/wire"
 	"strings"
 
+	"ragd/wire"
+
 	"ragd/client"
-	"ragd/internal/retrieval/search"
 )
 
 // retrievalFlags are the flags search and ask share.
@@ -21,18 +21,18 @@ type retrievalFlags struct {
 func (r *retrievalFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&r.kb, "kb", "", "namespace (default: default)")
 	fs.StringVar(&r.mode, "mode", "", "hybrid (default), vector or keyword; ask also takes agentic and auto")
-	fs.IntVar(&r.topK, "top-k", 0, fmt.Sprintf("passages to return or answer from, 1-%d (default %d)", search.MaxTopK, search.DefaultTopK))
+	fs.IntVar(&r.topK, "top-k", 0, fmt.Sprintf("passages to return or answer from, 1-%d (default %d)", wire.MaxTopK, wire.DefaultTopK))
 }
 
 // request is the retrieval the flags and QUERY words ask for.
-func (r *retrievalFlags) request(words []string) (search.RetrieveRequest, error) {
-	req := search.RetrieveRequest{Query: strings.Join(words, " "), KBName: r.kb, Mode: r.mode}
+func (r *retrievalFlags) request(words []string) (wire.RetrieveRequest, error) {
+	req := wire.RetrieveRequest{Query: strings.Join(words, " "), KBName: r.kb, Mode: r.mode}
 	if strings.TrimSpace(req.Query) == "" {
 		return req, usageErrorf("the query is empty")
 	}
 	if r.topK != 0 {
-		if r.topK < 1 || r.topK > search.MaxTopK {
-			return req, usageErrorf("--top-k must be between 1 and %d, not %d", search.MaxTopK, r.topK)
+		if r.topK < 1 || r.topK > wire.MaxTopK {
+			return req, usageErrorf("--top-k must be between 1 and %d, not %d", wire.MaxTopK, r.topK)
 		}
 		req.TopK = &r.topK
 	}
@@ -41,13 +41,13 @@ func (r *retrievalFlags) request(words []string) (search.RetrieveRequest, error)
 
 // retrieval parses search's and ask's shared flags and QUERY words into
 // their request, and opens the client both send it with.
-func (s *session) retrieval(args []string) (search.RetrieveRequest, *client.Client, error) {
+func (s *session) retrieval(args []string) (wire.RetrieveRequest, *client.Client, error) {
 	fs := s.flags()
 	var rf retrievalFlags
 	rf.register(fs)
 	words, err := s.parse(fs, args, 1, -1)
 	if err != nil {
-		return search.RetrieveRequest{}, nil, err
+		return wire.RetrieveRequest{}, nil, err
 	}
 	req, err := rf.request(words)
 	if err != nil {

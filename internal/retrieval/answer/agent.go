@@ -12,6 +12,7 @@ import (
 
 	"ragd/internal/adapter/websearch"
 	"ragd/internal/retrieval/search"
+	"ragd/wire"
 )
 
 // Query modes that choose the route themselves.
@@ -152,7 +153,7 @@ func (a *agent) searchDocuments(ctx context.Context, query string, topK int) (in
 	// The model phrases its own searches: the caller's other phrasings were
 	// of the question, not of this query.
 	p.Query, p.Queries = query, nil
-	if topK >= 1 && topK <= search.MaxTopK {
+	if topK >= 1 && topK <= wire.MaxTopK {
 		p.TopK = topK
 	}
 	p = a.s.Search.Diverse(p) // diverse context for the model

@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"ragd/wire"
 	"strings"
 	"testing"
+
+	"ragd/wire"
 
 	"ragd"
 	"ragd/internal/retrieval/search"

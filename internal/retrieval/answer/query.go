@@ -3,8 +3,9 @@ package answer
 import (
 	"context"
 	"errors"
-	"ragd/wire"
 	"strings"
+
+	"ragd/wire"
 
 	"ragd"
 

@@ -4,11 +4,12 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"ragd/wire"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"ragd/wire"
 
 	"ragd"
 	"ragd/internal/retrieval/search"

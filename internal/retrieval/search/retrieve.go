@@ -2,9 +2,10 @@ package search
 
 import (
 	"context"
-	"ragd/wire"
 	"slices"
 	"strings"
+
+	"ragd/wire"
 
 	"golang.org/x/sync/errgroup"
 

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+
 	"ragd/wire"
 
 	"ragd"
@@ -13,12 +14,6 @@ type SearchRequest = RetrieveRequest
 
 // SearchResponse is wire.SearchResponse, the contract REST, MCP and the client share.
 type SearchResponse = wire.SearchResponse
-
-// Limits of top_k.
-const (
-	DefaultTopK = 5
-	MaxTopK     = 20
-)
 
 // Search retrieves the chunks that best match a query, from the cache when
 // the namespaces have not changed since the same search was last answered.
@@ -54,13 +49,13 @@ func (s *Service) Search(ctx context.Context, req SearchRequest) (SearchResponse
 	return resp, nil
 }
 
-// topKOf validates top_k, defaulting to DefaultTopK when absent.
+// topKOf validates top_k, defaulting to wire.DefaultTopK when absent.
 func topKOf(k *int) (int, error) {
 	if k == nil {
-		return DefaultTopK, nil
+		return wire.DefaultTopK, nil
 	}
-	if *k < 1 || *k > MaxTopK {
-		return 0, ragd.Invalid("top_k", "value_error", "top_k must be between 1 and %d, not %d", MaxTopK, *k)
+	if *k < 1 || *k > wire.MaxTopK {
+		return 0, ragd.Invalid("top_k", "value_error", "top_k must be between 1 and %d, not %d", wire.MaxTopK, *k)
 	}
 	return *k, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+
 	"ragd/wire"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"

@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"time"
 
-	"ragd/internal/server/envelope"
+	"ragd/internal/platform/envelope"
 )
 
 // maxLoginBytes bounds a login body: a key or a JWT, with room to spare.

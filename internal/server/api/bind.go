@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"ragd/internal/server/envelope"
+	"ragd/internal/platform/envelope"
 
 	"github.com/labstack/echo/v4"
 

@@ -12,7 +12,7 @@ import (
 	sdkjsonrpc "github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"ragd/internal/server/envelope"
+	"ragd/internal/platform/envelope"
 )
 
 // fastCalls answers the commonest stateless message, a plain tools/call,

@@ -12,7 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"ragd/internal/authn"
-	"ragd/internal/server/envelope"
+	"ragd/internal/platform/envelope"
 )
 
 // DefaultMaxBatchCalls is the most messages one JSON-RPC batch may hold

@@ -8,7 +8,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"ragd/internal/server/envelope"
+	"ragd/internal/platform/envelope"
 	"ragd/internal/testkit/testenv"
 )
 

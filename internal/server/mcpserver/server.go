@@ -16,8 +16,8 @@ import (
 
 	"ragd"
 	"ragd/internal/adapter/websearch"
+	"ragd/internal/platform/envelope"
 	"ragd/internal/platform/telemetry"
-	"ragd/internal/server/envelope"
 )
 
 // Config configures the MCP server.

@@ -11,7 +11,7 @@ import (
 	"runtime/debug"
 	"sync"
 
-	"ragd/internal/server/envelope"
+	"ragd/internal/platform/envelope"
 )
 
 const (

@@ -3,7 +3,7 @@ package websearchapi
 import (
 	"encoding/json"
 
-	"ragd/internal/server/envelope"
+	"ragd/internal/platform/envelope"
 )
 
 // JSON-RPC 2.0 error codes the endpoint answers with.

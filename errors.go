@@ -122,3 +122,9 @@ func KindOf(err error) ErrorKind {
 	}
 	return KindInternal
 }
+
+// ErrBreakerOpen is matched (errors.Is) by the error of a call a
+// dependency's circuit breaker refused: the breaker is open after
+// repeated failures, or half-open and already probing. Its Kind is
+// KindUnavailable.
+var ErrBreakerOpen = errors.New("circuit breaker is open")

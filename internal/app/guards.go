@@ -7,8 +7,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/sony/gobreaker/v2"
-
 	"ragd"
 	"ragd/internal/adapter/embed"
 	"ragd/internal/adapter/llm"
@@ -81,9 +79,9 @@ func (a *App) guards() resilience.Guards {
 			"job_retention", r.String())
 	}
 	hooks := resilience.Hooks{
-		StateChange: func(name string, from, to gobreaker.State) {
+		StateChange: func(name string, from, to string) {
 			a.Metrics.ObserveBreaker(name, from, to)
-			a.Log.Warn("circuit breaker changed state", "dependency", name, "from", from.String(), "to", to.String())
+			a.Log.Warn("circuit breaker changed state", "dependency", name, "from", from, "to", to)
 		},
 		Call: a.Metrics.ObserveCall,
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	"github.com/sony/gobreaker/v2"
 )
 
 // Metrics holds ragd's collectors in their own registry.
@@ -73,7 +72,7 @@ func (m *Metrics) ObserveCache(tool string, hit bool) {
 }
 
 // ObserveBreaker records a breaker's new state.
-func (m *Metrics) ObserveBreaker(dependency string, _, to gobreaker.State) {
+func (m *Metrics) ObserveBreaker(dependency string, _, to string) {
 	m.breakerState.WithLabelValues(dependency).Set(float64(stateValue(to)))
 }
 
@@ -91,11 +90,13 @@ func (m *Metrics) ObserveCall(dependency string, d time.Duration, err error) {
 	m.callDuration.WithLabelValues(dependency, outcome).Observe(d.Seconds())
 }
 
-func stateValue(s gobreaker.State) int {
+// stateValue is a breaker state's gauge value: 0 closed, 1 half-open,
+// 2 open.
+func stateValue(s string) int {
 	switch s {
-	case gobreaker.StateHalfOpen:
+	case "half-open":
 		return 1
-	case gobreaker.StateOpen:
+	case "open":
 		return 2
 	default:
 		return 0

@@ -47,8 +47,9 @@ func DefaultPolicy() Policy {
 
 // Hooks let callers watch a guard, for metrics and logs. Any may be nil.
 type Hooks struct {
-	// StateChange is called when the breaker changes state.
-	StateChange func(name string, from, to gobreaker.State)
+	// StateChange is called when the breaker changes state, with the
+	// states' names: closed, half-open or open.
+	StateChange func(name string, from, to string)
 	// Call is called after every attempt with its duration and error.
 	Call func(name string, d time.Duration, err error)
 }
@@ -98,7 +99,7 @@ func New(name string, p Policy, transient func(error) bool, hooks Hooks) *Guard 
 		// A validation error says nothing about the dependency's health.
 		IsSuccessful:  func(err error) bool { return err == nil || !g.transient(err) },
 		IsExcluded:    func(err error) bool { return errors.Is(err, context.Canceled) },
-		OnStateChange: hooks.StateChange,
+		OnStateChange: stateChange(hooks.StateChange),
 	})
 	return g
 }
@@ -159,7 +160,7 @@ func retry[T any](ctx context.Context, g *Guard, span telemetry.Span, tries uint
 			span.Event("breaker refused the call", telemetry.String(telemetry.KeyBreaker, g.State()))
 			return zero, backoff.Permanent(&ragd.Error{Kind: ragd.KindUnavailable,
 				Message:           fmt.Sprintf("%s is unavailable: circuit breaker is open after repeated failures", g.name),
-				RetryAfterSeconds: max(int(g.policy.OpenFor.Seconds()), 1), Err: err})
+				RetryAfterSeconds: max(int(g.policy.OpenFor.Seconds()), 1), Err: refused{err}})
 		case err != nil && (!g.transient(err) || ctx.Err() != nil):
 			return zero, backoff.Permanent(err)
 		case err != nil:
@@ -216,3 +217,18 @@ func (e *timeoutError) Error() string {
 }
 
 func (e *timeoutError) Unwrap() error { return e.err }
+
+// refused is the breaker's refusal of a call, which callers match as
+// ragd.ErrBreakerOpen; its text is the breaker's own.
+type refused struct{ error }
+
+func (r refused) Is(target error) bool { return target == ragd.ErrBreakerOpen }
+func (r refused) Unwrap() error        { return r.error }
+
+// stateChange adapts a hook to the breaker's callback, nil to nil.
+func stateChange(hook func(name, from, to string)) func(string, gobreaker.State, gobreaker.State) {
+	if hook == nil {
+		return nil
+	}
+	return func(name string, from, to gobreaker.State) { hook(name, from.String(), to.String()) }
+}

@@ -134,3 +134,28 @@ func TestZeroTimeoutIsTheDefault(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Callers tell an open breaker by ragd.ErrBreakerOpen, not by the breaker
+// library's errors, and the hooks name states by their names: no package
+// outside this one needs the breaker library.
+func TestOpenBreakerIsErrBreakerOpen(t *testing.T) {
+	var changes []string
+	g := New("weaviate", testPolicy(), transient, Hooks{StateChange: func(name, from, to string) {
+		changes = append(changes, name+":"+from+">"+to)
+	}})
+	down := func(context.Context) (int, error) { return 0, errDown }
+	_, err := Do(context.Background(), g, "op", down)
+	if errors.Is(err, ragd.ErrBreakerOpen) {
+		t.Fatalf("a failed call is not the breaker's refusal: %v", err)
+	}
+	_, err = Do(context.Background(), g, "op", down)
+	if !errors.Is(err, ragd.ErrBreakerOpen) || ragd.KindOf(err) != ragd.KindUnavailable {
+		t.Fatalf("open breaker: %v (kind %v), want ragd.ErrBreakerOpen, unavailable", err, ragd.KindOf(err))
+	}
+	if want := "weaviate is unavailable: circuit breaker is open after repeated failures: circuit breaker is open"; err.Error() != want {
+		t.Fatalf("open breaker's text %q, want %q", err.Error(), want)
+	}
+	if len(changes) != 1 || changes[0] != "weaviate:closed>open" {
+		t.Fatalf("state changes %v, want [weaviate:closed>open]", changes)
+	}
+}

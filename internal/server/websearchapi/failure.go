@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/sony/gobreaker/v2"
-
 	"ragd"
 	"ragd/internal/adapter/websearch"
 )
@@ -33,7 +31,7 @@ func (s *Server) failure(err error) *rpcError {
 	}
 	var msg string
 	switch public := websearch.Public(err); {
-	case errors.Is(err, gobreaker.ErrOpenState), errors.Is(err, gobreaker.ErrTooManyRequests):
+	case errors.Is(err, ragd.ErrBreakerOpen):
 		data["breaker_open"] = true
 		msg = "web search is unavailable: its circuit breaker is open after repeated failures"
 		if re != nil && re.RetryAfterSeconds > 0 {

@@ -150,7 +150,7 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 	reg := registry.New(rdb, keys)
 	gens := cache.NewGenerations(rdb, keys, keys.Epoch)
 	queue := jobs.NewQueue(rdb, queueOptions(cfg, log))
-	a := &App{Config: cfg, Log: log, Redis: rdb, Queue: queue, Metrics: promexport.New(queue.Inspector()), Telemetry: tel}
+	a := &App{Config: cfg, Log: log, Redis: rdb, Queue: queue, Metrics: promexport.New(queue.Collector()), Telemetry: tel}
 	a.Metrics.CountCancelled(queue.CancelledCount)
 	guards := a.guards()
 	if a.Live, err = a.follow(ctx, deps, guards, keys); err != nil {

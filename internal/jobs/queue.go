@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/hibiken/asynq"
+	asynqmetrics "github.com/hibiken/asynq/x/metrics"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"ragd/internal/platform/keyspace"
@@ -56,8 +58,14 @@ func NewQueue(rdb redis.UniversalClient, opts Options) *Queue {
 		keys: opts.Keys.Jobs(opts.Queue), opts: opts}
 }
 
-// Inspector reads Asynq's state (for the metrics collector).
+// Inspector reads Asynq's state.
 func (q *Queue) Inspector() *asynq.Inspector { return q.inspector }
+
+// Collector is Asynq's Prometheus collector of the queues' sizes and
+// latency, for /metrics.
+func (q *Queue) Collector() prometheus.Collector {
+	return asynqmetrics.NewQueueMetricsCollector(q.inspector)
+}
 
 // Name is the Asynq queue the tasks go to.
 func (q *Queue) Name() string { return q.opts.Queue }

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/hibiken/asynq"
-	asynqmetrics "github.com/hibiken/asynq/x/metrics"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -24,9 +22,9 @@ type Metrics struct {
 	callDuration *prometheus.HistogramVec
 }
 
-// New registers ragd's collectors, the Go runtime's and, when inspector is
-// not nil, the Asynq queue collector.
-func New(inspector *asynq.Inspector) *Metrics {
+// New registers ragd's collectors, the Go runtime's and, when queues is
+// not nil, the job queue's (jobs.Queue.Collector).
+func New(queues prometheus.Collector) *Metrics {
 	m := &Metrics{
 		registry: prometheus.NewRegistry(),
 		httpDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -46,8 +44,8 @@ func New(inspector *asynq.Inspector) *Metrics {
 	}
 	m.registry.MustRegister(m.httpDuration, m.cacheLookups, m.breakerState, m.callDuration,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	if inspector != nil {
-		m.registry.MustRegister(asynqmetrics.NewQueueMetricsCollector(inspector))
+	if queues != nil {
+		m.registry.MustRegister(queues)
 	}
 	return m
 }

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"ragd/internal/ingest/document"
-	"ragd/internal/ingest/internal/parsetest"
+	"ragd/internal/testkit/parsetest"
 	"ragd/internal/testkit/testenv"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"ragd"
-	"ragd/internal/ingest/internal/parsetest"
+	"ragd/internal/testkit/parsetest"
 	"ragd/internal/testkit/testenv"
 )
 

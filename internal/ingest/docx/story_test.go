@@ -8,7 +8,7 @@ import (
 	"ragd/internal/ingest"
 	"ragd/internal/ingest/document"
 	"ragd/internal/ingest/docx"
-	"ragd/internal/ingest/internal/parsetest"
+	"ragd/internal/testkit/parsetest"
 	"ragd/internal/testkit/testenv"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"ragd"
 	"ragd/internal/ingest/document"
-	"ragd/internal/ingest/internal/parsetest"
+	"ragd/internal/testkit/parsetest"
 	"ragd/internal/testkit/testenv"
 )
 

@@ -9,8 +9,8 @@ import (
 	"ragd"
 	"ragd/internal/ingest"
 	"ragd/internal/ingest/document"
-	"ragd/internal/ingest/internal/parsetest"
 	"ragd/internal/ingest/pdftext"
+	"ragd/internal/testkit/parsetest"
 	"ragd/internal/testkit/testenv"
 )
 

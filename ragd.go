@@ -137,3 +137,10 @@ var chunkNamespace = uuid.MustParse("6f1c9a52-3d0e-4b8e-9a57-0c2d6e1f4b21")
 func ChunkID(documentID, contentHash string, index int) string {
 	return uuid.NewSHA1(chunkNamespace, []byte(documentID+"/"+contentHash+"/"+strconv.Itoa(index))).String()
 }
+
+// ImageID derives a picture's UUID from its document, the document
+// version's content hash and its place among the version's pictures, as
+// ChunkID does a chunk's (in a space of its own: no image id is a chunk's).
+func ImageID(documentID, contentHash string, index int) string {
+	return ChunkID(documentID, contentHash+"/image", index)
+}

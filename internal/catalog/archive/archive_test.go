@@ -34,7 +34,7 @@ func chunk(doc string, i int) *Chunk {
 
 // image is picture i of doc.
 func image(doc string, i int) *Image {
-	return ImageOf(ragd.Image{ID: ragd.ChunkID(id(doc), hash(doc)+"/image", i), DocumentID: id(doc), ContentHash: hash(doc), Source: source(doc),
+	return ImageOf(ragd.Image{ID: ragd.ImageID(id(doc), hash(doc), i), DocumentID: id(doc), ContentHash: hash(doc), Source: source(doc),
 		Index: i, Caption: "fig", Vector: []float32{1, 0, 0}})
 }
 

@@ -67,7 +67,7 @@ func (r *Reader) checkImage(w *wireImage) (*Image, error) {
 	if err := r.checkOf(at, im.DocumentID, im.Source, im.ContentHash); err != nil {
 		return nil, err
 	}
-	switch want := ragd.ChunkID(im.DocumentID, im.ContentHash+"/image", im.Index); {
+	switch want := ragd.ImageID(im.DocumentID, im.ContentHash, im.Index); {
 	case im.Index < 0:
 		return nil, r.fault(at, "image_index", "image_index %d is negative", im.Index)
 	case im.ID != want:

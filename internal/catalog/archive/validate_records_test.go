@@ -177,7 +177,7 @@ func TestValidateCounts(t *testing.T) {
 		"image page":      {imageWith(func(im *Image) { im.Page = -1 }), []string{"image 0 of document " + id("a"), "page"}},
 		"image position":  {imageWith(func(im *Image) { im.Position = -1 }), []string{"position"}},
 		"image width":     {imageWith(func(im *Image) { im.Width = -640 }), []string{"width"}},
-		"image index":     {imageWith(func(im *Image) { im.Index = -1; im.ID = ragd.ChunkID(im.DocumentID, im.ContentHash+"/image", -1) }), []string{"image_index"}},
+		"image index":     {imageWith(func(im *Image) { im.Index = -1; im.ID = ragd.ImageID(im.DocumentID, im.ContentHash, -1) }), []string{"image_index"}},
 		"file size":       {one(t, func(_ *Chunk, d *Document) { d.Document.FileSize = -1 }), []string{"document " + id("a"), "file_size"}},
 		"document chunks": {one(t, func(_ *Chunk, d *Document) { d.Document.Chunks = -1 }), []string{"document " + id("a"), "chunks"}},
 		"vocabulary chunks": {one(t, func(_ *Chunk, d *Document) { d.Vocabulary.Chunks = -1 }),

@@ -247,7 +247,7 @@ func (im *importer) image(x *archive.Image) ragd.Image {
 	doc := im.docID(x.DocumentID, x.Source)
 	id := x.ID
 	if im.renamed() {
-		id = ragd.ChunkID(doc, x.ContentHash+"/image", x.Index)
+		id = ragd.ImageID(doc, x.ContentHash, x.Index)
 	}
 	out := x.Domain()
 	out.ID, out.DocumentID, out.Namespace, out.Source = id, doc, im.ns, im.source(x.Source)

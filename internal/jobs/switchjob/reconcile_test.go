@@ -35,7 +35,7 @@ func TestReconcileCopiesMissingChunksAndPictures(t *testing.T) {
 			Text: "basalt columns " + hash, Source: "text://d1", SourceType: ragd.SourceText, Timestamp: time.Now().UTC(), Vector: make([]float32, 8)}
 	}
 	image := func(hash string) ragd.Image {
-		return ragd.Image{ID: ragd.ChunkID(id, hash+"/image", 0), DocumentID: id, Namespace: ns, ContentHash: hash,
+		return ragd.Image{ID: ragd.ImageID(id, hash, 0), DocumentID: id, Namespace: ns, ContentHash: hash,
 			Caption: "a cliff of basalt " + hash, Source: "text://d1", Vector: make([]float32, 8)}
 	}
 	must := func(err error) {

@@ -24,7 +24,7 @@ func (p *Pipeline) indexImages(ctx context.Context, pl jobs.DocumentPayload, loa
 		if im.Caption == "" && im.Nearby == "" {
 			continue // nothing to find it by
 		}
-		images = append(images, ragd.Image{ID: ragd.ChunkID(pl.DocumentID, hash+"/image", im.Index), Namespace: pl.Namespace,
+		images = append(images, ragd.Image{ID: ragd.ImageID(pl.DocumentID, hash, im.Index), Namespace: pl.Namespace,
 			DocumentID: pl.DocumentID, ContentHash: hash, Source: pl.Source, Index: im.Index, Page: im.Page, Position: im.Position,
 			Caption: im.Caption, Nearby: im.Nearby, Format: im.Format, Width: im.Width, Height: im.Height, Access: access})
 	}

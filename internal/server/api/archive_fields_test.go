@@ -43,7 +43,7 @@ func TestArchiveKeepsEveryField(t *testing.T) {
 			Path: "Ledger > March", Level: 2, Summary: "a payment", Page: 7 + i, OCR: true, Tags: []string{"scan"},
 			Access: []string{"audit", "finance"}, Timestamp: at(4), Vector: vector(float32(i + 1)), Related: "receive harbor master shilling"}
 	}
-	image := ragd.Image{ID: ragd.ChunkID(doc.ID, hash+"/image", 1), Namespace: "src", DocumentID: doc.ID, ContentHash: hash,
+	image := ragd.Image{ID: ragd.ImageID(doc.ID, hash, 1), Namespace: "src", DocumentID: doc.ID, ContentHash: hash,
 		Source: source, Index: 1, Page: 8, Position: 2, Caption: "Figure 2: the harbour", Nearby: "the master's seal",
 		Format: "png", Width: 640, Height: 480, Access: []string{"audit", "finance"}, Vector: vector(3)}
 	requireEveryField(t, chunks[1], image, doc)
@@ -68,7 +68,7 @@ func TestArchiveKeepsEveryField(t *testing.T) {
 	for i := range chunks {
 		chunks[i].Namespace, chunks[i].DocumentID, chunks[i].ID = "dst", docID, ragd.ChunkID(docID, hash, i)
 	}
-	image.Namespace, image.DocumentID, image.ID = "dst", docID, ragd.ChunkID(docID, hash+"/image", 1)
+	image.Namespace, image.DocumentID, image.ID = "dst", docID, ragd.ImageID(docID, hash, 1)
 
 	gotChunks, err := s.Chunks.ScanChunks(ctx, "dst", "", 10)
 	if err != nil {

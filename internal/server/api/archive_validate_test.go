@@ -344,7 +344,7 @@ func TestImportChecksRecords(t *testing.T) {
 			return recs
 		}), "document", "vocabulary", []string{"document " + id}},
 		{"image beyond an ingest's", edit(func(d *archive.Document, _ []*archive.Chunk, recs []archive.Record) []archive.Record {
-			im := archive.ImageOf(ragd.Image{ID: ragd.ChunkID(id, hash+"/image", document.MaxImages), DocumentID: id, ContentHash: hash,
+			im := archive.ImageOf(ragd.Image{ID: ragd.ImageID(id, hash, document.MaxImages), DocumentID: id, ContentHash: hash,
 				Source: d.Document.Source, Index: document.MaxImages, Caption: "fig", Vector: vector})
 			i := slices.IndexFunc(recs, func(r archive.Record) bool { return r.Document != nil })
 			return slices.Insert(recs, i, archive.Record{Type: archive.TypeImage, Image: im})

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"regexp"
+	"slices"
 	"strconv"
 	"time"
 
@@ -52,6 +53,13 @@ const (
 	SourceText     SourceType = "txt"
 	SourceURL      SourceType = "url"
 )
+
+// SourceTypes are the source types ragd can load, in the order messages
+// list them.
+var SourceTypes = []SourceType{SourcePDF, SourceDOCX, SourceHTML, SourceMarkdown, SourceText, SourceURL}
+
+// Valid reports whether t is one of SourceTypes.
+func (t SourceType) Valid() bool { return slices.Contains(SourceTypes, t) }
 
 // Document is one indexed source in a namespace, as the registry records it.
 type Document struct {

@@ -6,10 +6,6 @@ import (
 	"ragd"
 )
 
-// sourceTypes are the source types ragd loads.
-var sourceTypes = map[ragd.SourceType]bool{ragd.SourcePDF: true, ragd.SourceDOCX: true, ragd.SourceHTML: true,
-	ragd.SourceMarkdown: true, ragd.SourceText: true, ragd.SourceURL: true}
-
 // check counts a record and checks it holds what ragd itself writes: ids
 // derived as ragd derives them, a known source type, counts and positions
 // never negative, vectors of the header's dimension and finite numbers.
@@ -46,7 +42,7 @@ func (r *Reader) checkChunk(w *wireChunk) (*Chunk, error) {
 		return nil, r.fault(at, "chunk_index", "chunk_index %d is not between 0 and %d", c.Index, maxChunkIndex-1)
 	case c.ID != want:
 		return nil, r.fault(at, "id", "id %q is not %s, the id ragd derives from the chunk's document, version and index", Clip(c.ID), want)
-	case !sourceTypes[c.SourceType]:
+	case !c.SourceType.Valid():
 		return nil, r.fault(at, "source_type", "source_type %q is none ragd loads", Clip(string(c.SourceType)))
 	case c.Level < 0:
 		return nil, r.fault(at, "level", "level %d is negative", c.Level)
@@ -98,7 +94,7 @@ func (r *Reader) checkDocument(d *Document) error {
 	switch {
 	case doc.RawHash != "" && !isHex(doc.RawHash, 64):
 		return r.fault(at, "raw_hash", "raw_hash %q is not a sha256 in hex", Clip(doc.RawHash))
-	case !sourceTypes[doc.SourceType]:
+	case !doc.SourceType.Valid():
 		return r.fault(at, "source_type", "source_type %q is none ragd loads", Clip(string(doc.SourceType)))
 	case doc.Chunks == 0:
 		return r.fault(at, "chunks", "the document has no chunks: ragd makes none (an ingest refuses a source without text), "+

@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"ragd/wire"
@@ -47,9 +46,6 @@ type Plan struct {
 	// audience never answer another.
 	Access []string `json:"aud,omitempty"`
 }
-
-var sourceTypes = []string{string(ragd.SourcePDF), string(ragd.SourceDOCX), string(ragd.SourceHTML),
-	string(ragd.SourceMarkdown), string(ragd.SourceText), string(ragd.SourceURL)}
 
 // maxQueryLength bounds a query: longer ones are documents, not questions.
 const maxQueryLength = 4000
@@ -124,10 +120,10 @@ func (s *Service) plan(ctx context.Context, req RetrieveRequest) (Plan, error) {
 		}
 	}
 	for _, t := range f.SourceTypes {
-		if !slices.Contains(sourceTypes, t) {
+		if !ragd.SourceType(t).Valid() {
 			return p, &ragd.Error{Kind: ragd.KindInvalid, Message: "invalid source type", Fields: []ragd.FieldError{{
 				Loc: []string{"body", "scope_filter", "source_types"}, Type: "value_error",
-				Msg: "source_types: " + t + " is not one of " + strings.Join(sourceTypes, ", ")}}}
+				Msg: "source_types: " + t + " is not one of " + sourceTypeList()}}}
 		}
 	}
 	p.SourceTypes = sortedSet(f.SourceTypes)
@@ -263,4 +259,13 @@ func ToResult(h ragd.Hit) Result {
 func (s *Service) CheckRetrieve(ctx context.Context, req RetrieveRequest) error {
 	_, err := s.Plan(ctx, req)
 	return err
+}
+
+// sourceTypeList is ragd.SourceTypes as a message lists them.
+func sourceTypeList() string {
+	names := make([]string, len(ragd.SourceTypes))
+	for i, t := range ragd.SourceTypes {
+		names[i] = string(t)
+	}
+	return strings.Join(names, ", ")
 }

@@ -135,6 +135,6 @@ func missingTable(path, from string) error {
 func (a *App) embedders(keys keyspace.Keys, reg *registry.Registry, gens *cache.Generations) (*library.Embedders, *switchjob.Runner) {
 	return &library.Embedders{Live: a.Live, Names: a.Config.EmbedderNames(), Queue: a.Queue,
 			Collection: a.Config.Weaviate.Collection, Log: a.Log},
-		&switchjob.Runner{Live: a.Live, Queue: a.Queue, Registry: reg, Versions: a.Library.Versions, Generations: gens,
+		&switchjob.Runner{Live: a.Live, Queue: a.Queue, Registry: reg, Versions: a.Library.Versions,
 			Concurrency: 4, Log: a.Log}
 }

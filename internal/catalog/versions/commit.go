@@ -56,10 +56,27 @@ func (k *Keeper) commit(ctx context.Context, lease *registry.Lease, doc ragd.Doc
 // DeleteStale deletes the document's chunks and images of every version
 // but hash's, if lease is still held, and returns how many chunks went.
 func (k *Keeper) DeleteStale(ctx context.Context, lease *registry.Lease, ns, id, hash string) (int, error) {
+	return DeleteStaleIn(ctx, k.Store, lease, ns, id, hash)
+}
+
+// DeleteStaleIn deletes, from store, the chunks of the document's versions
+// other than hash, once lease is checked held: the embedder switch
+// reconciles the collection it builds with it, under the same lock and
+// check as every other writer.
+func DeleteStaleIn(ctx context.Context, store Store, lease *registry.Lease, ns, id, hash string) (int, error) {
 	if err := lease.Held(ctx); err != nil {
 		return 0, err
 	}
-	return k.Store.DeleteStale(ctx, ns, id, hash)
+	return store.DeleteStale(ctx, ns, id, hash)
+}
+
+// DeleteDocumentIn deletes, from store, every chunk of a document the
+// registry no longer has, once lease is checked held.
+func DeleteDocumentIn(ctx context.Context, store Store, lease *registry.Lease, ns, id string) (int, error) {
+	if err := lease.Held(ctx); err != nil {
+		return 0, err
+	}
+	return store.DeleteDocument(ctx, ns, id)
 }
 
 // FinishLearning learns the words of hash, the document's current

@@ -227,3 +227,35 @@ func TestVocabularyFollowsVersions(t *testing.T) {
 		t.Fatalf("after removing a: %v, want %v", got, want)
 	}
 }
+
+// The embedder switch deletes from the collection it builds through
+// DeleteStaleIn and DeleteDocumentIn: a writer whose lease is lost
+// deletes nothing there either.
+func TestDeletesInAnotherStoreNeedTheLock(t *testing.T) {
+	t.Parallel()
+	s := stack.StartService(t, stack.ServiceConfig(t), false)
+	k, ctx := s.Library.Versions, context.Background()
+	const ns, id = "shelf", "doc-2"
+	version(t, s, ns, id, "v1", 2)
+	lease, err := k.Lock(ctx, ns, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lease.Release()
+	if _, err := versions.DeleteStaleIn(ctx, s.Chunks, lease, ns, id, "v2"); !errors.Is(err, registry.ErrLockLost) {
+		t.Fatalf("stale delete without the lock: %v, want ErrLockLost", err)
+	}
+	if _, err := versions.DeleteDocumentIn(ctx, s.Chunks, lease, ns, id); !errors.Is(err, registry.ErrLockLost) {
+		t.Fatalf("document delete without the lock: %v, want ErrLockLost", err)
+	}
+	if n := countVersion(t, s, ns, id, "v1"); n != 2 {
+		t.Fatalf("%d chunks left of 2 after deletes without the lock", n)
+	}
+	if lease, err = k.Lock(ctx, ns, id); err != nil {
+		t.Fatal(err)
+	}
+	defer lease.Release()
+	if n, err := versions.DeleteStaleIn(ctx, s.Chunks, lease, ns, id, "v2"); err != nil || n != 2 {
+		t.Fatalf("stale delete under the lock: %d, %v; want 2", n, err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"ragd"
+	"ragd/internal/catalog/versions"
 	"ragd/internal/jobs"
 	"ragd/internal/store/live"
 )
@@ -337,13 +338,13 @@ func (e *Runner) reconcileDocument(ctx context.Context, ns, id string, from, to 
 	defer lease.Release()
 	doc, err := e.Registry.Get(ctx, ns, id)
 	if ragd.KindOf(err) == ragd.KindNotFound {
-		_, err = to.Store.DeleteDocument(ctx, ns, id)
+		_, err = versions.DeleteDocumentIn(ctx, to.Store, lease, ns, id)
 		return err
 	}
 	if err != nil {
 		return err
 	}
-	if _, err := to.Store.DeleteStale(ctx, ns, id, doc.ContentHash); err != nil {
+	if _, err := versions.DeleteStaleIn(ctx, to.Store, lease, ns, id, doc.ContentHash); err != nil {
 		return err
 	}
 	want, err := from.Store.CountVersion(ctx, ns, id, doc.ContentHash)

@@ -187,7 +187,7 @@ func (e *Runner) invalidateAll(ctx context.Context, side *live.Side) {
 		return
 	}
 	for _, ns := range namespaces {
-		if _, err := e.Generations.Bump(ctx, ns); err != nil {
+		if err := e.Versions.Invalidate(ctx, ns); err != nil {
 			e.Log.WarnContext(ctx, "cache of a namespace not invalidated after the embedder switch", "kb_name", ns, "error", err)
 		}
 	}

@@ -12,17 +12,17 @@ import (
 	"ragd/internal/catalog/registry"
 	"ragd/internal/catalog/versions"
 	"ragd/internal/jobs"
-	"ragd/internal/platform/cache"
 	"ragd/internal/store/live"
 )
 
 // Runner runs switch jobs.
 type Runner struct {
-	Live        *live.Holder
-	Queue       *jobs.Queue
-	Registry    *registry.Registry
-	Versions    *versions.Keeper
-	Generations *cache.Generations
+	Live     *live.Holder
+	Queue    *jobs.Queue
+	Registry *registry.Registry
+	// Versions takes each document's lock while it is reconciled, and
+	// invalidates the cache after the cutover.
+	Versions *versions.Keeper
 	// Concurrency is how many batches are re-embedded at once.
 	Concurrency int
 	Log         *slog.Logger

@@ -30,6 +30,21 @@ func (r *Registry) Epoch(ctx context.Context, namespace string) (int64, error) {
 	return n, nil
 }
 
+// CurrentHashesNow is CurrentHashes for a caller that does not hold the
+// namespace's epoch (KnownEpoch): it reads the epoch with the versions, in
+// one transaction, holds both in memory as Epoch and CurrentHashesAt do,
+// and returns the epoch for the caller's next reads.
+func (r *Registry) CurrentHashesNow(ctx context.Context, namespace string, ids []string) (map[string]string, int64, error) {
+	mark := r.epochs.mark()
+	out, epoch, err := r.readAtEpoch(ctx, namespace, ids)
+	if err != nil {
+		return nil, 0, err
+	}
+	r.epochs.put(namespace, epoch, mark)
+	r.current.store(namespace, epoch, out)
+	return out, epoch, nil
+}
+
 // CurrentHashesAt is CurrentHashes for a caller that read the namespace's
 // epoch when its request began (concurrently with its search, so the read
 // costs no time). Ids already read at that epoch come from memory; the rest
@@ -41,28 +56,12 @@ func (r *Registry) CurrentHashesAt(ctx context.Context, namespace string, ids []
 	if len(missing) == 0 {
 		return out, nil
 	}
-	var get *redis.StringCmd
-	var hmget *redis.SliceCmd
-	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		get = p.Get(ctx, r.keys.Epoch(namespace))
-		hmget = p.HMGet(ctx, r.keys.Current(namespace), missing...)
-		return nil
-	})
-	if err != nil && !errors.Is(err, redis.Nil) {
-		return nil, fmt.Errorf("registry: %w", err)
-	}
-	read, err := get.Int64()
-	if errors.Is(err, redis.Nil) {
-		read, err = 0, nil
-	}
+	fresh, read, err := r.readAtEpoch(ctx, namespace, missing)
 	if err != nil {
-		return nil, fmt.Errorf("registry: %w", err)
+		return nil, err
 	}
-	fresh := make(map[string]string, len(missing))
-	for i, v := range hmget.Val() {
-		s, _ := v.(string)
-		fresh[missing[i]] = s
-		out[missing[i]] = s
+	for id, h := range fresh {
+		out[id] = h
 	}
 	if read == epoch {
 		r.current.store(namespace, epoch, fresh)
@@ -184,4 +183,36 @@ func (c *currentCache) drop(namespace string) {
 		c.total -= len(at.hash)
 		delete(c.ns, namespace)
 	}
+}
+
+// readAtEpoch reads the current versions of ids and the namespace's epoch
+// in one transaction: the versions as of that epoch.
+func (r *Registry) readAtEpoch(ctx context.Context, namespace string, ids []string) (map[string]string, int64, error) {
+	var get *redis.StringCmd
+	var hmget *redis.SliceCmd
+	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		get = p.Get(ctx, r.keys.Epoch(namespace))
+		if len(ids) > 0 {
+			hmget = p.HMGet(ctx, r.keys.Current(namespace), ids...)
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return nil, 0, fmt.Errorf("registry: %w", err)
+	}
+	epoch, err := get.Int64()
+	if errors.Is(err, redis.Nil) {
+		epoch, err = 0, nil
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("registry: %w", err)
+	}
+	out := make(map[string]string, len(ids))
+	if hmget != nil {
+		for i, v := range hmget.Val() {
+			s, _ := v.(string)
+			out[ids[i]] = s
+		}
+	}
+	return out, epoch, nil
 }

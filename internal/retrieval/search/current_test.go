@@ -2,10 +2,15 @@ package search_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/redis/go-redis/v9"
 
 	"ragd"
 	"ragd/internal/app"
@@ -145,5 +150,44 @@ func TestSearchFollowsVersionsOfAnotherProcess(t *testing.T) {
 			t.Fatal("a changed file became another document")
 		}
 		f.only(t, "lighthouse wicks", text)
+	}
+}
+
+// epochReads counts the GETs of namespace epoch keys, alone or in a
+// pipeline.
+type epochReads struct{ n atomic.Int32 }
+
+func (e *epochReads) count(cmds ...redis.Cmder) {
+	for _, c := range cmds {
+		if args := c.Args(); c.Name() == "get" && len(args) == 2 && strings.HasSuffix(fmt.Sprint(args[1]), ":epoch") {
+			e.n.Add(1)
+		}
+	}
+}
+
+func (e *epochReads) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (e *epochReads) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error { e.count(cmd); return next(ctx, cmd) }
+}
+func (e *epochReads) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error { e.count(cmds...); return next(ctx, cmds) }
+}
+
+// A search reads its namespace's epoch once, with the versions it checks
+// its hits against, when this process does not hold it (here, the first
+// search after an index moved it); it read it twice before, once beside
+// the search and again with the versions.
+func TestSearchReadsTheEpochOnce(t *testing.T) {
+	f := newNoteFixture(t, "once", false)
+	text := "Tide tables are printed for the harbour every week."
+	f.index(t, text)
+	reads := &epochReads{}
+	f.s.Redis.AddHook(reads)
+	f.s.Search.Registry.ForgetEpoch(f.kb)
+	if got := find(t, f.s, f.kb, "tide tables harbour", "keyword"); len(got) != 1 {
+		t.Fatalf("search found %d hits, want 1", len(got))
+	}
+	if n := reads.n.Load(); n != 1 {
+		t.Fatalf("one search read the epoch %d times, want once", n)
 	}
 }

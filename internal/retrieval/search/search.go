@@ -64,29 +64,15 @@ func topKOf(k *int) (int, error) {
 // document's current version: chunks of a version still being written, or of
 // one replaced but not yet deleted. When some are dropped it searches again
 // with room for them, so the caller still gets up to Limit hits. The
-// namespace's registry epoch comes from memory when this process holds it
-// (registry.KnownEpoch), else it is read while the first search runs; the
-// versions can then most often come from memory too, instead of a round
-// trip after the search.
+// namespace's registry epoch is read once: from memory when this process
+// holds it (registry.KnownEpoch), so the versions most often come from
+// memory too; else with the versions, in the one round trip after the
+// first search (registry.CurrentHashesNow), which the later attempts reuse.
 func (s *Service) currentHits(ctx context.Context, ns string, q ragd.ChunkQuery) ([]ragd.Hit, error) {
-	var at *epochRead
-	var epoch chan epochRead
-	if e, ok := s.Registry.KnownEpoch(ns); ok {
-		at = &epochRead{epoch: e}
-	} else {
-		epoch = make(chan epochRead, 1)
-		go func() {
-			e, err := s.Registry.Epoch(ctx, ns)
-			epoch <- epochRead{e, err}
-		}()
-	}
+	epoch, known := s.Registry.KnownEpoch(ns)
 	want := q.Limit
 	for attempt := 0; ; attempt++ {
 		hits, err := s.Store.Search(ctx, ns, q)
-		if at == nil {
-			e := <-epoch
-			at = &e
-		}
 		if err != nil {
 			return nil, err
 		}
@@ -94,9 +80,14 @@ func (s *Service) currentHits(ctx context.Context, ns string, q ragd.ChunkQuery)
 		for i, h := range hits {
 			ids[i] = h.DocumentID
 		}
-		current, err := s.currentVersionsAt(ctx, ns, ids, *at)
+		var current map[string]string
+		if known {
+			current, err = s.Registry.CurrentHashesAt(ctx, ns, sortedSet(ids), epoch)
+		} else if current, epoch, err = s.Registry.CurrentHashesNow(ctx, ns, sortedSet(ids)); err == nil {
+			known = true
+		}
 		if err != nil {
-			if current, err = s.withoutRedis(ctx, ns, hits, err); err != nil {
+			if current, err = s.withoutRedis(ctx, ns, hits, ragd.Unavailable("redis", err)); err != nil {
 				return nil, err
 			}
 		}
@@ -111,26 +102,6 @@ func (s *Service) currentHits(ctx context.Context, ns string, q ragd.ChunkQuery)
 		}
 		q.Limit *= 4
 	}
-}
-
-// epochRead is a namespace's registry epoch, or why it could not be read.
-type epochRead struct {
-	epoch int64
-	err   error
-}
-
-// currentVersionsAt maps each document id to the content hash of its current
-// version, as of the epoch read when the search began (or, if that read
-// failed, as of now).
-func (s *Service) currentVersionsAt(ctx context.Context, ns string, documentIDs []string, at epochRead) (map[string]string, error) {
-	if at.err != nil {
-		return s.currentVersions(ctx, ns, documentIDs)
-	}
-	current, err := s.Registry.CurrentHashesAt(ctx, ns, sortedSet(documentIDs), at.epoch)
-	if err != nil {
-		return nil, ragd.Unavailable("redis", err)
-	}
-	return current, nil
 }
 
 // currentVersions maps each document id to the content hash of its current

@@ -6,7 +6,7 @@
 # module cache, npm's own docs, manual pages rendered by man, the Markdown
 # docs of grpc-go and the MCP Go SDK from the module cache), indexes each
 # at three chunk sizes, and runs each corpus's question set
-# (eval/testdata/corpora/<corpus>.jsonl) once per configuration, restarting
+# (internal/eval/testdata/corpora/<corpus>.jsonl) once per configuration, restarting
 # ragd with that configuration's settings. For every configuration it
 # prints recall@1/5/10, MRR and recall within a token budget (matched
 # chunk, with its neighbours, with its section) per corpus, split and kind,
@@ -147,7 +147,7 @@ if [[ -n $EVAL_MODES ]]; then
 	# The development set, over the stdlib corpus at 256 tokens, with ragd's defaults.
 	start_ragd 256
 	for mode in $EVAL_MODES; do
-		for set in ${RAGD_EVAL_SETS:-eval/testdata/devset.jsonl}; do
+		for set in ${RAGD_EVAL_SETS:-internal/eval/testdata/devset.jsonl}; do
 			log "eval (devset): mode $mode, set $set"
 			"$ROOT/bin/ragd" eval --url "$URL" --kb_name c256-stdlib --mode "$mode" --set "$set" "$@"
 			echo

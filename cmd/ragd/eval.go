@@ -53,7 +53,7 @@ func evalCommand(args []string) error {
 		fs.PrintDefaults()
 	}
 	c := clientFlags(fs)
-	set := fs.String("set", "eval/testdata/devset.jsonl", "question set (JSONL)")
+	set := fs.String("set", "internal/eval/testdata/devset.jsonl", "question set (JSONL)")
 	mode := fs.String("mode", "hybrid", "search mode: hybrid, vector or keyword")
 	concurrency := fs.Int("concurrency", 4, "questions searched at once")
 	asJSON := fs.Bool("json", false, "print the report as JSON")

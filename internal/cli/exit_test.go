@@ -107,7 +107,7 @@ func TestToken(t *testing.T) {
 	if r := run(t, s.URL, "docs", "--token", "tok-cli-0123456789"); r.code != 0 || !strings.Contains(r.stdout, "no documents in default") {
 		t.Errorf("--token:\n%s", r)
 	}
-	if r := runEnv(t, cliEnv("RAGD_SERVER="+s.URL, "RAGD_TOKEN=tok-cli-0123456789"), "jobs"); r.code != 0 || r.stdout != "no jobs\n" {
+	if r := runEnv(t, cliEnv("RAGD_SERVER="+s.URL, "RAGD_TOKEN=tok-cli-0123456789"), "jobs"); r.code != 0 || r.stdout != "no jobs in the namespaces this key may use\n" {
 		t.Errorf("RAGD_TOKEN:\n%s", r)
 	}
 }

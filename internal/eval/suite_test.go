@@ -36,7 +36,7 @@ func buildChunks(t *testing.T, c Corpus) *Chunks {
 		if slices.Contains([]string{"gomod", "moddocs"}, c.Name) {
 			// make test downloads these (install_corpus_modules): a
 			// version fallen out of step with the list must not pass.
-			t.Fatalf("corpus %s: %v (go mod download $(go run ./eval/cmd/evalsuite modules))", c.Name, err)
+			t.Fatalf("corpus %s: %v (go mod download $(go run ./internal/eval/cmd/evalsuite modules))", c.Name, err)
 		}
 		t.Skipf("corpus %s not buildable here: %v", c.Name, err)
 	}

@@ -76,7 +76,7 @@ func cmdRun(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	c := clientFlags(fs)
 	dir := fs.String("dir", "", "directory build wrote (which corpora to run)")
-	sets := fs.String("sets", "eval/testdata/corpora", "directory of <corpus>.jsonl question sets")
+	sets := fs.String("sets", "internal/eval/testdata/corpora", "directory of <corpus>.jsonl question sets")
 	label := fs.String("label", "", "name of this configuration in the results")
 	mode := fs.String("mode", "", "search mode (default: ragd's)")
 	budget := fs.Int("budget", 1280, "tokens of returned text for recall@budget (5 chunks of 256)")

@@ -72,6 +72,15 @@ func StoredAccess(access []string) []string {
 	return access
 }
 
+// LoadedAccess is a document's access from the values its chunks hold in
+// the store: StoredAccess undone (nil for an open document).
+func LoadedAccess(stored []string) []string {
+	if len(stored) == 0 || slices.Contains(stored, EveryGroup) {
+		return nil
+	}
+	return stored
+}
+
 // Audience is what a principal may see: every document, or those open to
 // everyone and those shared with one of its groups. The zero value sees
 // only open documents, so a principal that was never given groups sees no

@@ -46,3 +46,16 @@ func TestNormalizeAccess(t *testing.T) {
 		}
 	}
 }
+
+// LoadedAccess undoes StoredAccess: an open document's chunks hold
+// EveryGroup and read back as open (nil), a restricted one's its groups.
+func TestStoredAccessRoundTrip(t *testing.T) {
+	for _, access := range [][]string{nil, {"eng"}, {"eng", "fin"}} {
+		if got := ragd.LoadedAccess(ragd.StoredAccess(access)); !slices.Equal(got, access) {
+			t.Errorf("ragd.LoadedAccess(ragd.StoredAccess(%v)) = %v", access, got)
+		}
+	}
+	if got := ragd.StoredAccess(nil); !slices.Equal(got, []string{ragd.EveryGroup}) {
+		t.Errorf("ragd.StoredAccess(nil) = %v, want [%s]", got, ragd.EveryGroup)
+	}
+}

@@ -49,7 +49,7 @@ func (s *Store) backfillAccess(ctx context.Context) error {
 // backfillTenant pages through one tenant (properties only) and merges the
 // open access into each object that has none.
 func (s *Store) backfillTenant(ctx context.Context, class, tenant string) error {
-	open := []string{ragd.EveryGroup}
+	open := ragd.StoredAccess(nil)
 	for after := ""; ; {
 		g := s.client.Data().ObjectsGetter().WithClassName(class).WithTenant(tenant).WithLimit(accessPage)
 		if after != "" {

@@ -95,7 +95,7 @@ func (s *Store) SearchImages(ctx context.Context, namespace string, q ragd.Chunk
 			DocumentID: str(p[propDocumentID]), ContentHash: str(p[propContentHash]), Source: str(p[propSource]),
 			Caption: str(p[propCaption]), Nearby: str(p[propNearby]), Format: str(p[propFormat]), Index: num(p[propImageIndex]),
 			Page: num(p[propPage]), Position: num(p[propPosition]), Width: num(p[propWidth]), Height: num(p[propHeight]),
-			Access: loadedAccess(texts(p[propAccess]))}})
+			Access: ragd.LoadedAccess(texts(p[propAccess]))}})
 	}
 	return hits, nil
 }

@@ -120,7 +120,7 @@ func (r *replyReader) readResult(b []byte, namespace string, vectorMode bool) (r
 		}
 		return nil
 	})
-	h.Access = loadedAccess(access)
+	h.Access = ragd.LoadedAccess(access)
 	if !hasDistance {
 		distance = 0
 	}

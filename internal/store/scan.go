@@ -44,7 +44,7 @@ func (s *Store) ScanImages(ctx context.Context, namespace, after string, limit i
 			ContentHash: str(p[propContentHash]), Source: str(p[propSource]), Index: num(p[propImageIndex]),
 			Page: num(p[propPage]), Position: num(p[propPosition]), Caption: str(p[propCaption]), Nearby: str(p[propNearby]),
 			Format: str(p[propFormat]), Width: num(p[propWidth]), Height: num(p[propHeight]), Vector: o.Vector,
-			Access: loadedAccess(texts(p[propAccess]))})
+			Access: ragd.LoadedAccess(texts(p[propAccess]))})
 	}
 	return images, nil
 }

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/filters"
@@ -50,12 +49,8 @@ func where(q ragd.ChunkQuery) *filters.WhereBuilder {
 	anyOf(propDocumentID, q.DocumentIDs)
 	anyOf(propTags, q.Tags)
 	anyOf(propSourceType, q.SourceTypes)
-	if q.Access != nil {
-		values := q.Access
-		if len(values) == 0 { // open documents only; anyOf skips an empty list
-			values = []string{ragd.EveryGroup}
-		}
-		anyOf(propAccess, values)
+	if q.Access != nil { // empty: open documents only
+		anyOf(propAccess, ragd.StoredAccess(q.Access))
 	}
 	switch len(operands) {
 	case 0:
@@ -86,17 +81,8 @@ func chunkFrom(id, namespace string, p map[string]any) ragd.Chunk {
 	if ts, err := time.Parse(time.RFC3339Nano, str(p[propTimestamp])); err == nil {
 		c.Timestamp = ts
 	}
-	c.Tags, c.Access = texts(p[propTags]), loadedAccess(texts(p[propAccess]))
+	c.Tags, c.Access = texts(p[propTags]), ragd.LoadedAccess(texts(p[propAccess]))
 	return c
-}
-
-// loadedAccess is a document's access from the values stored on its
-// chunks (ragd.StoredAccess).
-func loadedAccess(stored []string) []string {
-	if len(stored) == 0 || slices.Contains(stored, ragd.EveryGroup) {
-		return nil
-	}
-	return stored
 }
 
 func str(v any) string {

@@ -84,7 +84,7 @@ func (r *Registry) hidden(ctx context.Context, namespace string, aud ragd.Audien
 	}
 	hidden := map[string]bool{}
 	for id, groups := range restricted {
-		if !aud.Sees(strings.Split(groups, ",")) {
+		if !aud.Sees(splitGroups(groups)) {
 			hidden[id] = true
 		}
 	}
@@ -103,3 +103,10 @@ func (r *Registry) Hidden(ctx context.Context, namespace string, aud ragd.Audien
 	}
 	return r.load(ctx, namespace, ids)
 }
+
+// joinGroups is a restricted document's access as {ns}:access holds it:
+// its groups joined by commas, which no group name holds
+// (ragd.CheckGroup); splitGroups reads it back.
+func joinGroups(access []string) string { return strings.Join(access, ",") }
+
+func splitGroups(s string) []string { return strings.Split(s, ",") }

@@ -172,7 +172,7 @@ func (r *Registry) write(ctx context.Context, p redis.Pipeliner, d ragd.Document
 	}
 	p.HSet(ctx, r.keys.Documents(ns), d.ID, body)
 	if len(d.Access) > 0 {
-		p.HSet(ctx, r.keys.Access(ns), d.ID, strings.Join(d.Access, ","))
+		p.HSet(ctx, r.keys.Access(ns), d.ID, joinGroups(d.Access))
 	} else if prev != nil && len(prev.Access) > 0 {
 		p.HDel(ctx, r.keys.Access(ns), d.ID)
 	}

@@ -1,18 +1,16 @@
 package embed
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync/atomic"
 
-	"ragd"
+	"ragd/internal/adapter/httpapi"
 )
 
 // DefaultOpenAIBatchSize is the batch size when OpenAIConfig.BatchSize is
@@ -46,10 +44,9 @@ type OpenAIConfig struct {
 // OpenAI embeds texts through an OpenAI-compatible HTTP API. It is safe for
 // concurrent use.
 type OpenAI struct {
-	cfg      OpenAIConfig
-	endpoint string
-	client   *http.Client
-	dim      atomic.Int64 // 0 until configured or learned
+	cfg OpenAIConfig
+	api httpapi.Client
+	dim atomic.Int64 // 0 until configured or learned
 }
 
 // NewOpenAI checks cfg and returns the embedder. It makes no request; call
@@ -69,10 +66,11 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	if cfg.BatchSize <= 0 {
 		cfg.BatchSize = DefaultOpenAIBatchSize
 	}
-	o := &OpenAI{cfg: cfg, endpoint: base + "/embeddings", client: cfg.HTTPClient}
-	if o.client == nil {
-		o.client = &http.Client{}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
 	}
+	o := &OpenAI{cfg: cfg, api: httpapi.Client{API: "embedding API", URL: base + "/embeddings", Key: cfg.APIKey, HTTP: hc, MaxBody: maxResponseBytes}}
 	o.dim.Store(int64(cfg.Dimension))
 	return o, nil
 }
@@ -133,33 +131,9 @@ func (o *OpenAI) request(ctx context.Context, batch []string) ([][]float32, erro
 		}
 		input[i] = t
 	}
-	body, err := json.Marshal(embeddingsRequest{Model: o.cfg.Model, Input: input})
+	raw, err := o.api.Post(ctx, embeddingsRequest{Model: o.cfg.Model, Input: input})
 	if err != nil {
 		return nil, err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, o.endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	if o.cfg.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+o.cfg.APIKey)
-	}
-	resp, err := o.client.Do(req)
-	if err != nil {
-		return nil, &transportError{&ragd.NetError{What: "embedding API", Err: err}}
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
-	if err != nil {
-		return nil, &transportError{&ragd.NetError{What: "embedding API: reading answer", Err: err}}
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, &APIError{StatusCode: resp.StatusCode, Message: apiErrorMessage(raw), RetryAfter: retryAfter(resp.Header)}
-	}
-	if len(raw) > maxResponseBytes {
-		return nil, fmt.Errorf("embedding API: answer larger than %d bytes", maxResponseBytes)
 	}
 	return o.decode(raw, len(batch))
 }

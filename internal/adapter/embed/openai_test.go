@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"ragd"
 )
@@ -201,6 +202,19 @@ func TestOpenAIErrors(t *testing.T) {
 				t.Errorf("IsTransient(%v) = %v, want %v", err, IsTransient(err), c.transient)
 			}
 		})
+	}
+}
+
+// A body that names no message is quoted cut on a character boundary: the
+// error's text stays valid UTF-8 (it goes into JSON job records and logs).
+func TestOpenAIErrorExcerptIsValidUTF8(t *testing.T) {
+	o, err := NewOpenAI(OpenAIConfig{BaseURL: statusServer(t, 502, "x"+strings.Repeat("é", 300)), Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = o.Embed(context.Background(), []string{"hello"})
+	if err == nil || !utf8.ValidString(err.Error()) || !strings.HasSuffix(err.Error(), "…") || !IsTransient(err) {
+		t.Fatalf("err %q (valid UTF-8 %v), want a transient error quoting a valid excerpt", err, err != nil && utf8.ValidString(err.Error()))
 	}
 }
 

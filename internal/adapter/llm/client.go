@@ -1,17 +1,17 @@
 package llm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
-	"ragd"
 	"strings"
 	"time"
+
+	"ragd"
+	"ragd/internal/adapter/httpapi"
 )
 
 // DefaultIdleTimeout bounds each wait for more of a stream when
@@ -49,9 +49,8 @@ type Config struct {
 // Client calls one model of one chat-completions server. It is safe for
 // concurrent use.
 type Client struct {
-	endpoint string
-	cfg      Config
-	http     *http.Client
+	cfg Config
+	api httpapi.Client
 }
 
 // New validates cfg and returns a client.
@@ -74,7 +73,7 @@ func New(cfg Config) (*Client, error) {
 	if hc == nil {
 		hc = &http.Client{}
 	}
-	return &Client{endpoint: base + "/chat/completions", cfg: cfg, http: hc}, nil
+	return &Client{cfg: cfg, api: httpapi.Client{API: apiName, URL: base + "/chat/completions", Key: cfg.APIKey, HTTP: hc, MaxBody: maxBody}}, nil
 }
 
 // Model returns the configured model name.
@@ -82,14 +81,9 @@ func (c *Client) Model() string { return c.cfg.Model }
 
 // Complete runs one non-streamed completion, bounded by ctx.
 func (c *Client) Complete(ctx context.Context, req ragd.ChatRequest) (ragd.ChatResponse, error) {
-	resp, err := c.post(ctx, req, false)
+	body, err := c.api.Post(ctx, c.wireRequest(req, false))
 	if err != nil {
 		return ragd.ChatResponse{}, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-	if err != nil {
-		return ragd.ChatResponse{}, fmt.Errorf("llm: reading response: %w", err)
 	}
 	return decodeCompletion(body)
 }
@@ -102,7 +96,7 @@ func decodeCompletion(body []byte) (ragd.ChatResponse, error) {
 	}
 	if msg := errorMessage(w.Error); msg != "" && len(w.Choices) == 0 {
 		// some servers report failures in a 200 body
-		return ragd.ChatResponse{}, &APIError{Message: msg}
+		return ragd.ChatResponse{}, bodyError(msg)
 	}
 	if len(w.Choices) == 0 {
 		return ragd.ChatResponse{}, fmt.Errorf("%w: no choices", ErrMalformed)
@@ -114,9 +108,8 @@ func decodeCompletion(body []byte) (ragd.ChatResponse, error) {
 	return ragd.ChatResponse{Message: ch.Message, FinishReason: ch.FinishReason, Usage: w.Usage.usage()}, nil
 }
 
-// post sends the request and returns the response when its status is 2xx;
-// any other status becomes an *APIError.
-func (c *Client) post(ctx context.Context, req ragd.ChatRequest, stream bool) (*http.Response, error) {
+// wireRequest is the body of req for the configured model.
+func (c *Client) wireRequest(req ragd.ChatRequest, stream bool) wireRequest {
 	w := wireRequest{Model: c.cfg.Model, Messages: req.Messages, Stream: stream, MaxTokens: c.cfg.MaxTokens}
 	if w.Messages == nil {
 		w.Messages = []ragd.ChatMessage{}
@@ -131,31 +124,5 @@ func (c *Client) post(ctx context.Context, req ragd.ChatRequest, stream bool) (*
 	if stream {
 		w.StreamOptions = &streamOptions{IncludeUsage: true}
 	}
-	body, err := json.Marshal(w)
-	if err != nil {
-		return nil, fmt.Errorf("llm: encoding request: %w", err)
-	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, fmt.Errorf("llm: %w", err)
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	if stream {
-		hreq.Header.Set("Accept", "text/event-stream")
-	} else {
-		hreq.Header.Set("Accept", "application/json")
-	}
-	if c.cfg.APIKey != "" {
-		hreq.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
-	}
-	resp, err := c.http.Do(hreq)
-	if err != nil {
-		return nil, fmt.Errorf("llm: %w", err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-		return nil, apiError(resp.StatusCode, b)
-	}
-	return resp, nil
+	return w
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"ragd"
+	"ragd/internal/adapter/httpapi"
 	"strings"
 	"testing"
 )
@@ -154,7 +155,7 @@ func TestNewValidates(t *testing.T) {
 		}
 	}
 	c, err := New(Config{BaseURL: "https://api.openai.com/v1/", Model: "gpt-4o-mini"})
-	if err != nil || c.endpoint != "https://api.openai.com/v1/chat/completions" || c.cfg.IdleTimeout != DefaultIdleTimeout {
+	if err != nil || c.api.URL != "https://api.openai.com/v1/chat/completions" || c.cfg.IdleTimeout != DefaultIdleTimeout {
 		t.Fatalf("New: %v, %+v", err, c)
 	}
 }
@@ -164,7 +165,7 @@ func TestServerErrorIsTransient(t *testing.T) {
 		writeJSON(w, 500, map[string]any{"error": map[string]any{"message": "The server had an error while processing your request.", "type": "server_error"}})
 	})
 	_, err := newClient(t, srv).Complete(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "hi"}}})
-	var apiErr *APIError
+	var apiErr *httpapi.Error
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 500 {
 		t.Fatalf("want APIError 500, got %v", err)
 	}
@@ -179,7 +180,7 @@ func TestUnauthorizedIsNotTransientAndSurfacesMessage(t *testing.T) {
 		writeJSON(w, 401, map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error", "code": "invalid_api_key"}})
 	})
 	_, err := newClient(t, srv).Complete(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "hi"}}})
-	var apiErr *APIError
+	var apiErr *httpapi.Error
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 401 || apiErr.Message != msg {
 		t.Fatalf("want APIError 401 %q, got %#v", msg, err)
 	}
@@ -205,7 +206,7 @@ func TestPlainStringAndNonJSONErrorBodies(t *testing.T) {
 			_, _ = w.Write([]byte(tc.body))
 		})
 		_, err := newClient(t, srv).Complete(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "hi"}}})
-		var apiErr *APIError
+		var apiErr *httpapi.Error
 		if !errors.As(err, &apiErr) || apiErr.StatusCode != tc.status || apiErr.Message != tc.want {
 			t.Errorf("status %d: got %#v, want message %q", tc.status, err, tc.want)
 		}

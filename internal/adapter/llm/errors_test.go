@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"ragd"
+	"ragd/internal/adapter/httpapi"
+	"strings"
 	"testing"
 	"time"
 )
@@ -44,6 +46,11 @@ func TestConnectionRefusedIsTransient(t *testing.T) {
 	if err == nil || !IsTransient(err) {
 		t.Fatalf("err %v, want transient", err)
 	}
+	// Its text reaches a job's error and a search's log: it names the
+	// model's server neither by URL nor by address.
+	if host := strings.TrimPrefix(url, "http://"); strings.Contains(err.Error(), host) || strings.Contains(err.Error(), "127.0.0.1") {
+		t.Fatalf("err %q names the server", err)
+	}
 }
 
 func TestIsTransientClassifies(t *testing.T) {
@@ -52,15 +59,15 @@ func TestIsTransientClassifies(t *testing.T) {
 		want bool
 	}{
 		{nil, false},
-		{&APIError{StatusCode: 400, Message: "bad"}, false},
-		{&APIError{StatusCode: 401}, false},
-		{&APIError{StatusCode: 403}, false},
-		{&APIError{StatusCode: 404}, false},
-		{&APIError{StatusCode: 408}, true},
-		{&APIError{StatusCode: 429}, true},
-		{&APIError{StatusCode: 500}, true},
-		{&APIError{StatusCode: 503}, true},
-		{fmt.Errorf("wrapped: %w", &APIError{StatusCode: 502}), true},
+		{&httpapi.Error{StatusCode: 400, Message: "bad"}, false},
+		{&httpapi.Error{StatusCode: 401}, false},
+		{&httpapi.Error{StatusCode: 403}, false},
+		{&httpapi.Error{StatusCode: 404}, false},
+		{&httpapi.Error{StatusCode: 408}, true},
+		{&httpapi.Error{StatusCode: 429}, true},
+		{&httpapi.Error{StatusCode: 500}, true},
+		{&httpapi.Error{StatusCode: 503}, true},
+		{fmt.Errorf("wrapped: %w", &httpapi.Error{StatusCode: 502}), true},
 		{fmt.Errorf("%w: eof", ErrMalformed), false},
 		{context.Canceled, false},
 		{context.DeadlineExceeded, true},

@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"ragd"
 	"strings"
+
+	"ragd"
 )
 
 // maxSSELine bounds one server-sent event line.
@@ -38,7 +39,7 @@ func (c *Client) Stream(ctx context.Context, req ragd.ChatRequest, onDelta func(
 		return err
 	}
 
-	resp, err := c.post(ctx, req, true)
+	resp, err := c.api.Open(ctx, c.wireRequest(req, true), "text/event-stream")
 	if err != nil {
 		return ragd.ChatResponse{}, explain(err)
 	}
@@ -46,9 +47,9 @@ func (c *Client) Stream(ctx context.Context, req ragd.ChatRequest, onDelta func(
 
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "application/json" {
 		// the server ignored stream:true and answered in one piece
-		body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+		body, err := c.api.Read(resp.Body)
 		if err != nil {
-			return ragd.ChatResponse{}, explain(fmt.Errorf("llm: reading response: %w", err))
+			return ragd.ChatResponse{}, explain(err)
 		}
 		r, err := decodeCompletion(body)
 		if err == nil && onDelta != nil && r.Message.Content != "" {
@@ -106,7 +107,7 @@ func (a *assembler) add(data string) (string, error) {
 		return "", fmt.Errorf("%w: stream chunk: %v", ErrMalformed, err)
 	}
 	if msg := errorMessage(ch.Error); msg != "" {
-		return "", &APIError{Message: msg}
+		return "", bodyError(msg)
 	}
 	if ch.Usage != nil {
 		a.usage = ch.Usage.usage()

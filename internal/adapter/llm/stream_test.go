@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"ragd"
+	"ragd/internal/adapter/httpapi"
 	"reflect"
 	"strings"
 	"testing"
@@ -178,7 +179,7 @@ func TestStreamHTTPErrorAndJSONFallback(t *testing.T) {
 		writeJSON(w, 429, map[string]any{"error": map[string]any{"message": "Rate limit reached"}})
 	})
 	_, err := newClient(t, srv).Stream(context.Background(), ragd.ChatRequest{Messages: []ragd.ChatMessage{{Role: ragd.RoleUser, Content: "q"}}}, nil)
-	var apiErr *APIError
+	var apiErr *httpapi.Error
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 429 || !IsTransient(err) {
 		t.Fatalf("want transient APIError 429, got %v", err)
 	}

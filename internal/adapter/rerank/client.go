@@ -1,15 +1,14 @@
 package rerank
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
+
+	"ragd/internal/adapter/httpapi"
 )
 
 // The wire formats.
@@ -45,9 +44,8 @@ type Config struct {
 
 // Client calls one reranking server. It is safe for concurrent use.
 type Client struct {
-	endpoint string
-	cfg      Config
-	http     *http.Client
+	cfg Config
+	api httpapi.Client
 }
 
 // New validates cfg and returns a client.
@@ -64,7 +62,7 @@ func New(cfg Config) (*Client, error) {
 	if hc == nil {
 		hc = &http.Client{}
 	}
-	return &Client{endpoint: base + "/rerank", cfg: cfg, http: hc}, nil
+	return &Client{cfg: cfg, api: httpapi.Client{API: "rerank", URL: base + "/rerank", Key: cfg.APIKey, HTTP: hc, MaxBody: maxBody}}, nil
 }
 
 // Model is the configured model, or the server's address when none is
@@ -73,7 +71,7 @@ func (c *Client) Model() string {
 	if c.cfg.Model != "" {
 		return c.cfg.Model
 	}
-	return c.endpoint
+	return c.api.URL
 }
 
 // Rerank scores texts against query, one score per text in their order.
@@ -87,7 +85,7 @@ func (c *Client) Rerank(ctx context.Context, query string, texts []string) ([]fl
 	} else {
 		body = cohereRequest{Model: c.cfg.Model, Query: query, Documents: texts, TopN: len(texts)}
 	}
-	raw, err := c.post(ctx, body)
+	raw, err := c.api.Post(ctx, body)
 	if err != nil {
 		return nil, err
 	}
@@ -101,39 +99,6 @@ func (c *Client) Rerank(ctx context.Context, query string, texts []string) ([]fl
 		return nil, err
 	}
 	return scoresInOrder(ranks, len(texts))
-}
-
-// post sends body as JSON and returns the 2xx response body.
-func (c *Client) post(ctx context.Context, body any) ([]byte, error) {
-	payload, err := json.Marshal(body)
-	if err != nil {
-		return nil, err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(payload))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	if c.cfg.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, apiError(resp.StatusCode, raw)
-	}
-	if len(raw) > maxBody {
-		return nil, malformed("the response is larger than %d bytes", maxBody)
-	}
-	return raw, nil
 }
 
 // scoresInOrder turns the server's ranks (best first, each naming the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"slices"
 	"strings"
@@ -196,4 +197,20 @@ func norm(m map[string]any) string {
 		fmt.Fprintf(&b, "%s=%v;", k, m[k])
 	}
 	return b.String()
+}
+
+// A reranker that cannot be reached is an error naming neither its URL nor
+// its address (the text reaches the search's log and trace).
+func TestNetworkErrorNamesNoURL(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close() // nothing listens there any more
+	c, err := rerank.New(rerank.Config{Format: rerank.FormatTEI, BaseURL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Rerank(context.Background(), "q", []string{"a", "b"})
+	if err == nil || !rerank.IsTransient(err) || strings.Contains(err.Error(), strings.TrimPrefix(url, "http://")) || strings.Contains(err.Error(), "127.0.0.1") {
+		t.Fatalf("err %v, want one naming no URL or address", err)
+	}
 }

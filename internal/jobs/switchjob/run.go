@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"ragd"
-	"ragd/internal/adapter/embed"
+	"ragd/internal/adapter/httpapi"
 	"ragd/internal/jobs"
 	"ragd/internal/store/live"
 )
@@ -213,7 +213,7 @@ func (e *Runner) retry(ctx context.Context, id string, fn func() error) error {
 		}
 		failed = true
 		pause := wait
-		if ra := embed.RetryAfterOf(err); ra > 0 {
+		if ra := httpapi.RetryAfterOf(err); ra > 0 {
 			pause = ra
 		}
 		e.setError(ctx, id, switchFailure(err)+" (retrying in "+pause.Round(time.Second).String()+")")
@@ -231,7 +231,7 @@ func (e *Runner) retry(ctx context.Context, id string, fn func() error) error {
 // out: the status an embedding API answered, else what any caller may read
 // of an error (ragd.PublicMessage); the log has the rest.
 func switchFailure(err error) string {
-	if apiErr, ok := errors.AsType[*embed.APIError](err); ok {
+	if apiErr, ok := errors.AsType[*httpapi.Error](err); ok {
 		return fmt.Sprintf("the embedder answered HTTP %d", apiErr.StatusCode)
 	}
 	if errors.Is(err, context.DeadlineExceeded) {

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -118,11 +119,22 @@ func jobTable(list wire.JobList, req wire.JobListRequest) []byte {
 		if j.Progress.Total > 0 || j.Progress.Done > 0 {
 			progress = fmt.Sprintf("%d/%d %s", j.Progress.Done, j.Progress.Total, j.Progress.Unit)
 		}
-		rows[i] = []string{j.ID, j.Namespace, j.Type, string(j.Status), progress, stamp(j.CreatedAt), oneLine(j.Error, 60)}
+		rows[i] = []string{j.ID, j.Namespace, j.Type, string(j.Status), progress, stamp(j.CreatedAt), oneLine(jobError(j), 60)}
 	}
 	table(&b, []string{"JOB", "KB", "TYPE", "STATUS", "PROGRESS", "CREATED", "ERROR"}, rows)
 	fmt.Fprintf(&b, "%d of %d jobs\n", list.Count, list.Total)
 	return b.Bytes()
+}
+
+// jobError is a job's error, or for a directory whose files failed, how
+// many did (the files are in its job status): such a directory completes
+// and is what --status failed finds.
+func jobError(j ragd.Job) string {
+	var res ragd.DirectoryResult
+	if j.Error != "" || json.Unmarshal(j.Result, &res) != nil || res.FilesFailed == 0 {
+		return j.Error
+	}
+	return fmt.Sprintf("%d of %d files failed", res.FilesFailed, res.FilesTotal)
 }
 
 // noJobs says that no job matched req and, when a filter narrowed the

@@ -3,6 +3,7 @@ package jobs
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -223,7 +224,8 @@ func (q *Queue) live(ctx context.Context, entries []entry, exact bool) ([]entry,
 	return out, nil
 }
 
-// directoryStatuses sets the completed directories' statuses from their files.
+// directoryStatuses sets the completed directories' statuses from their
+// files (listedStatus).
 func (q *Queue) directoryStatuses(ctx context.Context, out []entry, dirs []int) error {
 	ids := make([]string, len(dirs))
 	for i, d := range dirs {
@@ -235,7 +237,7 @@ func (q *Queue) directoryStatuses(ctx context.Context, out []entry, dirs []int) 
 	}
 	for i, j := range jobs {
 		if j != nil {
-			out[dirs[i]].status = j.Status
+			out[dirs[i]].status = listedStatus(j)
 		}
 	}
 	return nil
@@ -256,4 +258,23 @@ func (q *Queue) unindex(ctx context.Context, gone []entry) {
 		}
 		return nil
 	})
+}
+
+// listedStatus is the status a status filter and the queue counts take
+// job j by: its own, but failed for a directory job that completed with
+// files that failed for good (its result's files_failed). Such a directory
+// still reads completed (a failed file does not fail the others), yet the
+// Asynq web UI shows each failed file's task as archived: `GET
+// /jobs?status=failed`, `ragd jobs --status failed` and rag_stats' failed
+// count find the job those tasks belong to, and status=completed keeps
+// the directories whose every file completed.
+func listedStatus(j *ragd.Job) ragd.JobStatus {
+	if j.Status != ragd.JobCompleted || j.Type != TypeIngestDirectory {
+		return j.Status
+	}
+	var r ragd.DirectoryResult
+	if json.Unmarshal(j.Result, &r) == nil && r.FilesFailed > 0 {
+		return ragd.JobFailed
+	}
+	return j.Status
 }

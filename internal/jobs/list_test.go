@@ -179,9 +179,9 @@ func TestListKeepsSettledDirectories(t *testing.T) {
 	d := startDirectory(t, 1, 1, 0) // its one file fails for good
 	ctx := t.Context()
 	for range 2 {
-		jobs, total, err := d.queue.List(ctx, ListQuery{Audience: ragd.EveryDocument(), Status: ragd.JobCompleted, Limit: 10})
+		jobs, total, err := d.queue.List(ctx, ListQuery{Audience: ragd.EveryDocument(), Status: ragd.JobFailed, Limit: 10})
 		if err != nil || total != 1 || jobs[0].ID != d.parentID {
-			t.Fatalf("completed: %+v, total %d, %v", jobs, total, err)
+			t.Fatalf("failed: %+v, total %d, %v", jobs, total, err)
 		}
 		var kept ragd.Job
 		s, _ := d.queue.rdb.HGet(ctx, d.queue.keys.Settled(), d.parentID).Result()
@@ -281,5 +281,39 @@ func TestListKeepsWhatTheAudienceSees(t *testing.T) {
 		if err != nil || ragd.GroupAudience([]string{"eng"}).SeesJobsOf(key) != (name == "eng" || name == "none") {
 			t.Errorf("viewer of %s's file job: %q, %v", name, key, err)
 		}
+	}
+}
+
+// A directory whose files ended, one failed for good, reads completed but
+// is what status=failed finds (and the failed count counts): the archived
+// task the Asynq web UI shows is its file's. Before, status=failed listed
+// nothing while Asynq held that archived task.
+func TestListFailedFindsDirectoriesWithFailedFiles(t *testing.T) {
+	t.Parallel()
+	d := startDirectory(t, 1, 1, 0) // its one file fails for good
+	ctx := t.Context()
+	archived, err := d.queue.inspector.ListArchivedTasks(d.queue.Name())
+	if err != nil || len(archived) != 1 || archived[0].ID != childID(d.parentID, 0) {
+		t.Fatalf("archived tasks: %+v, %v", archived, err)
+	}
+	all := ListQuery{Audience: ragd.EveryDocument(), Limit: 10}
+	jobs, total, err := d.queue.List(ctx, all)
+	if err != nil || total != 1 || jobs[0].Status != ragd.JobCompleted {
+		t.Fatalf("every job: %+v, total %d, %v", jobs, total, err)
+	}
+	var res ragd.DirectoryResult
+	if json.Unmarshal(jobs[0].Result, &res) != nil || res.FilesFailed != 1 {
+		t.Fatalf("directory result: %s", jobs[0].Result)
+	}
+	for status, want := range map[ragd.JobStatus]int{ragd.JobFailed: 1, ragd.JobCompleted: 0} {
+		q := all
+		q.Status = status
+		jobs, total, err := d.queue.List(ctx, q)
+		if err != nil || total != want || len(jobs) != want || (want == 1 && jobs[0].ID != d.parentID) {
+			t.Errorf("status=%s: %+v, total %d, %v", status, jobs, total, err)
+		}
+	}
+	if st, err := d.queue.Stats(ctx, nil, ragd.EveryDocument()); err != nil || st.Failed != 1 {
+		t.Errorf("stats: %+v, %v", st, err)
 	}
 }

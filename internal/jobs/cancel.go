@@ -205,7 +205,22 @@ func (q *Queue) mark(ctx context.Context, jobs []ragd.Job, check, topLevel bool)
 		}
 		for i, cmd := range cmds {
 			out[start+i], _ = cmd.Val().(string)
+			if marked(out[start+i], check) {
+				q.countedAs(ctx, batch[i].ID)
+			}
 		}
 	}
 	return out, nil
+}
+
+// marked reports whether markCancelScript, returning state, recorded the
+// job cancelled.
+func marked(state string, check bool) bool {
+	switch state {
+	case ctlCancelled, ctlCommitting:
+		return false
+	case "completed", "archived", "missing":
+		return !check
+	}
+	return true
 }

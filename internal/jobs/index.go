@@ -41,6 +41,7 @@ func (q *Queue) index(ctx context.Context, typ, id string, body []byte) error {
 	}
 	_, err := q.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		q.indexPipe(ctx, p, typ, id, m)
+		countNewScript.Eval(ctx, p, q.countKeys(), id, m.Namespace+countSep+ragd.ViewerAudience(m.Viewer).Key())
 		return nil
 	})
 	if err != nil {
@@ -101,7 +102,7 @@ func (q *Queue) backfill(ctx context.Context) error {
 		q.rdb.Del(context.WithoutCancel(ctx), q.keys.Backfilled()) // try again next time
 		return err
 	}
-	return nil
+	return q.rdb.Del(ctx, q.keys.CountedAt()).Err() // count the jobs just indexed
 }
 
 func (q *Queue) backfillStates(ctx context.Context) error {

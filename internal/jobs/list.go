@@ -34,6 +34,7 @@ type entry struct {
 	id, ns  string
 	created float64 // unix ms, to the µs: jobs created in one ms keep their order
 	status  ragd.JobStatus
+	viewer  string // the asker's audience key, when read (recount)
 }
 
 // List returns a page of the jobs callers asked for (a directory's
@@ -115,15 +116,31 @@ func (q *Queue) entries(ctx context.Context, namespaces []string) ([]entry, erro
 	return out, nil
 }
 
-// visibleEntries is entries less the jobs aud may not see: one HMGET of
-// the askers' audiences (JobKeys.Viewers) per childBatch of entries, none
-// for an audience that sees every job.
+// visibleEntries is entries less the jobs aud may not see, none read for
+// an audience that sees every job.
 func (q *Queue) visibleEntries(ctx context.Context, namespaces []string, aud ragd.Audience) ([]entry, error) {
 	entries, err := q.entries(ctx, namespaces)
 	if err != nil || aud.All() {
 		return entries, err
 	}
+	keys, err := q.viewersOf(ctx, entries)
+	if err != nil {
+		return nil, err
+	}
 	out := entries[:0]
+	for i, e := range entries {
+		if aud.SeesJobsOf(keys[i]) {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// viewersOf reads the askers' audiences of entries (JobKeys.Viewers), one
+// HMGET per childBatch. A job indexed before its asker was recorded is an
+// operator's (ragd.EveryGroup).
+func (q *Queue) viewersOf(ctx context.Context, entries []entry) ([]string, error) {
+	out := make([]string, len(entries))
 	for start := 0; start < len(entries); start += childBatch {
 		batch := entries[start:min(start+childBatch, len(entries))]
 		ids := make([]string, len(batch))
@@ -134,13 +151,12 @@ func (q *Queue) visibleEntries(ctx context.Context, namespaces []string, aud rag
 		if err != nil {
 			return nil, err
 		}
-		for i, e := range batch {
-			// A job indexed before its asker was recorded is an
-			// operator's to see.
+		for i := range batch {
 			key, ok := keys[i].(string)
-			if ok && aud.SeesJobsOf(key) {
-				out = append(out, e)
+			if !ok {
+				key = ragd.EveryGroup
 			}
+			out[start+i] = key
 		}
 	}
 	return out, nil
@@ -255,6 +271,7 @@ func (q *Queue) unindex(ctx context.Context, gone []entry) {
 			p.SRem(ctx, q.keys.Directories(), e.id)
 			p.HDel(ctx, q.keys.Settled(), e.id)
 			p.HDel(ctx, q.keys.Viewers(), e.id)
+			p.HDel(ctx, q.keys.Counted(), e.id) // its counter is corrected by the next recount
 		}
 		return nil
 	})

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -16,45 +17,68 @@ const statsBenchJobs = 100_000
 // BenchmarkStatsRetained measures Queue.Stats with statsBenchJobs
 // top-level jobs retained in one namespace (a mix of completed, pending,
 // active and archived tasks, a tenth cancelled), seeded by direct Redis
-// writes of their index entries, viewers and task states. It reports the
-// Redis round trips of one call (round-trips/op) beside ns/op, for an
-// operator (every job) and for a limited audience (one HMGET of the
-// askers' audiences per batch on top).
+// writes of their index entries, viewers and task states, for an operator
+// (every job) and for a limited audience (one HMGET of the askers'
+// audiences per batch on top of the walk). Interleaved in each run: walk,
+// the count by reading every job's status (the floor: what Stats did
+// before it kept counters); counters, Stats as it is, reading the
+// counters; recount, the walk that rewrites the counters when they are no
+// longer trusted (at most once per countFresh across all processes). It
+// reports the Redis round trips of one call (round-trips/op) beside ns/op.
 func BenchmarkStatsRetained(b *testing.B) {
 	q := testQueue(b)
 	eng := ragd.ViewerAudience(&[]string{"eng"})
 	seedRetained(b, q, "bench", statsBenchJobs, eng)
 	trips := &roundTrips{}
 	q.rdb.(*redis.Client).AddHook(trips)
+	walk := func(ctx context.Context, aud ragd.Audience) (Stats, error) {
+		if err := q.backfill(ctx); err != nil {
+			return Stats{}, err
+		}
+		return q.walkStats(ctx, nil, aud)
+	}
 	for _, c := range []struct {
 		name string
 		aud  ragd.Audience
 	}{{"operator", ragd.EveryDocument()}, {"limited", eng}} {
-		b.Run(c.name, func(b *testing.B) {
-			ctx := b.Context()
-			if _, err := q.Stats(ctx, nil, c.aud); err != nil { // backfill once, outside the timing
-				b.Fatal(err)
-			}
-			trips.n.Store(0)
-			b.ResetTimer()
-			for b.Loop() {
-				st, err := q.Stats(ctx, nil, c.aud)
-				if err != nil {
+		want, err := walk(b.Context(), c.aud)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, m := range []struct {
+			name  string
+			stats func(context.Context, ragd.Audience) (Stats, error)
+		}{
+			{"walk", walk},
+			{"counters", func(ctx context.Context, aud ragd.Audience) (Stats, error) { return q.Stats(ctx, nil, aud) }},
+			{"recount", func(ctx context.Context, _ ragd.Audience) (Stats, error) { _, err := q.recount(ctx); return want, err }},
+		} {
+			b.Run(c.name+"/"+m.name, func(b *testing.B) {
+				ctx := b.Context()
+				if _, err := q.recount(ctx); err != nil { // fresh counters, outside the timing
 					b.Fatal(err)
 				}
-				if c.aud.All() && st.Pending+st.Active+st.Failed+st.Cancelled == 0 {
-					b.Fatalf("stats %+v", st)
+				trips.n.Store(0)
+				b.ResetTimer()
+				for b.Loop() {
+					st, err := m.stats(ctx, c.aud)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if st != want {
+						b.Fatalf("%s: stats %+v, walk %+v", m.name, st, want)
+					}
 				}
-			}
-			b.ReportMetric(float64(trips.n.Load())/float64(b.N), "round-trips/op")
-		})
+				b.ReportMetric(float64(trips.n.Load())/float64(b.N), "round-trips/op")
+			})
+		}
 	}
 }
 
 // seedRetained writes n top-level jobs of namespace ns into q's Redis as
 // ragd and Asynq would have left them, 1,000 to a pipeline; every other
 // job is asked by limited, the rest by an operator.
-func seedRetained(b *testing.B, q *Queue, ns string, n int, limited ragd.Audience) {
+func seedRetained(b testing.TB, q *Queue, ns string, n int, limited ragd.Audience) {
 	b.Helper()
 	ctx := b.Context()
 	states := []string{"completed", "completed", "pending", "active", "archived"}

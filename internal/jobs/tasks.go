@@ -1,6 +1,6 @@
 // Package jobs defines ragd's Asynq tasks: their types and payloads, how they
 // are enqueued, how a running task reports progress, how a job's state is
-// read back for agents that poll it, and how jobs are listed and cancelled.
+// read back for agents that poll it, and how jobs are listed, counted and cancelled.
 package jobs
 
 import (

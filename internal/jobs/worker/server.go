@@ -53,10 +53,12 @@ func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Serv
 		Logger:            slogAdapter{opts.Log},
 		ShutdownTimeout:   20 * time.Second,
 		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
+			p.Queue.CountFailure(ctx, t, err)
 			logFailure(ctx, opts.Log, t, err)
 		}),
 	})
 	mux := asynq.NewServeMux()
+	mux.Use(p.Queue.Counting)
 	mux.HandleFunc(jobs.TypeIngestDocument, p.handleDocument(opts.Log))
 	mux.HandleFunc(jobs.TypeIngestDirectory, func(ctx context.Context, t *asynq.Task) error {
 		var pl jobs.DirectoryPayload

@@ -203,6 +203,29 @@ func (j JobKeys) Settled() string { return j.base + "settled" }
 // asked for it, which decides who may see the job.
 func (j JobKeys) Viewers() string { return j.base + "viewers" }
 
+// Counts is <p>:jobs:{<queue>}:counts, the queue's job counters (Stats):
+// a hash of "<ns>\x1f<audience key>\x1f<bucket>" → how many top-level
+// jobs of the namespace, asked for by that audience, are in the bucket
+// (pending, active, failed, cancelled, completed).
+func (j JobKeys) Counts() string { return j.base + "counts" }
+
+// Counted is <p>:jobs:{<queue>}:counted, a hash of top-level job id →
+// the Counts field it is counted in, so each move takes it from where it is.
+func (j JobKeys) Counted() string { return j.base + "counted" }
+
+// CountedAt is <p>:jobs:{<queue>}:counted-at, present (with a TTL) while
+// the counters are trusted: it is set when they are recounted.
+func (j JobKeys) CountedAt() string { return j.base + "counted-at" }
+
+// Recount is <p>:jobs:{<queue>}:recount, the lease of the one process
+// recounting the counters.
+func (j JobKeys) Recount() string { return j.base + "recount" }
+
+// Ended is <p>:jobs:{<queue>}:ended:<id>, directory job id's file jobs
+// that have ended (a hash of file job id suffix → 1) and, under ".", how
+// many files it fanned out.
+func (j JobKeys) Ended(id string) string { return j.base + "ended:" + id }
+
 // Backfilled is <p>:jobs:{<queue>}:backfilled, set (to the time) once the
 // queue's tasks from before the index have been indexed.
 func (j JobKeys) Backfilled() string { return j.base + "backfilled" }

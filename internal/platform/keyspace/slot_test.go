@@ -41,7 +41,7 @@ func TestKeysOfOneNamespaceShareASlot(t *testing.T) {
 	j := k.Jobs("ragd")
 	want := keyspace.Slot(j.Task("id1"))
 	for _, key := range []string{j.Control("id1"), j.Cancelled(), j.Index("docs"), j.Namespaces(), j.Directories(),
-		j.Settled(), j.Backfilled(), j.Replicated()} {
+		j.Settled(), j.Backfilled(), j.Replicated(), j.Counts(), j.Counted(), j.CountedAt(), j.Recount(), j.Ended("id1")} {
 		if keyspace.Slot(key) != want {
 			t.Errorf("%s is in slot %d, the task in %d", key, keyspace.Slot(key), want)
 		}

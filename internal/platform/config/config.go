@@ -76,7 +76,7 @@ type MCP struct {
 
 // Auth configures who may call the REST API and /mcp.
 type Auth struct {
-	// Mode is disabled, static-token or jwt.
+	// Mode is disabled, static-token, jwt or oauth.
 	Mode string `yaml:"mode"`
 	// APIKey is one static bearer key allowed every namespace (handy from
 	// the environment: RAGD_AUTH_API_KEY).
@@ -102,6 +102,9 @@ type Auth struct {
 	// SessionTTL is how long a web-console login (its session cookie)
 	// lasts; a JWT's session ends with the token.
 	SessionTTL time.Duration `yaml:"session_ttl"`
+	// OAuth makes ragd an authorization server signing people in upstream
+	// (auth.mode oauth).
+	OAuth AuthOAuth `yaml:"oauth"`
 }
 
 // AuthKey is one static bearer key.
@@ -432,7 +435,7 @@ func Default() Config {
 		Cache:      Cache{Enabled: true, TTL: 300 * time.Second},
 		MCP:        MCP{Stateless: true, WaitTimeout: 45 * time.Second},
 		Plugins:    Plugins{Tools: []PluginTool{}},
-		Auth:       Auth{Mode: "disabled", Keys: []AuthKey{}, Scopes: []string{}, NamespaceClaim: "kb_names", GroupsClaim: "groups", AllowedOrigins: []string{}, SessionTTL: 12 * time.Hour},
+		Auth:       Auth{Mode: "disabled", Keys: []AuthKey{}, Scopes: []string{}, NamespaceClaim: "kb_names", GroupsClaim: "groups", AllowedOrigins: []string{}, SessionTTL: 12 * time.Hour, OAuth: defaultOAuth()},
 		Watch:      []WatchEntry{},
 		Resilience: Resilience{MaxRetries: 3, CircuitFailThreshold: 5, CircuitOpenFor: 30 * time.Second},
 		Log:        Log{Level: "info", Format: "text"},

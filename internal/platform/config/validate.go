@@ -83,8 +83,10 @@ func (c Config) Validate() error {
 		check(c.Auth.APIKey != "" || len(c.Auth.Keys) > 0, "auth.mode static-token needs auth.api_key or auth.keys")
 	case "jwt":
 		check(c.Auth.JWKSURL != "" && c.Auth.Issuer != "" && c.Auth.Audience != "", "auth.mode jwt needs auth.jwks_url, auth.issuer and auth.audience")
+	case "oauth":
+		errs = append(errs, c.Auth.OAuth.validate()...)
 	default:
-		check(false, "auth.mode must be disabled, static-token or jwt, not %q", c.Auth.Mode)
+		check(false, "auth.mode must be disabled, static-token, jwt or oauth, not %q", c.Auth.Mode)
 	}
 	return errors.Join(errs...)
 }

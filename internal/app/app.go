@@ -9,10 +9,8 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"time"
 
 	"github.com/hibiken/asynqmon"
-	"github.com/redis/go-redis/v9"
 
 	"ragd"
 	"ragd/internal/adapter/llm"
@@ -31,6 +29,7 @@ import (
 	"ragd/internal/platform/cache"
 	"ragd/internal/platform/config"
 	"ragd/internal/platform/keyspace"
+	"ragd/internal/platform/kv"
 	"ragd/internal/platform/promexport"
 	"ragd/internal/platform/resilience"
 	"ragd/internal/platform/telemetry"
@@ -46,7 +45,8 @@ import (
 type App struct {
 	Config config.Config
 	Log    *slog.Logger
-	Redis  redis.UniversalClient
+	// KV is the Redis every part of the process shares.
+	KV *kv.Store
 	Services
 	Pipeline *worker.Pipeline
 	Queue    *jobs.Queue
@@ -121,19 +121,12 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 			_ = tel.Shutdown(context.Background())
 		}
 	}()
-	redis.SetLogger(redisLog{log})
-	rdb, err := NewRedis(cfg.Redis)
+	keys := keyspace.New(cfg.Redis.KeyPrefix)
+	st, err := openRedis(ctx, cfg.Redis, keys, tel, log)
 	if err != nil {
 		return nil, err
 	}
-	if err := tel.InstrumentRedis(rdb); err != nil {
-		return nil, fmt.Errorf("telemetry: %w", err)
-	}
-	pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	if err := rdb.Ping(pingCtx).Err(); err != nil {
-		return nil, fmt.Errorf("redis (%s) does not answer: %w", describeRedis(cfg.Redis), err)
-	}
+	rdb := st.Client()
 	roots, err := guard.NewRoots(cfg.Ingest.Roots)
 	if err != nil {
 		return nil, fmt.Errorf("ingest.roots: %w", err)
@@ -143,14 +136,10 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 	}
 	fetcher := &guard.Fetcher{AllowPrivate: cfg.Ingest.AllowPrivateURLs, Timeout: cfg.Ingest.URLTimeout,
 		MaxBytes: cfg.Ingest.MaxFileBytes, MaxURLBytes: cfg.Ingest.MaxURLBytes, UserAgent: "ragd/" + ragd.Version}
-	keys := keyspace.New(cfg.Redis.KeyPrefix)
-	if err := migrateKeys(ctx, rdb, keys, log); err != nil {
-		return nil, err
-	}
 	reg := registry.New(rdb, keys)
 	gens := cache.NewGenerations(rdb, keys, keys.Epoch)
 	queue := jobs.NewQueue(rdb, queueOptions(cfg, log))
-	a := &App{Config: cfg, Log: log, Redis: rdb, Queue: queue, Metrics: promexport.New(queue.Collector()), Telemetry: tel}
+	a := &App{Config: cfg, Log: log, KV: st, Queue: queue, Metrics: promexport.New(queue.Collector()), Telemetry: tel}
 	a.Metrics.CountCancelled(queue.CancelledCount)
 	guards := a.guards()
 	if a.Live, err = a.follow(ctx, deps, guards, keys); err != nil {
@@ -174,7 +163,7 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 	if err != nil {
 		return nil, err
 	}
-	a.Probe = &library.Probe{Redis: rdb, Store: chunks, Embedder: vectors, Breakers: usedBreakers(guards, model != nil, web != nil, reranker != nil)}
+	a.Probe = &library.Probe{Redis: st, Store: chunks, Embedder: vectors, Breakers: usedBreakers(guards, model != nil, web != nil, reranker != nil)}
 	a.assemble(services{cfg: cfg, store: chunks, embedder: vectors, chat: chat, web: websearch.Guarded(web, guards.WebSearch),
 		reranker: rerank.Guarded(reranker, guards.Reranker), registry: reg, generations: gens, roots: roots, fetcher: fetcher})
 	if a.MCP, err = mcpserver.New(mcpserver.Services{Search: a.Search, Answer: a.Answer, Library: a.Library}, a.mcpConfig(), log); err != nil {
@@ -183,11 +172,11 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 	if a.Auth, err = authn.New(authConfig(cfg.Auth), log); err != nil {
 		return nil, fmt.Errorf("auth: %w", err)
 	}
-	a.Auth.EnableSessions(authn.NewRedisSessions(rdb, keys), cfg.Auth.SessionTTL)
+	a.Auth.EnableSessions(authn.NewRedisSessions(st, keys), cfg.Auth.SessionTTL)
 	a.Embedders, a.switches = a.embedders(keys, reg, gens)
 	a.Live.Start()
 	cur := a.Live.Current().Live
-	log.Info("ragd ready", "redis", describeRedis(cfg.Redis), "weaviate", cfg.Weaviate.URL, "collection", cur.Target.Collection,
+	log.Info("ragd ready", "redis", kv.Describe(cfg.Redis), "weaviate", cfg.Weaviate.URL, "collection", cur.Target.Collection,
 		"embedder", cur.Target.Name, "model", cur.Embedder.Name(), "dimension", cur.Embedder.Dimension(), "ingest_roots", roots.String())
 	return a, nil
 }
@@ -233,7 +222,7 @@ func authConfig(c config.Auth) authn.Config {
 func (a *App) mcpConfig() mcpserver.Config {
 	cfg := a.Config
 	c := mcpserver.Config{Web: a.Answer.Web, WaitTimeout: cfg.MCP.WaitTimeout, Stateless: cfg.MCP.Stateless, MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
-		MaxBatchCalls: cfg.HTTP.MaxBatchCalls, DefaultNamespace: cfg.Plugins.DefaultNamespace, Telemetry: a.Telemetry}
+		MaxBatchCalls: cfg.HTTP.MaxBatchCalls, DefaultNamespace: cfg.Plugins.DefaultNamespace, Telemetry: a.Telemetry, TaskRetention: cfg.Jobs.Retention}
 	for _, t := range cfg.Plugins.Tools {
 		p := mcpserver.Profile{Namespace: t.Namespace, Name: t.Name, Base: t.Base, Description: t.Description, KBName: t.KBName}
 		if len(t.Tags)+len(t.SourceTypes)+len(t.DocumentIDs) > 0 {
@@ -261,7 +250,7 @@ func newReranker(c config.Rerank) (ragd.Reranker, error) {
 func (a *App) Close() {
 	a.Live.Close()
 	_ = a.Queue.Close()
-	_ = a.Redis.Close()
+	_ = a.KV.Close()
 	a.stopTelemetry()
 }
 
@@ -270,7 +259,7 @@ func (a *App) NewWorker() *worker.Server {
 	if err := pdftext.CheckOCR(context.Background(), ocrOptions(a.Config.Ingest)); err != nil {
 		a.Log.Warn("scanned PDF pages will not be read (ingest.ocr)", "error", err)
 	}
-	return worker.NewServer(a.Redis, worker.ServerOptions{Queue: a.Config.Worker.Queue,
+	return worker.NewServer(a.KV, worker.ServerOptions{Queue: a.Config.Worker.Queue,
 		Concurrency: a.Config.Worker.Concurrency, PollInterval: a.Config.Worker.PollInterval, Log: a.Log, Importer: a.Imports, Switcher: a.switches, Pin: a.Live.Pin,
 		Telemetry: a.Telemetry}, a.Pipeline)
 }

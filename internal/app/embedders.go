@@ -25,7 +25,7 @@ import (
 // until a switch has been made, the default embedder in
 // weaviate.collection.
 func (a *App) follow(ctx context.Context, deps Deps, guards resilience.Guards, keys keyspace.Keys) (*live.Holder, error) {
-	records := live.NewRecords(a.Redis, keys, a.Config.Weaviate.Collection)
+	records := live.NewRecords(a.KV, keys, a.Config.Weaviate.Collection)
 	return live.NewHolder(ctx, records, a.sideBuilder(deps, guards), live.DefaultPoll, a.Log)
 }
 

@@ -48,9 +48,9 @@ func (a *App) assemble(d services) {
 	a.Chunks = d.store
 	var results *cache.Results
 	if cfg.Cache.Enabled {
-		results = cache.NewResults(a.Redis, keyspace.New(cfg.Redis.KeyPrefix), cfg.Cache.TTL, d.generations, a.Log, a.Metrics.ObserveCache)
+		results = cache.NewResults(a.KV.Client(), keyspace.New(cfg.Redis.KeyPrefix), cfg.Cache.TTL, d.generations, a.Log, a.Metrics.ObserveCache)
 	}
-	words := vocab.New(a.Redis, keyspace.New(cfg.Redis.KeyPrefix))
+	words := vocab.New(a.KV.Client(), keyspace.New(cfg.Redis.KeyPrefix))
 	th := thesaurus(cfg, a.Log)
 	a.Search = &search.Service{Store: d.store, Embedder: d.embedder, Registry: d.registry, Generations: d.generations,
 		Cache: results, QueryVectors: search.NewQueryVectors(cfg.Search.QueryCacheSize), Vocab: words, Thesaurus: th,

@@ -47,5 +47,5 @@ func (a *App) watcher(e config.WatchEntry) (*watch.Watcher, error) {
 		return nil, err
 	}
 	return watch.New(watch.Entry{Path: dir, KBName: e.KBName, Recursive: recursive, Prune: prune},
-		a.Library, a.Redis, keyspace.New(a.Config.Redis.KeyPrefix), watch.Timing{}, a.Log), nil
+		a.Library, a.KV, keyspace.New(a.Config.Redis.KeyPrefix), watch.Timing{}, a.Log), nil
 }

@@ -2,12 +2,10 @@ package authn
 
 import (
 	"context"
-	"errors"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"ragd/internal/platform/keyspace"
+	"ragd/internal/platform/kv"
 )
 
 // RedisSessions keeps browser sessions in Redis, each under
@@ -15,31 +13,27 @@ import (
 // every ragd replica sharing the Redis knows them and a logout ends them
 // everywhere.
 type RedisSessions struct {
-	rdb  redis.UniversalClient
+	kv   *kv.Store
 	keys keyspace.Keys
 }
 
-// NewRedisSessions returns a SessionStore in rdb, keeping sessions where
+// NewRedisSessions returns a SessionStore in st, keeping sessions where
 // keys names them.
-func NewRedisSessions(rdb redis.UniversalClient, keys keyspace.Keys) *RedisSessions {
-	return &RedisSessions{rdb: rdb, keys: keys}
+func NewRedisSessions(st *kv.Store, keys keyspace.Keys) *RedisSessions {
+	return &RedisSessions{kv: st, keys: keys}
 }
 
 // Save stores a session for ttl.
 func (s *RedisSessions) Save(ctx context.Context, key string, value []byte, ttl time.Duration) error {
-	return s.rdb.Set(ctx, s.keys.Session(key), value, ttl).Err()
+	return s.kv.Set(ctx, s.keys.Session(key), value, ttl)
 }
 
 // Load returns a session, false when there is none.
 func (s *RedisSessions) Load(ctx context.Context, key string) ([]byte, bool, error) {
-	b, err := s.rdb.Get(ctx, s.keys.Session(key)).Bytes()
-	if errors.Is(err, redis.Nil) {
-		return nil, false, nil
-	}
-	return b, err == nil, err
+	return s.kv.Get(ctx, s.keys.Session(key))
 }
 
 // Delete ends a session.
 func (s *RedisSessions) Delete(ctx context.Context, key string) error {
-	return s.rdb.Del(ctx, s.keys.Session(key)).Err()
+	return s.kv.Delete(ctx, s.keys.Session(key))
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"ragd"
 	"ragd/internal/platform/resilience"
 )
@@ -14,7 +12,7 @@ import (
 // unguarded: a health check asks the dependency itself, and must neither
 // wait on retries nor trip a breaker.
 type Probe struct {
-	Redis    redis.UniversalClient
+	Redis    interface{ Ping(context.Context) error }
 	Store    interface{ Ping(context.Context) error }
 	Embedder ragd.Embedder
 	// Breakers are the guards of the dependencies this ragd uses.
@@ -33,7 +31,7 @@ func (p *Probe) Health(ctx context.Context) Health {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	h := Health{Components: map[string]bool{
-		"redis":    p.Redis.Ping(ctx).Err() == nil,
+		"redis":    p.Redis.Ping(ctx) == nil,
 		"weaviate": p.Store.Ping(ctx) == nil,
 		"embedder": p.embedderHealthy(ctx),
 	}, Breakers: map[string]string{}}

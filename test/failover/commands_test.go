@@ -9,8 +9,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"ragd/internal/app"
 	"ragd/internal/platform/config"
+	"ragd/internal/platform/kv"
 	"ragd/internal/testkit/rediscluster"
 )
 
@@ -26,7 +26,7 @@ const commandPorts = 21201
 // settled; the search that failed ragd's CI) or EOF at the kill.
 func TestCommandsRideOutAShardFailover(t *testing.T) {
 	c := rediscluster.Start(t, commandPorts)
-	rdb, err := app.NewRedis(config.Redis{Cluster: config.Cluster{Addrs: c.Addrs()[:3], WaitReplicas: 1,
+	rdb, err := kv.NewClient(config.Redis{Cluster: config.Cluster{Addrs: c.Addrs()[:3], WaitReplicas: 1,
 		WaitTimeout: time.Second, FailoverWait: 15 * time.Second}})
 	if err != nil {
 		t.Fatal(err)

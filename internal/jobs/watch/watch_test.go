@@ -123,8 +123,8 @@ func TestOneWatcherPerDirectory(t *testing.T) {
 	timing := watch.Timing{LeaseTTL: 2 * time.Second}
 	e := watch.Entry{Path: root, KBName: "watched", Recursive: true, Prune: true}
 	ctxA, stopA := context.WithCancel(t.Context())
-	a := watch.New(e, s.Library, s.Redis, keyspace.New(s.Config.Redis.KeyPrefix), timing, logger("a"))
-	b := watch.New(e, s.Library, s.Redis, keyspace.New(s.Config.Redis.KeyPrefix), timing, logger("b"))
+	a := watch.New(e, s.Library, s.KV, keyspace.New(s.Config.Redis.KeyPrefix), timing, logger("a"))
+	b := watch.New(e, s.Library, s.KV, keyspace.New(s.Config.Redis.KeyPrefix), timing, logger("b"))
 	doneA := make(chan struct{})
 	go func() { a.Run(ctxA); close(doneA) }()
 	within(t, "first watcher", func() bool { mu.Lock(); defer mu.Unlock(); return holders["a"] == 1 })

@@ -16,12 +16,12 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
-	"github.com/redis/go-redis/v9"
 
 	"ragd"
 	"ragd/internal/catalog/lease"
 	"ragd/internal/ingest"
 	"ragd/internal/platform/keyspace"
+	"ragd/internal/platform/kv"
 	"ragd/wire"
 )
 
@@ -71,13 +71,13 @@ type Watcher struct {
 	log    *slog.Logger
 }
 
-// New returns a watcher of e, leased through rdb under the key keys
+// New returns a watcher of e, leased in st under the key keys
 // names for it. e.Path must be a directory inside the ingest roots (the
 // sync jobs check again).
-func New(e Entry, lib Syncer, rdb redis.UniversalClient, keys keyspace.Keys, t Timing, log *slog.Logger) *Watcher {
+func New(e Entry, lib Syncer, st *kv.Store, keys keyspace.Keys, t Timing, log *slog.Logger) *Watcher {
 	t = t.withDefaults()
 	key := keys.WatchLease(e.KBName, e.Path)
-	return &Watcher{entry: e, lib: lib, lease: lease.New(rdb, key, t.LeaseTTL), timing: t,
+	return &Watcher{entry: e, lib: lib, lease: lease.New(st.Client(), key, t.LeaseTTL), timing: t,
 		log: log.With("watch", e.Path, "kb_name", e.KBName)}
 }
 

@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
-	"github.com/redis/go-redis/v9"
 
 	"ragd"
 	"ragd/internal/ingest"
 	"ragd/internal/jobs"
+	"ragd/internal/platform/kv"
 	"ragd/internal/platform/telemetry"
 )
 
@@ -44,8 +44,8 @@ type ServerOptions struct {
 }
 
 // NewServer returns a server processing the queue with the pipeline.
-func NewServer(rdb redis.UniversalClient, opts ServerOptions, p *Pipeline) *Server {
-	srv := asynq.NewServerFromRedisClient(rdb, asynq.Config{
+func NewServer(st *kv.Store, opts ServerOptions, p *Pipeline) *Server {
+	srv := asynq.NewServerFromRedisClient(st.Client(), asynq.Config{
 		Concurrency:       opts.Concurrency,
 		Queues:            map[string]int{opts.Queue: 1},
 		TaskCheckInterval: opts.PollInterval,

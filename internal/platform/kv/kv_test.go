@@ -157,3 +157,20 @@ func TestRedisDownIsUnavailable(t *testing.T) {
 		}
 	}
 }
+
+func TestFields(t *testing.T) {
+	s, p := store(t)
+	ctx := context.Background()
+	t.Cleanup(func() { _ = s.Delete(context.Background(), p+"h") })
+	for _, f := range []string{"a", "b", "c"} {
+		if err := s.SetField(ctx, p+"h", f, []byte(f+"1")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.DeleteFields(ctx, p+"h", "a", "c"); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := s.Fields(ctx, p+"h"); err != nil || len(m) != 1 || m["b"] != "b1" {
+		t.Fatalf("fields = %v %v, want b=b1 alone", m, err)
+	}
+}

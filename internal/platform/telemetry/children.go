@@ -37,3 +37,7 @@ func (c childTracer) Start(ctx context.Context, name string, opts ...trace.SpanS
 	}
 	return c.t.Start(ctx, name, opts...)
 }
+
+// LibraryTracing is the tracer provider to hand an instrumented library
+// (go-redis, in package kv): its spans open only under one of ragd's.
+func (p *Provider) LibraryTracing() trace.TracerProvider { return p.children }

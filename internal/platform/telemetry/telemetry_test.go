@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"ragd/internal/platform/kv"
 	"ragd/internal/platform/telemetry"
 	"ragd/internal/testkit/collector"
 	"ragd/internal/testkit/testenv"
@@ -270,7 +271,7 @@ func TestRedisCommandsOnlyUnderATrace(t *testing.T) {
 	}
 	rdb := redis.NewClient(opts)
 	defer rdb.Close()
-	if err := p.InstrumentRedis(rdb); err != nil {
+	if err := kv.Instrument(rdb, p); err != nil {
 		t.Fatal(err)
 	}
 	key := testenv.Unique(t, "otel")

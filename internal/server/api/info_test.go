@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"ragd"
+	"ragd/internal/platform/kv"
 	"ragd/internal/server/api"
 	"ragd/internal/testkit/stack"
 )
@@ -63,7 +64,7 @@ func TestHealthReportsFailingComponent(t *testing.T) {
 	dead := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1})
 	t.Cleanup(func() { _ = dead.Close() })
 	probe := *s.Probe
-	probe.Redis = dead
+	probe.Redis = kv.New(dead)
 	services := s.APIServices()
 	services.Health = &probe
 	srv := httptest.NewServer(api.New(services, api.Options{MaxBodyBytes: 1 << 20, Log: stack.Logger(t)}))

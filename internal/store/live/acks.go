@@ -17,19 +17,19 @@ type ack struct {
 // Ack records that replica follows gen.
 func (r *Records) Ack(ctx context.Context, replica string, gen int64) error {
 	raw, _ := json.Marshal(ack{Gen: gen, At: time.Now().UnixMilli()})
-	return r.rdb.HSet(ctx, r.keys.EmbedderReplicas(), replica, raw).Err()
+	return r.kv.SetField(ctx, r.keys.EmbedderReplicas(), replica, raw)
 }
 
 // Forget removes replica's acknowledgement (a process that stops).
 func (r *Records) Forget(ctx context.Context, replica string) error {
-	return r.rdb.HDel(ctx, r.keys.EmbedderReplicas(), replica).Err()
+	return r.kv.DeleteFields(ctx, r.keys.EmbedderReplicas(), replica)
 }
 
 // Behind lists the processes heard from within fresh that do not follow
 // gen yet. Processes silent for longer are taken for gone (and their
 // records dropped once silent for ten times as long).
 func (r *Records) Behind(ctx context.Context, gen int64, fresh time.Duration) ([]string, error) {
-	all, err := r.rdb.HGetAll(ctx, r.keys.EmbedderReplicas()).Result()
+	all, err := r.kv.Fields(ctx, r.keys.EmbedderReplicas())
 	if err != nil {
 		return nil, fmt.Errorf("embedder replicas: %w", err)
 	}
@@ -50,7 +50,7 @@ func (r *Records) Behind(ctx context.Context, gen int64, fresh time.Duration) ([
 		}
 	}
 	if len(gone) > 0 {
-		r.rdb.HDel(ctx, r.keys.EmbedderReplicas(), gone...)
+		_ = r.kv.DeleteFields(ctx, r.keys.EmbedderReplicas(), gone...)
 	}
 	return behind, nil
 }

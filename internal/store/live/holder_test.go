@@ -9,6 +9,7 @@ import (
 
 	"ragd"
 	"ragd/internal/platform/keyspace"
+	"ragd/internal/platform/kv"
 	"ragd/internal/store/live"
 	"ragd/internal/testkit/memstore"
 	"ragd/internal/testkit/testenv"
@@ -18,7 +19,7 @@ import (
 func newHolder(t *testing.T) (*live.Holder, *live.Records) {
 	t.Helper()
 	rdb := testenv.RedisClient(t, testenv.RedisOrMemory(t))
-	records := live.NewRecords(rdb, keyspace.New("test:"+testenv.Unique(t, "L")), "Coll")
+	records := live.NewRecords(kv.New(rdb), keyspace.New("test:"+testenv.Unique(t, "L")), "Coll")
 	build := func(_ context.Context, tg live.Target) (*live.Side, error) {
 		return &live.Side{Target: tg, Embedder: wordvec.New(8), Store: memstore.New(), BatchSize: 4}, nil
 	}

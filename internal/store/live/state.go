@@ -14,9 +14,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/redis/go-redis/v9"
-
 	"ragd/internal/platform/keyspace"
+	"ragd/internal/platform/kv"
 )
 
 // DefaultName is the name of the embedder configured under embed.
@@ -81,7 +80,7 @@ func (s State) Writes() bool { return s.Switch != nil && s.Switch.Phase == Phase
 
 // Records reads and changes the state in Redis.
 type Records struct {
-	rdb  redis.UniversalClient
+	kv   *kv.Store
 	keys keyspace.Keys
 	// initial is the state before any was recorded: the default embedder
 	// in weaviate.collection.
@@ -90,22 +89,23 @@ type Records struct {
 
 // NewRecords returns the records under keys; before any switch the live
 // target is the default embedder in collection.
-func NewRecords(rdb redis.UniversalClient, keys keyspace.Keys, collection string) *Records {
-	return &Records{rdb: rdb, keys: keys, initial: State{Live: Target{Name: DefaultName, Collection: collection}}}
+func NewRecords(st *kv.Store, keys keyspace.Keys, collection string) *Records {
+	return &Records{kv: st, keys: keys, initial: State{Live: Target{Name: DefaultName, Collection: collection}}}
 }
 
 // Load reads the state.
 func (r *Records) Load(ctx context.Context) (State, error) {
-	return r.load(ctx, r.rdb)
-}
-
-func (r *Records) load(ctx context.Context, c redis.Cmdable) (State, error) {
-	raw, err := c.Get(ctx, r.keys.Embedder()).Bytes()
-	if errors.Is(err, redis.Nil) {
-		return r.initial, nil
-	}
+	raw, ok, err := r.kv.Get(ctx, r.keys.Embedder())
 	if err != nil {
 		return State{}, fmt.Errorf("embedder state: %w", err)
+	}
+	return r.decode(raw, ok)
+}
+
+// decode is the state raw holds, the initial one when there was none.
+func (r *Records) decode(raw []byte, ok bool) (State, error) {
+	if !ok {
+		return r.initial, nil
 	}
 	var s State
 	if err := json.Unmarshal(raw, &s); err != nil {
@@ -122,52 +122,37 @@ var ErrChanged = errors.New("embedder state changed")
 // change returns an error to write nothing; bump moves Gen.
 func (r *Records) Update(ctx context.Context, bump bool, change func(*State) error) (State, error) {
 	var out State
-	for range 20 {
-		err := r.rdb.Watch(ctx, func(tx *redis.Tx) error {
-			s, err := r.load(ctx, tx)
-			if err != nil {
-				return err
-			}
-			if err := change(&s); err != nil {
-				return err
-			}
-			if bump {
-				s.Gen++
-			}
-			raw, err := json.Marshal(s)
-			if err != nil {
-				return err
-			}
-			_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
-				p.Set(ctx, r.keys.Embedder(), raw, 0)
-				return nil
-			})
-			out = s
-			return err
-		}, r.keys.Embedder())
-		if !errors.Is(err, redis.TxFailedErr) {
-			return out, err
+	_, err := r.kv.Update(ctx, r.keys.Embedder(), 0, func(raw []byte, ok bool) ([]byte, error) {
+		s, err := r.decode(raw, ok)
+		if err != nil {
+			return nil, err
 		}
+		if err := change(&s); err != nil {
+			return nil, err
+		}
+		if bump {
+			s.Gen++
+		}
+		out = s
+		return json.Marshal(s)
+	})
+	if err != nil {
+		return State{}, err
 	}
-	return State{}, fmt.Errorf("embedder state: too many concurrent writers")
+	return out, nil
 }
 
 // MarkDirty records that something of namespace was deleted while a
 // switch copies.
 func (r *Records) MarkDirty(ctx context.Context, namespace string) error {
-	return r.rdb.SAdd(ctx, r.keys.EmbedderDirty(), namespace).Err()
+	return r.kv.AddMembers(ctx, r.keys.EmbedderDirty(), 0, namespace)
 }
 
 // TakeDirty returns and forgets the namespaces marked dirty.
 func (r *Records) TakeDirty(ctx context.Context) ([]string, error) {
-	var members *redis.StringSliceCmd
-	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		members = p.SMembers(ctx, r.keys.EmbedderDirty())
-		p.Del(ctx, r.keys.EmbedderDirty())
-		return nil
-	})
+	ns, err := r.kv.TakeMembers(ctx, r.keys.EmbedderDirty())
 	if err != nil {
 		return nil, fmt.Errorf("embedder dirty namespaces: %w", err)
 	}
-	return members.Val(), nil
+	return ns, nil
 }

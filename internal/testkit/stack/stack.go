@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/weaviate/weaviate-go-client/v5/weaviate"
 
 	"ragd/internal/app"
@@ -29,6 +30,9 @@ import (
 type Stack struct {
 	*app.App
 	URL string // base URL of the HTTP server
+	// Redis is the app's Redis client (App.KV.Client), for tests that
+	// look at keys and commands.
+	Redis redis.UniversalClient
 	// Worker is the stack's worker, nil without one; stopping it early is
 	// safe (the cleanup stops it once).
 	Worker *Worker
@@ -117,7 +121,7 @@ func serve(t testing.TB, a *app.App, withWorker bool) *Stack {
 	srv.Listener = api.Listener(srv.Listener)
 	srv.Start()
 	t.Cleanup(func() { srv.Close(); closeHandler() })
-	return &Stack{App: a, URL: srv.URL, Worker: w}
+	return &Stack{App: a, URL: srv.URL, Worker: w, Redis: a.KV.Client()}
 }
 
 // StartWorker starts a worker for a stack started without one, as a

@@ -1,4 +1,4 @@
-package keyspace_test
+package kv_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"ragd/internal/platform/keyspace"
+	"ragd/internal/platform/kv"
 	"ragd/internal/testkit/testenv"
 )
 
@@ -39,7 +40,7 @@ func TestMigrate(t *testing.T) {
 	rdb.SAdd(ctx, k.Namespaces(), "kb")       // same name in both layouts
 	rdb.Set(ctx, p+":lock:kb:d1", "token", time.Minute)
 
-	m, err := keyspace.Migrate(ctx, rdb, k)
+	m, err := kv.Migrate(ctx, rdb, k)
 	if err != nil || m.Moved != 4 || len(m.Kept) != 1 || m.Kept[0] != p+":gen:other" || m.Skipped {
 		t.Fatalf("migrate: %+v, %v; want 4 moved, %s kept", m, err, p+":gen:other")
 	}
@@ -65,7 +66,7 @@ func TestMigrate(t *testing.T) {
 		t.Error("a key that is not moved was touched")
 	}
 	rdb.HSet(ctx, p+":docs:late", "d2", "{}") // written after the layout was recorded
-	if m, err := keyspace.Migrate(ctx, rdb, k); err != nil || !m.Skipped || m.Moved != 0 {
+	if m, err := kv.Migrate(ctx, rdb, k); err != nil || !m.Skipped || m.Moved != 0 {
 		t.Fatalf("second migrate: %+v, %v; want skipped", m, err)
 	}
 }

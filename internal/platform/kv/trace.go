@@ -1,4 +1,4 @@
-package telemetry
+package kv
 
 import (
 	"slices"
@@ -6,18 +6,20 @@ import (
 
 	"github.com/redis/go-redis/extra/redisotel/v9"
 	"github.com/redis/go-redis/v9"
+
+	"ragd/internal/platform/telemetry"
 )
 
-// InstrumentRedis gives every command rdb runs under a traced request or
-// job a span of its own (go-redis's redisotel): the command's name, never
-// its arguments, which hold document text and job payloads. A new
+// Instrument gives every command rdb runs under a traced request or job a
+// span of its own (go-redis's redisotel): the command's name, never its
+// arguments, which hold document text and job payloads. A new
 // connection's handshake (HELLO, CLIENT SETINFO, AUTH) makes none: it is
 // the dial's. Nothing is added when p is nil.
-func (p *Provider) InstrumentRedis(rdb redis.UniversalClient) error {
+func Instrument(rdb redis.UniversalClient, p *telemetry.Provider) error {
 	if p == nil {
 		return nil
 	}
-	return redisotel.InstrumentTracing(rdb, redisotel.WithTracerProvider(p.children),
+	return redisotel.InstrumentTracing(rdb, redisotel.WithTracerProvider(p.LibraryTracing()),
 		redisotel.WithDBStatement(false), redisotel.WithCallerEnabled(false),
 		redisotel.WithCommandFilter(handshake),
 		redisotel.WithCommandsFilter(func(cmds []redis.Cmder) bool { return slices.ContainsFunc(cmds, handshake) }))

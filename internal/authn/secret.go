@@ -15,13 +15,20 @@ const envPrefix = "env:"
 // resolveToken returns the token itself or the value of the variable it
 // names. Errors name the key, never the token.
 func resolveToken(keyName, token string) (string, error) {
-	name, ok := strings.CutPrefix(token, envPrefix)
+	return ResolveSecret(fmt.Sprintf("key %q", keyName), token)
+}
+
+// ResolveSecret returns a secret setting's value: the value itself, or
+// the environment variable an "env:VAR" value names. Errors name the
+// setting (what), never the secret.
+func ResolveSecret(what, value string) (string, error) {
+	name, ok := strings.CutPrefix(value, envPrefix)
 	if !ok {
-		return token, nil
+		return value, nil
 	}
 	v, ok := os.LookupEnv(name)
 	if !ok || v == "" {
-		return "", fmt.Errorf("auth: key %q: environment variable %s is empty or unset", keyName, name)
+		return "", fmt.Errorf("auth: %s: environment variable %s is empty or unset", what, name)
 	}
 	return v, nil
 }

@@ -21,6 +21,13 @@ type Authenticator struct {
 	public      []string
 	operator    []string
 	sessions    *sessions // nil until EnableSessions
+	// issued verifies the tokens ragd issued (oauth mode, EnableOAuth),
+	// whose endpoints oauthPaths need no token; offered are its scopes.
+	issued     *issuedVerifier
+	oauthPaths []string
+	offered    []string
+	// writeTool reports the MCP tools that need scope write (oauth mode).
+	writeTool func(name string) bool
 }
 
 // New validates cfg and builds an Authenticator. In jwt mode the key set is
@@ -80,6 +87,15 @@ func New(cfg Config, log *slog.Logger) (*Authenticator, error) {
 			a.authServers = []string{cfg.Issuer}
 		}
 		log.Info("auth: jwt mode", "issuer", cfg.Issuer, "audience", cfg.Audience, "jwks", cfg.JWKSURL, "scopes", a.scopes)
+	case ModeOAuth:
+		v := &issuedVerifier{}
+		if len(cfg.Keys) > 0 {
+			if v.static, err = newStaticVerifier(cfg.Keys); err != nil {
+				return nil, err
+			}
+		}
+		a.verifier = v
+		log.Info("auth: oauth mode", "keys", v.names())
 	default:
 		log.Info("auth: disabled; only the Origin check applies")
 	}

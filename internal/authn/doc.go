@@ -1,9 +1,13 @@
 // Package authn guards ragd's HTTP surface (the REST API, MCP at /mcp and
 // the operator UI).
 //
-// Three modes: disabled, static-token (bearer keys, each optionally limited
-// to namespaces) and jwt (tokens signed by an authorization server whose
-// keys are fetched from a JWKS URL). In every mode the Origin header is
+// Four modes: disabled, static-token (bearer keys, each optionally limited
+// to namespaces), jwt (tokens signed by an authorization server whose
+// keys are fetched from a JWKS URL) and oauth (the access tokens ragd's
+// own authorization server, package oauth, issued, through EnableOAuth,
+// beside the static keys; such a token's scopes — read, write, operator,
+// ScopeNeeded — bound what it may do, and a request needing more answers
+// 403 insufficient_scope naming the scope). In every mode the Origin header is
 // checked to stop DNS-rebinding attacks from a browser. Handlers read the
 // caller from the request context with [FromContext] and guard namespaces
 // with [CheckNamespace].

@@ -26,8 +26,17 @@ func (a *Authenticator) MetadataHandler() http.Handler {
 			Resource:               resource,
 			AuthorizationServers:   a.authServers,
 			BearerMethodsSupported: []string{"header"},
-			ScopesSupported:        a.scopes,
+			ScopesSupported:        a.scopesSupported(),
 		}
 		sdkauth.ProtectedResourceMetadataHandler(meta).ServeHTTP(w, r)
 	})
+}
+
+// scopesSupported are the scopes every token must carry (jwt), else those
+// ragd's authorization server grants (oauth).
+func (a *Authenticator) scopesSupported() []string {
+	if len(a.scopes) > 0 {
+		return a.scopes
+	}
+	return a.offered
 }

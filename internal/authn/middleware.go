@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
@@ -45,7 +46,7 @@ func (a *Authenticator) Middleware(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if a.verifier == nil || (readOnly(r.Method) && a.Public(r.URL.Path)) {
+		if a.verifier == nil || (readOnly(r.Method) && a.Public(r.URL.Path)) || (a.issued != nil && matchPath(a.oauthPaths, cleanPath(r.URL.Path))) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -159,6 +160,11 @@ func (a *Authenticator) identify(w http.ResponseWriter, r *http.Request) (p *Pri
 // and the operator UI's rule against namespace-limited principals. On
 // refusal it has answered the request.
 func (a *Authenticator) admit(w http.ResponseWriter, r *http.Request, p *Principal) bool {
+	if need := a.ScopeNeeded(r); p.Scoped && !slices.Contains(p.Scopes, need) {
+		a.log.WarnContext(r.Context(), "auth: insufficient scope", "principal", p.Name, "missing", need, "path", r.URL.Path)
+		a.challengeScope(w, r, http.StatusForbidden, "insufficient_scope", fmt.Sprintf("token lacks scope %s", need), need)
+		return false
+	}
 	if missing := missingScopes(p.Scopes, a.scopes); len(missing) > 0 {
 		a.log.WarnContext(r.Context(), "auth: insufficient scope", "principal", p.Name, "missing", missing, "path", r.URL.Path)
 		a.challenge(w, r, http.StatusForbidden, "insufficient_scope",

@@ -15,8 +15,12 @@ type Principal struct {
 	Name string
 	// Namespaces the principal may use; empty means all.
 	Namespaces []string
-	// Scopes the token carried (jwt only).
+	// Scopes the token carried (jwt, oauth).
 	Scopes []string
+	// Scoped is set for an access token ragd's own authorization server
+	// issued (oauth mode): its Scopes bound what it may do (read, write,
+	// operator; see ScopeNeeded), besides its namespaces and groups.
+	Scoped bool
 	// Groups decide which documents the principal sees (ragd.Audience).
 	Groups []string
 	// Key is set for a static API key (and a console session of one); a
@@ -33,9 +37,10 @@ type Principal struct {
 // It is ragd's one definition of an operator: the embedder switch,
 // clearing every namespace, the Asynq UI and /metrics (which show every
 // namespace's tasks and payloads) and the console's operator flag all ask
-// this. Without authentication (p nil) everyone is one.
+// this. Without authentication (p nil) everyone is one. A token ragd
+// issued must also carry scope operator.
 func (p *Principal) Operator() bool {
-	return p == nil || (p.Audience().All() && len(p.Namespaces) == 0)
+	return p == nil || (p.Audience().All() && len(p.Namespaces) == 0 && (!p.Scoped || slices.Contains(p.Scopes, ScopeOperator)))
 }
 
 // RequireOperator refuses, as Forbidden, all but operators (Operator):
@@ -45,6 +50,8 @@ func RequireOperator(ctx context.Context, what string) error {
 	switch {
 	case p.Operator():
 		return nil
+	case p.Scoped && !slices.Contains(p.Scopes, ScopeOperator) && p.Audience().All() && len(p.Namespaces) == 0:
+		return ragd.Forbidden("%s needs a token with scope %q", what, ScopeOperator)
 	case !p.Audience().All():
 		return ragd.Forbidden("%s needs an operator: a principal in group %q, which sees every document", what, ragd.EveryGroup)
 	}

@@ -20,13 +20,22 @@ func writeDetail(w http.ResponseWriter, status int, detail string) {
 // server. errCode is "" when no token was sent (RFC 6750 §3.1). A 401 on an
 // operator path also offers Basic, for browsers.
 func (a *Authenticator) challenge(w http.ResponseWriter, r *http.Request, status int, errCode, detail string) {
+	scope := strings.Join(a.scopes, " ")
+	if a.issued != nil {
+		scope = ScopeRead + " " + ScopeWrite // what a client asks by default
+	}
+	a.challengeScope(w, r, status, errCode, detail, scope)
+}
+
+// challengeScope is challenge naming scope, the scopes to request.
+func (a *Authenticator) challengeScope(w http.ResponseWriter, r *http.Request, status int, errCode, detail, scope string) {
 	params := []string{fmt.Sprintf("resource_metadata=%q", a.baseURL(r)+MetadataPath)}
 	if errCode != "" {
 		params = append(params, fmt.Sprintf("error=%q", errCode))
 	}
-	if len(a.scopes) > 0 {
+	if scope != "" {
 		// Tells the client which scopes to request (MCP scope selection).
-		params = append(params, fmt.Sprintf("scope=%q", strings.Join(a.scopes, " ")))
+		params = append(params, fmt.Sprintf("scope=%q", scope))
 	}
 	w.Header().Set("WWW-Authenticate", "Bearer "+strings.Join(params, ", "))
 	if status == http.StatusUnauthorized && a.Operator(r.URL.Path) {

@@ -3,6 +3,8 @@ package guard
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -42,6 +44,9 @@ type Fetcher struct {
 	// MaxURLBytes refuses a longer URL (ingest.max_url_bytes); 0 bounds
 	// nothing.
 	MaxURLBytes int
+	// RootCAs are the certificate authorities https servers are checked
+	// against; nil: the system's.
+	RootCAs *x509.CertPool
 
 	// isBlocked, when set, replaces isNonPublic (tests use it to treat one
 	// loopback address as public and another as private).
@@ -135,16 +140,8 @@ func (f *Fetcher) Fetch(ctx context.Context, raw string) (body []byte, typ ragd.
 	if err != nil {
 		return nil, "", "", err
 	}
-	transport := &http.Transport{
-		Proxy:                 nil, // a proxy would dial for us, bypassing the address check
-		DialContext:           f.dial,
-		ForceAttemptHTTP2:     true,
-		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: f.timeout(),
-		MaxIdleConns:          1,
-	}
+	client, transport := f.client()
 	defer transport.CloseIdleConnections()
-	client := &http.Client{Transport: transport, Timeout: f.timeout(), CheckRedirect: checkRedirect}
 
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -193,6 +190,22 @@ func (f *Fetcher) Fetch(ctx context.Context, raw string) (body []byte, typ ragd.
 		body = toUTF8(body, ct)
 	}
 	return body, typ, final.String(), nil
+}
+
+// client is an HTTP client whose every connection goes through dial's
+// address check, with the Fetcher's time bound; the caller closes the
+// transport's idle connections when done.
+func (f *Fetcher) client() (*http.Client, *http.Transport) {
+	transport := &http.Transport{
+		Proxy:                 nil, // a proxy would dial for us, bypassing the address check
+		DialContext:           f.dial,
+		ForceAttemptHTTP2:     true,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ResponseHeaderTimeout: f.timeout(),
+		MaxIdleConns:          1,
+		TLSClientConfig:       &tls.Config{RootCAs: f.RootCAs, MinVersion: tls.VersionTLS12},
+	}
+	return &http.Client{Transport: transport, Timeout: f.timeout(), CheckRedirect: checkRedirect}, transport
 }
 
 // lookupCause is why a host's lookup failed, naming no resolver.

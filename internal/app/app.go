@@ -18,6 +18,7 @@ import (
 	"ragd/internal/adapter/websearch"
 	"ragd/internal/adapter/wordnet"
 	"ragd/internal/authn"
+	"ragd/internal/authn/oauth"
 	"ragd/internal/catalog/registry"
 	"ragd/internal/ingest/guard"
 	"ragd/internal/ingest/pdftext"
@@ -53,6 +54,8 @@ type App struct {
 	Metrics  *promexport.Metrics
 	MCP      *mcpserver.Server
 	Auth     *authn.Authenticator
+	// OAuth is ragd's own authorization server (auth.mode oauth), else nil.
+	OAuth *oauth.Server
 	// Live follows which embedder and collection are live.
 	Live *live.Holder
 	// Telemetry traces requests, tool calls and jobs; nil when off.
@@ -173,6 +176,9 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 		return nil, fmt.Errorf("auth: %w", err)
 	}
 	a.Auth.EnableSessions(authn.NewRedisSessions(st, keys), cfg.Auth.SessionTTL)
+	if err := a.enableOAuth(ctx, st, keys, fetcher, log); err != nil {
+		return nil, err
+	}
 	a.Embedders, a.switches = a.embedders(keys, reg, gens)
 	a.Live.Start()
 	cur := a.Live.Current().Live
@@ -293,7 +299,7 @@ func (a *App) Handler() (http.Handler, func(), error) {
 	e := api.New(a.APIServices(), api.Options{MaxBodyBytes: a.Config.HTTP.MaxBodyBytes,
 		MaxUploadBytes: a.Library.Uploads.MaxRequestBytes(), Monitoring: monitoring,
 		BodyTimeout: a.Config.HTTP.BodyTimeout, BodyIdleTimeout: a.Config.HTTP.BodyIdleTimeout,
-		Metrics: a.Metrics, MCP: a.MCP, Auth: a.Auth, Log: a.Log, Pin: a.Live.Pin, Telemetry: a.Telemetry,
+		Metrics: a.Metrics, MCP: a.MCP, Auth: a.Auth, OAuth: a.OAuth, Log: a.Log, Pin: a.Live.Pin, Telemetry: a.Telemetry,
 		WebSearch: websearchapi.New(a.Answer.Web, websearchapi.Info{Name: "ragd", Version: ragd.Version}, a.Log,
 			websearchapi.WithMaxBatch(a.Config.HTTP.MaxBatchCalls))})
 	return e, func() { stopWatch(); _ = monitoring.Close() }, nil

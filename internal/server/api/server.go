@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"ragd/internal/authn"
+	"ragd/internal/authn/oauth"
 	"ragd/internal/platform/promexport"
 	"ragd/internal/platform/telemetry"
 	"ragd/internal/server/mcpserver"
@@ -38,6 +39,9 @@ type Options struct {
 	// Auth, when set, guards every route but the public ones and checks
 	// the Origin header; its protected-resource metadata is served.
 	Auth *authn.Authenticator
+	// OAuth, when set, is ragd's own authorization server (auth.mode
+	// oauth), served at oauth.Paths.
+	OAuth *oauth.Server
 	// WebSearch, when set, serves the web-search JSON-RPC endpoint at
 	// POST / and its SSE stream at GET /stream.
 	WebSearch *websearchapi.Server
@@ -67,6 +71,12 @@ func New(svc Services, opts Options) *echo.Echo {
 		meta := echo.WrapHandler(opts.Auth.MetadataHandler())
 		e.GET(authn.MetadataPath, meta)
 		e.GET(authn.MetadataPath+"/*", meta)
+	}
+	if opts.OAuth != nil {
+		as := echo.WrapHandler(opts.OAuth.Handler())
+		for _, p := range oauth.Paths {
+			e.Any(p, as)
+		}
 	}
 	e.Use(bodyLimit(opts.MaxBodyBytes, ownBodyLimit(map[string]int64{"POST " + uploadPath: opts.MaxUploadBytes})))
 	if opts.Pin != nil {

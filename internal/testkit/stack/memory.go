@@ -51,5 +51,5 @@ func StartService(t testing.TB, cfg config.Config, withWorker bool) *Stack {
 		t.Fatalf("start ragd in memory: %v", err)
 	}
 	t.Cleanup(a.Close)
-	return serve(t, a, withWorker)
+	return serve(t, a, withWorker, nil)
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -96,12 +97,12 @@ func StartWithLogger(t testing.TB, cfg config.Config, withWorker bool, log *slog
 		t.Fatalf("start ragd: %v", err)
 	}
 	t.Cleanup(func() { dropCollection(t, cfg); a.Close() })
-	return serve(t, a, withWorker)
+	return serve(t, a, withWorker, nil)
 }
 
 // serve starts a's worker when withWorker is set and serves its handler
-// until the test ends.
-func serve(t testing.TB, a *app.App, withWorker bool) *Stack {
+// on l (nil: a new loopback listener) until the test ends.
+func serve(t testing.TB, a *app.App, withWorker bool, l net.Listener) *Stack {
 	t.Helper()
 	var w *Worker
 	if withWorker {
@@ -117,6 +118,10 @@ func serve(t testing.TB, a *app.App, withWorker bool) *Stack {
 	// The server ragd serves with, its timeouts included, on the test's
 	// listener.
 	srv := httptest.NewUnstartedServer(handler)
+	if l != nil {
+		srv.Listener.Close()
+		srv.Listener = l
+	}
 	srv.Config = api.NewHTTPServer(srv.Listener.Addr().String(), handler)
 	srv.Listener = api.Listener(srv.Listener)
 	srv.Start()

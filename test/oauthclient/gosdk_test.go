@@ -1,0 +1,166 @@
+// Package oauthclient_test runs real MCP clients through ragd's
+// authorization server (auth.mode oauth) against a whole ragd: the
+// go-sdk's AuthorizationCodeHandler registers, sends the person to sign
+// in (at the GitHub stand-in) and consent, trades the code, and calls
+// core_retrieve_text with the token it got.
+package oauthclient_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"ragd/internal/authn/oauth"
+	"ragd/internal/platform/config"
+	"ragd/internal/testkit/stack"
+	"ragd/internal/testkit/standin"
+)
+
+// opsKey is the operator's static key, which indexes the documents.
+const opsKey = "ops-static-key-0123456789abcdef"
+
+// redirect is the client's loopback redirect URI (nothing listens: the
+// test's browser stops at the redirect and hands the code over).
+const redirect = "http://127.0.0.1:53682/callback"
+
+// startOAuthRagd starts a whole ragd in auth.mode oauth signing in at the
+// GitHub stand-in, with acme/eng granted namespace docs and group eng, and
+// indexes eng's document and fin's, each shared with its group only.
+func startOAuthRagd(t *testing.T) (*stack.Stack, *standin.GitHub) {
+	gh := standin.NewGitHub(t, standin.GitHubUser{ID: 583231, Login: "octocat", Name: "The Octocat", Orgs: []string{"acme"}, Teams: []string{"acme/eng"}})
+	gh.SignInAs("octocat")
+	l, base := stack.Listen(t)
+	cfg := stack.Config(t)
+	cfg.Auth.Mode, cfg.Auth.ResourceURL, cfg.Auth.APIKey = "oauth", base, opsKey
+	cfg.Auth.OAuth.Provider, cfg.Auth.OAuth.ClientID, cfg.Auth.OAuth.ClientSecret = "github", gh.ClientID, gh.ClientSecret
+	cfg.Auth.OAuth.GitHubURL, cfg.Auth.OAuth.GitHubAPIURL = gh.URL, gh.APIURL()
+	cfg.Auth.OAuth.AllowedOrgs = []string{"acme"}
+	cfg.Auth.OAuth.Grants = []config.AuthGrant{{Match: "acme/eng", Namespaces: []string{"docs"}, Groups: []string{"eng"}}}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	s := stack.StartOn(t, cfg, true, l)
+	for _, d := range []struct{ title, text, group string }{
+		{"eng-runbook", "The harbour lighthouse runbook: restart the lamp controller, then check the fog horn.", "eng"},
+		{"fin-ledger", "The harbour lighthouse ledger: the lamp controller cost four thousand crowns.", "fin"},
+	} {
+		r := s.DoAs(t, opsKey, http.MethodPost, "/tools/rag_index", map[string]any{"text": d.text, "title": d.title, "kb_name": "docs", "wait": true,
+			"access": []string{d.group}})
+		if r.Status != http.StatusOK {
+			t.Fatalf("index %s: %d %s", d.title, r.Status, r.Body)
+		}
+	}
+	return s, gh
+}
+
+// seen logs each request a client made and the status it got.
+type seen struct {
+	mu    sync.Mutex
+	lines []string
+	next  http.RoundTripper
+}
+
+func (s *seen) RoundTrip(r *http.Request) (*http.Response, error) {
+	res, err := s.next.RoundTrip(r)
+	line := r.Method + " " + r.URL.Path
+	if err != nil {
+		line += " -> " + err.Error()
+	} else {
+		line += fmt.Sprintf(" -> %d", res.StatusCode)
+	}
+	s.mu.Lock()
+	s.lines = append(s.lines, line)
+	s.mu.Unlock()
+	return res, err
+}
+
+var hiddenField = regexp.MustCompile(`<input type="hidden" name="([^"]+)" value="([^"]*)">`)
+
+// browser is the person's browser: it follows redirects through the
+// sign-in up to ragd's consent page, presses Allow (a POST from ragd's
+// origin with the page's CSRF token and cookie), and stops at the
+// client's redirect URI, whose code, state and iss it hands back.
+func browser(t *testing.T, base string, log *seen) auth.AuthorizationCodeFetcher {
+	return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+		jar := newJar()
+		b := &http.Client{Jar: jar, Transport: log, CheckRedirect: func(r *http.Request, _ []*http.Request) error {
+			if strings.HasPrefix(r.URL.String(), redirect) {
+				return http.ErrUseLastResponse
+			}
+			return nil
+		}}
+		res, err := b.Get(args.URL)
+		if err != nil {
+			return nil, err
+		}
+		page, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if !strings.Contains(string(page), `<button name="decision" value="allow">`) {
+			return nil, fmt.Errorf("no consent page: %d %s", res.StatusCode, page)
+		}
+		form := url.Values{"decision": {"allow"}}
+		for _, m := range hiddenField.FindAllStringSubmatch(string(page), -1) {
+			form.Set(m[1], m[2])
+		}
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+oauth.ConsentPath, strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", base)
+		if res, err = b.Do(req); err != nil {
+			return nil, err
+		}
+		res.Body.Close()
+		back, err := url.Parse(res.Header.Get("Location"))
+		if err != nil || res.StatusCode != http.StatusFound {
+			return nil, fmt.Errorf("consent answered %d to %q", res.StatusCode, res.Header.Get("Location"))
+		}
+		q := back.Query()
+		return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
+	}
+}
+
+// TestGoSDKClientSignsInAndRetrieves: the go-sdk v1.8 client, given only
+// ragd's /mcp URL, discovers the authorization server from the 401,
+// registers dynamically, gets the person's consent and a token, and
+// core_retrieve_text answers with eng's document and never fin's.
+func TestGoSDKClientSignsInAndRetrieves(t *testing.T) {
+	s, gh := startOAuthRagd(t)
+	log := &seen{next: http.DefaultTransport}
+	handler, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
+		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			ClientName: "go-sdk test agent", RedirectURIs: []string{redirect}, GrantTypes: []string{"authorization_code", "refresh_token"}}},
+		RedirectURL:              redirect,
+		AuthorizationCodeFetcher: browser(t, s.URL, log),
+		Client:                   &http.Client{Transport: log},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "go-sdk test agent", Version: "1"}, nil)
+	cs, err := client.Connect(t.Context(), &sdk.StreamableClientTransport{Endpoint: s.URL + "/mcp", OAuthHandler: handler, HTTPClient: &http.Client{Transport: log}}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\nrequests:\n%s", err, strings.Join(log.lines, "\n"))
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "core_retrieve_text", Arguments: map[string]any{"query": "harbour lighthouse lamp controller", "kb_name": "docs", "top_k": 10}})
+	if err != nil || res.IsError {
+		t.Fatalf("core_retrieve_text: %v %+v", err, res)
+	}
+	text := fmt.Sprint(res.StructuredContent)
+	if !strings.Contains(text, "runbook") || strings.Contains(text, "ledger") {
+		t.Fatalf("core_retrieve_text as octocat (acme/eng): %s; want eng's runbook and not fin's ledger", text)
+	}
+	if gh.Requests("/api/v3/user/teams") == 0 {
+		t.Error("ragd never asked the GitHub stand-in for the person's teams")
+	}
+	t.Logf("the flow as the go-sdk client and its browser saw it:\n%s", strings.Join(log.lines, "\n"))
+}

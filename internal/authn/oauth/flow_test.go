@@ -3,6 +3,7 @@ package oauth_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -148,5 +149,25 @@ func TestRegistrationBounds(t *testing.T) {
 	res, body := h.post(oauth.RegisterPath, "application/json", `{"redirect_uris":["https://a.example/cb"]}`, nil)
 	if res.StatusCode != http.StatusTooManyRequests {
 		t.Fatalf("the 4th registration in the hour: %d %s, want 429", res.StatusCode, body)
+	}
+}
+
+// TestConsentIsRemembered: a person who allowed a client is not asked
+// again for the same scopes; the sign-in goes straight back with a code.
+func TestConsentIsRemembered(t *testing.T) {
+	h := newHarness(t)
+	a := h.newAuthorization("http://127.0.0.1:7777/callback")
+	h.code(a)
+	a.state = "second"
+	res, _ := h.get(a.query())
+	res, _ = h.get(res.Header.Get("Location"))
+	res, _ = h.get(res.Header.Get("Location"))
+	back, _ := url.Parse(res.Header.Get("Location"))
+	if res.StatusCode != http.StatusFound || back.Query().Get("code") == "" || back.Query().Get("state") != "second" {
+		t.Fatalf("the second sign-in: %d to %q, want the code without a consent page", res.StatusCode, res.Header.Get("Location"))
+	}
+	a.scope = "read write operator"
+	if _, page := h.consentPage(a); !strings.Contains(page, "operator:") {
+		t.Fatal("a wider request did not ask again")
 	}
 }

@@ -1,6 +1,7 @@
 package ragd
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"unicode"
@@ -146,6 +147,28 @@ func (a Audience) Key() string {
 		return EveryGroup
 	}
 	return strings.Join(a.groups, ",")
+}
+
+// audienceKey carries an Audience in a context.
+type audienceKey struct{}
+
+// WithAudience returns ctx carrying aud: what every read of documents,
+// chunks and jobs under ctx may see. Those reads apply it themselves (the
+// chunk store, the registry, the job queue), so no caller can forget it.
+// authn sets it with the request's principal; a job's run, with the
+// audience of the principal that asked for it.
+func WithAudience(ctx context.Context, aud Audience) context.Context {
+	return context.WithValue(ctx, audienceKey{}, aud)
+}
+
+// AudienceIn is what ctx may see (WithAudience). A context that carries
+// none is ragd's own — no authentication, a watcher, a job nobody limited
+// asked for — and sees every document.
+func AudienceIn(ctx context.Context) Audience {
+	if a, ok := ctx.Value(audienceKey{}).(Audience); ok {
+		return a
+	}
+	return EveryDocument()
 }
 
 // ViewerAudience is the audience of a job's Viewer (its payload's form:

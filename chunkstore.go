@@ -90,9 +90,6 @@ type ChunkQuery struct {
 	DocumentIDs []string
 	Tags        []string
 	SourceTypes []string
-	// Access restricts the query to chunks whose stored access holds one
-	// of these values (ragd.Audience.StoreFilter); nil is no restriction.
-	Access []string
 	// WithVectors returns each hit's vector (for diversity re-ranking).
 	WithVectors bool
 	// RankedFusion fuses a hybrid query's BM25 and vector results by rank

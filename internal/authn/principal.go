@@ -63,7 +63,7 @@ func RequireOperator(ctx context.Context, what string) error {
 // ragd.EveryGroup): what it guards reads or changes documents hidden from
 // others (an export, an import, clearing a namespace).
 func RequireEveryDocument(ctx context.Context, what string) error {
-	if AudienceOf(ctx).All() {
+	if ragd.AudienceIn(ctx).All() {
 		return nil
 	}
 	return ragd.Forbidden("%s needs an operator: a principal in group %q, which sees every document", what, ragd.EveryGroup)
@@ -83,9 +83,6 @@ func (p *Principal) Audience() ragd.Audience {
 	return ragd.GroupAudience(p.Groups)
 }
 
-// AudienceOf is what ctx's principal sees.
-func AudienceOf(ctx context.Context) ragd.Audience { return FromContext(ctx).Audience() }
-
 type principalKey struct{}
 
 // principalExtra is the TokenInfo.Extra key carrying the principal to MCP
@@ -93,9 +90,13 @@ type principalKey struct{}
 // some session setups.
 const principalExtra = "ragd.principal"
 
-// WithPrincipal attaches p to ctx (for stdio MCP and tests).
+// WithPrincipal attaches p to ctx, with what p sees (ragd.WithAudience),
+// which the chunk store, the registry and the job queue apply to every
+// read under ctx. It is the one way a principal enters a context: the
+// HTTP middleware, the MCP handlers (from the SDK's token info), stdio
+// MCP and tests.
 func WithPrincipal(ctx context.Context, p *Principal) context.Context {
-	return context.WithValue(ctx, principalKey{}, p)
+	return ragd.WithAudience(context.WithValue(ctx, principalKey{}, p), p.Audience())
 }
 
 // FromContext returns the request's principal (nil when auth is disabled).

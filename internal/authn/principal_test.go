@@ -56,3 +56,18 @@ func TestCheckNamespace(t *testing.T) {
 		t.Error("FromContext without principal should be nil")
 	}
 }
+
+// A principal enters a context with what it sees: the stores read that
+// audience (ragd.AudienceIn), so no service call site passes one.
+func TestWithPrincipalCarriesItsAudience(t *testing.T) {
+	ctx := context.Background()
+	if !ragd.AudienceIn(ctx).All() {
+		t.Fatal("a context with no principal is ragd's own and sees every document")
+	}
+	for _, p := range []*Principal{nil, {Name: "op", Groups: []string{ragd.EveryGroup}}, {Name: "k", Groups: []string{"fin", "eng"}}, {Name: "open"}} {
+		got := ragd.AudienceIn(WithPrincipal(ctx, p))
+		if got.Key() != p.Audience().Key() || got.All() != p.Audience().All() {
+			t.Errorf("%+v: context audience %q, want %q", p, got.Key(), p.Audience().Key())
+		}
+	}
+}

@@ -73,7 +73,7 @@ func startCounting(t *testing.T) *countingRig {
 	t.Cleanup(srv.Shutdown)
 	// The counters are recounted once, then trusted for the whole test:
 	// every count below comes from ragd's own moves.
-	if _, err := q.Stats(t.Context(), nil, ragd.EveryDocument()); err != nil {
+	if _, err := q.Stats(t.Context(), nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := q.rdb.Set(t.Context(), q.keys.CountedAt(), "test", 0).Err(); err != nil {
@@ -140,7 +140,7 @@ func (r *countingRig) agree(t *testing.T, step string) {
 			if want, err = r.q.walkStats(ctx, nil, aud); err != nil {
 				t.Fatal(err)
 			}
-			if got, err = r.q.Stats(ctx, nil, aud); err != nil {
+			if got, err = r.q.Stats(ragd.WithAudience(ctx, aud), nil); err != nil {
 				t.Fatal(err)
 			}
 			if got == want || time.Now().After(deadline) {
@@ -248,7 +248,7 @@ func TestStatsCountersCorrected(t *testing.T) {
 	stats := func(aud ragd.Audience) (got, want Stats) {
 		t.Helper()
 		var err error
-		if got, err = q.Stats(ctx, nil, aud); err != nil {
+		if got, err = q.Stats(ragd.WithAudience(ctx, aud), nil); err != nil {
 			t.Fatal(err)
 		}
 		if want, err = q.walkStats(ctx, nil, aud); err != nil {
@@ -297,12 +297,12 @@ func TestStatsRoundTripsConstant(t *testing.T) {
 	q.rdb.(*redis.Client).AddHook(trips)
 	for _, n := range []int{3 * childBatch, 6 * childBatch} {
 		seedRetained(t, q, fmt.Sprintf("docs-%d", n), n, limited)
-		if _, err := q.Stats(t.Context(), nil, ragd.EveryDocument()); err != nil { // recounts what was seeded
+		if _, err := q.Stats(t.Context(), nil); err != nil { // recounts what was seeded
 			t.Fatal(err)
 		}
 		for _, aud := range []ragd.Audience{ragd.EveryDocument(), limited} {
 			trips.n.Store(0)
-			if _, err := q.Stats(t.Context(), nil, aud); err != nil {
+			if _, err := q.Stats(ragd.WithAudience(t.Context(), aud), nil); err != nil {
 				t.Fatal(err)
 			}
 			if got := trips.n.Load(); got > 2 {

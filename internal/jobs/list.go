@@ -19,9 +19,7 @@ type ListQuery struct {
 	// Namespaces to list; nil lists every namespace that has jobs.
 	Namespaces []string
 	// Status keeps only the jobs in it; empty keeps all.
-	Status ragd.JobStatus
-	// Audience keeps only the jobs it may see (ragd.Audience.SeesJobsOf).
-	Audience      ragd.Audience
+	Status        ragd.JobStatus
 	Offset, Limit int
 }
 
@@ -42,12 +40,13 @@ type entry struct {
 // children, and how many jobs match. Asynq has no index by status: a
 // status filter reads every job's state (one script call per childBatch,
 // no decoding), and a completed directory's files to tell whether they
-// have all ended. Only the page's records are decoded.
+// have all ended. Only the page's records are decoded. Only the jobs ctx's
+// audience may see are listed and counted (ragd.Audience.SeesJobsOf).
 func (q *Queue) List(ctx context.Context, lq ListQuery) ([]ragd.Job, int, error) {
 	if err := q.backfill(ctx); err != nil {
 		return nil, 0, err
 	}
-	entries, err := q.visibleEntries(ctx, lq.Namespaces, lq.Audience)
+	entries, err := q.visibleEntries(ctx, lq.Namespaces, ragd.AudienceIn(ctx))
 	if err != nil {
 		return nil, 0, err
 	}

@@ -30,11 +30,11 @@ func TestListDropsVanishedJobs(t *testing.T) {
 	if err := q.index(ctx, TypeIngestDocument, "enqueueing", young); err != nil {
 		t.Fatal(err)
 	}
-	jobs, total, err := q.List(ctx, ListQuery{Audience: ragd.EveryDocument(), Limit: 10})
+	jobs, total, err := q.List(ctx, ListQuery{Limit: 10})
 	if err != nil || total != 2 || len(jobs) != 1 || jobs[0].ID != live {
 		t.Fatalf("list: %v, total %d, %v", jobs, total, err)
 	}
-	if _, total, _ := q.List(ctx, ListQuery{Audience: ragd.EveryDocument(), Limit: 10, Status: ragd.JobQueued}); total != 2 {
+	if _, total, _ := q.List(ctx, ListQuery{Limit: 10, Status: ragd.JobQueued}); total != 2 {
 		t.Errorf("queued: %d, want the live job and the one being enqueued", total)
 	}
 	if ids, _ := q.rdb.ZRange(ctx, q.keys.Index("docs"), 0, -1).Result(); len(ids) != 2 {
@@ -58,7 +58,7 @@ func TestListBackfillsOlderJobs(t *testing.T) {
 	older(TypeIngestDocument, "doc", DocumentPayload{Namespace: "old", CreatedAt: created})
 	older(TypeIngestDirectory, "dir", DirectoryPayload{Namespace: "old", CreatedAt: created.Add(time.Second)})
 	older(TypeIngestDocument, "dir.0", DocumentPayload{Namespace: "old", ParentID: "dir", CreatedAt: created})
-	jobs, total, err := q.List(ctx, ListQuery{Audience: ragd.EveryDocument(), Limit: 10})
+	jobs, total, err := q.List(ctx, ListQuery{Limit: 10})
 	if err != nil || total != 2 || jobs[0].ID != "dir" || jobs[1].ID != "doc" {
 		t.Fatalf("list: %+v, total %d, %v", jobs, total, err)
 	}
@@ -123,9 +123,9 @@ func BenchmarkListJobs(b *testing.B) {
 		name string
 		run  func()
 	}{
-		{"all", list(ListQuery{Audience: ragd.EveryDocument(), Limit: 100})},
-		{"namespace", list(ListQuery{Audience: ragd.EveryDocument(), Namespaces: []string{"ns3"}, Limit: 100})},
-		{"status", list(ListQuery{Audience: ragd.EveryDocument(), Status: ragd.JobQueued, Limit: 100})},
+		{"all", list(ListQuery{Limit: 100})},
+		{"namespace", list(ListQuery{Namespaces: []string{"ns3"}, Limit: 100})},
+		{"status", list(ListQuery{Status: ragd.JobQueued, Limit: 100})},
 	}
 	var floor time.Duration
 	took := make([]time.Duration, len(cases))
@@ -159,7 +159,7 @@ func TestListFiltersDirectoriesByTheirFiles(t *testing.T) {
 	d := startDirectory(t, 40, 30, 5)
 	ctx := t.Context()
 	for status, want := range map[ragd.JobStatus]int{ragd.JobActive: 1, ragd.JobCompleted: 0} {
-		jobs, total, err := d.queue.List(ctx, ListQuery{Audience: ragd.EveryDocument(), Status: status, Limit: 10})
+		jobs, total, err := d.queue.List(ctx, ListQuery{Status: status, Limit: 10})
 		if err != nil || total != want || len(jobs) != want {
 			t.Fatalf("%s: %+v, total %d, %v", status, jobs, total, err)
 		}
@@ -179,7 +179,7 @@ func TestListKeepsSettledDirectories(t *testing.T) {
 	d := startDirectory(t, 1, 1, 0) // its one file fails for good
 	ctx := t.Context()
 	for range 2 {
-		jobs, total, err := d.queue.List(ctx, ListQuery{Audience: ragd.EveryDocument(), Status: ragd.JobFailed, Limit: 10})
+		jobs, total, err := d.queue.List(ctx, ListQuery{Status: ragd.JobFailed, Limit: 10})
 		if err != nil || total != 1 || jobs[0].ID != d.parentID {
 			t.Fatalf("failed: %+v, total %d, %v", jobs, total, err)
 		}
@@ -230,13 +230,14 @@ func TestListOrdersJobsOfOneMillisecond(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	jobs, _, err := q.List(ctx, ListQuery{Audience: ragd.EveryDocument(), Namespaces: []string{"tied"}, Limit: 10})
+	jobs, _, err := q.List(ctx, ListQuery{Namespaces: []string{"tied"}, Limit: 10})
 	if err != nil || len(jobs) != 3 || jobs[0].ID != "a-third" || jobs[1].ID != "c-second" || jobs[2].ID != "b-first" {
 		t.Fatalf("list: %v %v", jobs, err)
 	}
 }
 
-// A listing and the counts keep the jobs the audience may see: an
+// A listing, the counts and a job read by id keep the jobs the context's
+// audience may see (ragd.WithAudience, applied by the queue itself): an
 // operator's jobs only operators, a group's those holding every group of
 // its asker; a job's file jobs follow their directory.
 func TestListKeepsWhatTheAudienceSees(t *testing.T) {
@@ -263,7 +264,7 @@ func TestListKeepsWhatTheAudienceSees(t *testing.T) {
 		if aud == "" {
 			a = ragd.GroupAudience(nil)
 		}
-		jobs, total, err := q.List(ctx, ListQuery{Audience: a, Limit: 10})
+		jobs, total, err := q.List(ragd.WithAudience(ctx, a), ListQuery{Limit: 10})
 		var got []string
 		for _, j := range jobs {
 			got = append(got, ids[j.ID])
@@ -272,8 +273,15 @@ func TestListKeepsWhatTheAudienceSees(t *testing.T) {
 		if err != nil || total != len(want) || !slices.Equal(got, want) {
 			t.Errorf("audience %q: %v (total %d, %v), want %v", aud, got, total, err, want)
 		}
-		if st, err := q.Stats(ctx, nil, a); err != nil || st.Pending != len(want) {
+		if st, err := q.Stats(ragd.WithAudience(ctx, a), nil); err != nil || st.Pending != len(want) {
 			t.Errorf("audience %q counts %+v (%v), want %d pending", aud, st, err, len(want))
+		}
+		for id, name := range ids { // one job, read by id, follows the same rule
+			job, err := q.Job(ragd.WithAudience(ctx, a), id)
+			if sees := slices.Contains(want, name); sees != (err == nil && job != nil) ||
+				!sees && (ragd.KindOf(err) != ragd.KindNotFound || err.Error() != q.NotFound(id).Error()) {
+				t.Errorf("audience %q reading job %s: %v, %v (sees: %v)", aud, name, job, err, sees)
+			}
 		}
 	}
 	for id, name := range ids {
@@ -296,7 +304,7 @@ func TestListFailedFindsDirectoriesWithFailedFiles(t *testing.T) {
 	if err != nil || len(archived) != 1 || archived[0].ID != childID(d.parentID, 0) {
 		t.Fatalf("archived tasks: %+v, %v", archived, err)
 	}
-	all := ListQuery{Audience: ragd.EveryDocument(), Limit: 10}
+	all := ListQuery{Limit: 10}
 	jobs, total, err := d.queue.List(ctx, all)
 	if err != nil || total != 1 || jobs[0].Status != ragd.JobCompleted {
 		t.Fatalf("every job: %+v, total %d, %v", jobs, total, err)
@@ -313,7 +321,7 @@ func TestListFailedFindsDirectoriesWithFailedFiles(t *testing.T) {
 			t.Errorf("status=%s: %+v, total %d, %v", status, jobs, total, err)
 		}
 	}
-	if st, err := d.queue.Stats(ctx, nil, ragd.EveryDocument()); err != nil || st.Failed != 1 {
+	if st, err := d.queue.Stats(ctx, nil); err != nil || st.Failed != 1 {
 		t.Errorf("stats: %+v, %v", st, err)
 	}
 }

@@ -21,7 +21,7 @@ type Stats struct {
 	Cancelled int `json:"cancelled"`
 }
 
-// Stats counts the jobs of namespaces (nil: every namespace) that aud may
+// Stats counts the jobs of namespaces (nil: every namespace) that ctx's audience may
 // see (ragd.Audience.SeesJobsOf) by the status
 // the job listing gives them, so a count and `GET /jobs?status=` agree: a
 // job is a top-level job (a directory counts once, by its files; its
@@ -34,7 +34,8 @@ type Stats struct {
 // check; when they are no longer trusted it recounts them with the walk,
 // or walks when another process is recounting and they read negative or
 // were never counted.
-func (q *Queue) Stats(ctx context.Context, namespaces []string, aud ragd.Audience) (Stats, error) {
+func (q *Queue) Stats(ctx context.Context, namespaces []string) (Stats, error) {
+	aud := ragd.AudienceIn(ctx)
 	if err := q.backfill(ctx); err != nil {
 		return Stats{}, err
 	}

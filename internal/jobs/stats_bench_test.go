@@ -50,7 +50,9 @@ func BenchmarkStatsRetained(b *testing.B) {
 			stats func(context.Context, ragd.Audience) (Stats, error)
 		}{
 			{"walk", walk},
-			{"counters", func(ctx context.Context, aud ragd.Audience) (Stats, error) { return q.Stats(ctx, nil, aud) }},
+			{"counters", func(ctx context.Context, aud ragd.Audience) (Stats, error) {
+				return q.Stats(ragd.WithAudience(ctx, aud), nil)
+			}},
 			{"recount", func(ctx context.Context, _ ragd.Audience) (Stats, error) { _, err := q.recount(ctx); return want, err }},
 		} {
 			b.Run(c.name+"/"+m.name, func(b *testing.B) {

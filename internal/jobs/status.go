@@ -12,7 +12,9 @@ import (
 )
 
 // Job reads a job's state. A directory job stays active until every file job
-// it fanned out has finished; its progress counts those files.
+// it fanned out has finished; its progress counts those files. A job
+// asked for by a principal who saw what ctx's audience may not
+// (ragd.Audience.SeesJobsOf) is not found, exactly as an unknown one.
 func (q *Queue) Job(ctx context.Context, id string) (*ragd.Job, error) {
 	jobs, err := q.readJobs(ctx, []string{id})
 	if err != nil {
@@ -20,6 +22,15 @@ func (q *Queue) Job(ctx context.Context, id string) (*ragd.Job, error) {
 	}
 	if jobs[0] == nil {
 		return nil, q.NotFound(id)
+	}
+	if aud := ragd.AudienceIn(ctx); !aud.All() {
+		key, err := q.Viewer(ctx, id)
+		if err != nil {
+			return nil, ragd.Unavailable("redis", err)
+		}
+		if !aud.SeesJobsOf(key) {
+			return nil, q.NotFound(id)
+		}
 	}
 	return jobs[0], nil
 }

@@ -28,7 +28,7 @@ func accessParam(access []string) (*[]string, error) {
 
 // viewerOf is the payload's Viewer for ctx's principal.
 func viewerOf(ctx context.Context) *[]string {
-	aud := authn.AudienceOf(ctx)
+	aud := ragd.AudienceIn(ctx)
 	if aud.All() {
 		return nil
 	}
@@ -51,7 +51,7 @@ func (s *Service) mayReplace(ctx context.Context, pl jobs.DocumentPayload) error
 	case err != nil:
 		return ragd.Unavailable("redis", err)
 	}
-	return authn.AudienceOf(ctx).MayIndex(doc, pl.Access)
+	return ragd.AudienceIn(ctx).MayIndex(doc, pl.Access)
 }
 
 // AccessRequest is wire.AccessRequest, the contract REST, MCP and the client share.
@@ -84,7 +84,7 @@ func (s *Service) SetAccess(ctx context.Context, kb, id string, req AccessReques
 	if doc, err = s.Document(ctx, kb, id); err != nil {
 		return nil, err
 	}
-	if err := authn.AudienceOf(ctx).MayShare(doc, &access); err != nil {
+	if err := ragd.AudienceIn(ctx).MayShare(doc, &access); err != nil {
 		return nil, err
 	}
 	shared, err := s.Versions.Share(ctx, lease, *doc, access)

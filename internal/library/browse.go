@@ -55,7 +55,7 @@ func (s *Service) BrowseDocuments(ctx context.Context, cursor string, limit int)
 		if ns == at.Namespace {
 			offset = at.Offset
 		}
-		page, total, err := s.Registry.PageFor(ctx, ns, authn.AudienceOf(ctx), offset, limit-len(out.Documents))
+		page, total, err := s.Registry.PageFor(ctx, ns, offset, limit-len(out.Documents))
 		if err != nil {
 			return Browse{}, ragd.Unavailable("redis", err)
 		}

@@ -35,7 +35,7 @@ func (s *Service) DocumentIDsMatching(ctx context.Context, kb, prefix string, li
 	if err != nil {
 		return nil, false, err
 	}
-	ids, more, err := s.Registry.IDsWithPrefix(ctx, ns, prefix, limit, authn.AudienceOf(ctx))
+	ids, more, err := s.Registry.IDsWithPrefix(ctx, ns, prefix, limit)
 	if err != nil {
 		return nil, false, ragd.Unavailable("redis", err)
 	}

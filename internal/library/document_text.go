@@ -77,15 +77,12 @@ func (s *Service) Chunk(ctx context.Context, kb, id string) (ChunkText, error) {
 	if c == nil {
 		return ChunkText{}, ragd.NotFound("chunk %s not found in namespace %s", id, ns)
 	}
-	doc, err := s.Registry.Get(ctx, ns, c.DocumentID)
+	doc, err := s.Registry.Visible(ctx, ns, c.DocumentID)
 	if err != nil {
-		if ragd.KindOf(err) == ragd.KindNotFound {
+		if ragd.KindOf(err) == ragd.KindNotFound { // missing, or hidden from the caller
 			return ChunkText{}, ragd.NotFound("chunk %s not found in namespace %s", id, ns)
 		}
 		return ChunkText{}, ragd.Unavailable("redis", err)
-	}
-	if !authn.AudienceOf(ctx).Sees(doc.Access) {
-		return ChunkText{}, ragd.NotFound("chunk %s not found in namespace %s", id, ns)
 	}
 	if doc.ContentHash != c.ContentHash {
 		return ChunkText{}, ragd.NotFound("chunk %s is of a version of document %s that is no longer current", id, doc.ID)

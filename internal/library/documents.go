@@ -33,7 +33,7 @@ func (s *Service) ListDocuments(ctx context.Context, req ListRequest) (DocumentL
 	if err != nil {
 		return DocumentList{}, err
 	}
-	page, total, err := s.Registry.PageFor(ctx, ns, authn.AudienceOf(ctx), offset, limit)
+	page, total, err := s.Registry.PageFor(ctx, ns, offset, limit)
 	if err != nil {
 		return DocumentList{}, ragd.Unavailable("redis", err)
 	}
@@ -90,12 +90,9 @@ func (s *Service) Document(ctx context.Context, kb, id string) (*ragd.Document, 
 		if kb == "" && !authn.FromContext(ctx).Allows(ns) {
 			continue // not the caller's to see
 		}
-		doc, err := s.Registry.Get(ctx, ns, id)
-		if err == nil && authn.AudienceOf(ctx).Sees(doc.Access) {
-			return doc, nil
-		}
+		doc, err := s.Registry.Visible(ctx, ns, id) // hidden: answered as missing
 		if err == nil {
-			break // hidden: answered as missing
+			return doc, nil
 		}
 		if ragd.KindOf(err) != ragd.KindNotFound {
 			return nil, ragd.Unavailable("redis", err)

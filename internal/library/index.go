@@ -143,9 +143,11 @@ func (s *Service) dedup(ctx context.Context, ns string, pl jobs.DocumentPayload,
 	if owner == "" {
 		return nil, nil
 	}
-	doc, err := s.Registry.Get(ctx, ns, owner)
+	doc, err := s.Registry.Visible(ctx, ns, owner)
 	if err != nil {
-		return nil, nil // recorded hash without a document: index afresh
+		// A recorded hash without a document, or another's to see: this
+		// one is indexed afresh, as a document of its own.
+		return nil, nil
 	}
 	// A dedup hit must already have the access pl's job would leave;
 	// another document's own access is not pl's document's.
@@ -153,9 +155,9 @@ func (s *Service) dedup(ctx context.Context, ns string, pl jobs.DocumentPayload,
 	if owner != pl.DocumentID {
 		prev = nil
 	}
-	if !authn.AudienceOf(ctx).Sees(doc.Access) || !slices.Equal(doc.Access, pl.AccessFor(prev)) {
-		// Another's to see, or to be shared otherwise: this one is
-		// indexed as a document of its own (or, the same one, re-shared).
+	if !slices.Equal(doc.Access, pl.AccessFor(prev)) {
+		// To be shared otherwise: this one is indexed as a document of its
+		// own (or, the same one, re-shared).
 		return nil, nil
 	}
 	return &Enqueued{Status: ragd.JobCompleted, DocumentID: owner, DedupHit: true, Existing: doc}, nil
@@ -224,7 +226,7 @@ func (s *Service) directoryScope(ctx context.Context, req DirectoryRequest) (syn
 	}
 	return syncplan.Scope{Namespace: ns, Dir: dir, Recursive: req.Recursive == nil || *req.Recursive,
 		Prune: req.Sync && (req.Prune == nil || *req.Prune), MaxFiles: s.MaxDirectoryFiles, IncludeIgnored: req.IncludeIgnored,
-		Access: access, Audience: authn.AudienceOf(ctx)}, nil
+		Access: access}, nil
 }
 
 func countSet(values ...string) int {

@@ -68,7 +68,7 @@ func (s *Service) Stats(ctx context.Context) (Stats, error) {
 	// A limited key counts the jobs it may see of its own namespaces:
 	// another's failing is none of its business.
 	jobNS, _ := jobNamespaces(ctx, "") // nil for an operator: every namespace
-	if st.Queue, err = s.Queue.Stats(ctx, jobNS, authn.AudienceOf(ctx)); err != nil {
+	if st.Queue, err = s.Queue.Stats(ctx, jobNS); err != nil {
 		return Stats{}, ragd.Unavailable("redis", err)
 	}
 	return Stats{Status: "success", Statistics: st}, nil
@@ -119,7 +119,7 @@ func (s *Service) countNamespace(ctx context.Context, ns string) (NamespaceStats
 	if err != nil {
 		return NamespaceStats{}, ragd.Unavailable("redis", err)
 	}
-	hidden, err := s.Registry.Hidden(ctx, ns, authn.AudienceOf(ctx))
+	hidden, err := s.Registry.Hidden(ctx, ns)
 	if err != nil {
 		return NamespaceStats{}, ragd.Unavailable("redis", err)
 	}

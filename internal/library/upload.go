@@ -123,4 +123,4 @@ func (s *Service) WaitUploads(ctx context.Context, up *Uploaded) (bool, error) {
 }
 
 // askerScope is the scope segment (source.Scope) of ctx's principal.
-func askerScope(ctx context.Context) string { return source.Scope(authn.AudienceOf(ctx)) }
+func askerScope(ctx context.Context) string { return source.Scope(ragd.AudienceIn(ctx)) }

@@ -74,12 +74,13 @@ func (s *Store) UpsertImages(ctx context.Context, namespace string, images []rag
 }
 
 // SearchImages finds images by caption and nearby text (hybrid, the caption
-// weighted double), within q's document filter.
+// weighted double), within q's document filter, among those ctx's
+// audience may see (ragd.AudienceIn).
 func (s *Store) SearchImages(ctx context.Context, namespace string, q ragd.ChunkQuery) ([]ragd.ImageHit, error) {
 	results, err := s.objects(ctx, objectQuery{class: s.imageClass(), namespace: namespace, limit: q.Limit, consistent: true,
 		properties: []string{propCaption, propNearby, propDocumentID, propContentHash, propSource, propFormat,
 			propImageIndex, propPage, propPosition, propWidth, propHeight, propAccess},
-		where:     where(ragd.ChunkQuery{DocumentIDs: q.DocumentIDs, Access: q.Access}),
+		where:     where(ragd.ChunkQuery{DocumentIDs: q.DocumentIDs}, ragd.AudienceIn(ctx).StoreFilter()),
 		withScore: true,
 		hybrid:    hybridSearch(q.Text, []string{propCaption + "^2", propNearby}, q.Alpha, q.Vector, false)})
 	if err != nil {

@@ -74,8 +74,8 @@ func TestOlderChunksGetAccess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := ragd.ChunkQuery{Text: "harbour charts", Mode: ragd.ModeKeyword, Limit: 5, Access: ragd.GroupAudience([]string{"eng"}).StoreFilter()}
-	hits, err := s.Search(ctx, "ns", q)
+	q := ragd.ChunkQuery{Text: "harbour charts", Mode: ragd.ModeKeyword, Limit: 5}
+	hits, err := s.Search(ragd.WithAudience(ctx, ragd.GroupAudience([]string{"eng"})), "ns", q)
 	if err != nil || len(hits) != 1 || hits[0].Access != nil {
 		t.Fatalf("a group's search of the older chunk: %v %+v", err, hits)
 	}

@@ -22,13 +22,14 @@ func properties(q ragd.ChunkQuery) []string {
 	return []string{propText, fmt.Sprintf("%s^%g", propPath, q.PathBoost)}
 }
 
-// Search runs q in the namespace's tenant. A namespace that holds nothing yet
-// answers with no hits, not an error.
+// Search runs q in the namespace's tenant, over the chunks ctx's audience
+// may see (ragd.AudienceIn). A namespace that holds nothing yet answers
+// with no hits, not an error.
 func (s *Store) Search(ctx context.Context, namespace string, q ragd.ChunkQuery) ([]ragd.Hit, error) {
 	if q.Related {
 		q.Mode = ragd.ModeKeyword // related words have no vectors of their own
 	}
-	hits, err := s.wire.search(ctx, s.searchRequest(namespace, q), namespace, q.Mode == ragd.ModeVector)
+	hits, err := s.wire.search(ctx, s.searchRequest(namespace, q, ragd.AudienceIn(ctx).StoreFilter()), namespace, q.Mode == ragd.ModeVector)
 	if err != nil {
 		if isMissingTenant(err) {
 			return nil, nil
@@ -38,7 +39,10 @@ func (s *Store) Search(ctx context.Context, namespace string, q ragd.ChunkQuery)
 	return hits, nil
 }
 
-func where(q ragd.ChunkQuery) *filters.WhereBuilder {
+// where is q's filter, with access (ragd.Audience.StoreFilter of the
+// context's audience): only chunks whose stored access holds one of its
+// values; nil is no restriction.
+func where(q ragd.ChunkQuery, access []string) *filters.WhereBuilder {
 	var operands []*filters.WhereBuilder
 	anyOf := func(prop string, values []string) {
 		if len(values) > 0 {
@@ -49,8 +53,8 @@ func where(q ragd.ChunkQuery) *filters.WhereBuilder {
 	anyOf(propDocumentID, q.DocumentIDs)
 	anyOf(propTags, q.Tags)
 	anyOf(propSourceType, q.SourceTypes)
-	if q.Access != nil { // empty: open documents only
-		anyOf(propAccess, ragd.StoredAccess(q.Access))
+	if access != nil { // empty: open documents only
+		anyOf(propAccess, ragd.StoredAccess(access))
 	}
 	switch len(operands) {
 	case 0:

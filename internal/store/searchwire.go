@@ -35,10 +35,11 @@ func (w *grpcWire) search(ctx context.Context, req *pb.SearchRequest, namespace 
 	return reply.hits, nil
 }
 
-// searchRequest is the request the Weaviate client sends for q.
-func (s *Store) searchRequest(namespace string, q ragd.ChunkQuery) *pb.SearchRequest {
+// searchRequest is the request the Weaviate client sends for q, over the
+// chunks access allows (where).
+func (s *Store) searchRequest(namespace string, q ragd.ChunkQuery, access []string) *pb.SearchRequest {
 	req := s.request(objectQuery{class: s.class, namespace: namespace, limit: q.Limit, properties: chunkProperties,
-		where: where(q), consistent: true, withScore: q.Mode != ragd.ModeVector})
+		where: where(q, access), consistent: true, withScore: q.Mode != ragd.ModeVector})
 	req.Metadata.Distance, req.Metadata.Vector = q.Mode == ragd.ModeVector, q.WithVectors
 	switch q.Mode {
 	case ragd.ModeKeyword:

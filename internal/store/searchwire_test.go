@@ -50,7 +50,7 @@ func clientSearch(ctx context.Context, ref *weaviate.Client, s *Store, namespace
 		req = req.WithHybrid((&graphql.HybridArgumentBuilder{}).WithQuery(q.Text).WithVector(q.Vector).
 			WithAlpha(float32(q.Alpha)).WithProperties(properties(q)).WithFusionType(fusion))
 	}
-	if w := where(q); w != nil {
+	if w := where(q, ragd.AudienceIn(ctx).StoreFilter()); w != nil {
 		req = req.WithWhere(w)
 	}
 	results, err := req.Do(ctx)
@@ -119,12 +119,18 @@ func TestWireSearchMatchesTheClient(t *testing.T) {
 		"vector + vectors": {Vector: vec(8, 3), Mode: ragd.ModeVector, Limit: 4, WithVectors: true},
 		"hybrid + vectors": {Text: "ledger", Vector: vec(8, 6), Mode: ragd.ModeHybrid, Alpha: 0.7, Limit: 8, WithVectors: true},
 		"filters":          {Text: "the", Vector: vec(8, 0), Mode: ragd.ModeHybrid, Alpha: 0.3, Limit: 8, Tags: []string{"t2"}, DocumentIDs: []string{"doc1", "doc2"}},
-		"access":           {Text: "ledger tide lighthouse buoys pilots cargo mooring", Mode: ragd.ModeKeyword, Limit: 8, Access: []string{"fin"}},
-		"open only":        {Text: "ledger tide lighthouse buoys pilots cargo mooring", Mode: ragd.ModeKeyword, Limit: 8, Access: []string{}},
+		"access":           {Text: "ledger tide lighthouse buoys pilots cargo mooring", Mode: ragd.ModeKeyword, Limit: 8},
+		"open only":        {Text: "ledger tide lighthouse buoys pilots cargo mooring", Mode: ragd.ModeKeyword, Limit: 8},
 		"source types":     {Vector: vec(8, 7), Mode: ragd.ModeVector, Limit: 8, SourceTypes: []string{string(ragd.SourcePDF)}},
 		"no hits":          {Text: "zeppelin", Mode: ragd.ModeKeyword, Limit: 5},
 	}
+	// The store applies the context's audience.
+	audiences := map[string]ragd.Audience{"access": ragd.GroupAudience([]string{"fin"}), "open only": ragd.GroupAudience(nil)}
 	for name, q := range queries {
+		ctx := ctx
+		if a, ok := audiences[name]; ok {
+			ctx = ragd.WithAudience(ctx, a)
+		}
 		for _, ns := range []string{"wire", "no-such-namespace"} {
 			want, werr := clientSearch(ctx, ref, s, ns, q)
 			got, gerr := s.Search(ctx, ns, q)
@@ -146,7 +152,7 @@ func TestWireSearchMatchesTheClient(t *testing.T) {
 func TestWireReplyCutShort(t *testing.T) {
 	ctx := context.Background()
 	s := wireFixture(t)
-	req := s.searchRequest("wire", ragd.ChunkQuery{Text: "the", Vector: vec(8, 1), Mode: ragd.ModeHybrid, Alpha: 0.5, Limit: 8, WithVectors: true})
+	req := s.searchRequest("wire", ragd.ChunkQuery{Text: "the", Vector: vec(8, 1), Mode: ragd.ModeHybrid, Alpha: 0.5, Limit: 8, WithVectors: true}, nil)
 	var reply []byte
 	if err := s.wire.conn.Invoke(ctx, searchMethod, req, &reply, grpc.ForceCodecV2(replyCodec{})); err != nil {
 		t.Fatal(err)

@@ -11,12 +11,14 @@ import (
 // accessWindow is how many order members PageFor reads at a time.
 const accessWindow = 1000
 
-// PageFor is Page for an audience: the documents it may see, paged in the
-// same order, and how many it may see. An audience that sees every
+// PageFor is Page for ctx's audience (ragd.AudienceIn): the documents it
+// may see, paged in the same order, and how many it may see. An audience
+// that sees every
 // document, or a namespace with no document it may not see, costs what
 // Page costs; otherwise the namespace's order is walked (members only,
 // never documents but the page's).
-func (r *Registry) PageFor(ctx context.Context, namespace string, aud ragd.Audience, offset, limit int) ([]ragd.Document, int, error) {
+func (r *Registry) PageFor(ctx context.Context, namespace string, offset, limit int) ([]ragd.Document, int, error) {
+	aud := ragd.AudienceIn(ctx)
 	hidden, err := r.hidden(ctx, namespace, aud)
 	if err != nil {
 		return nil, 0, err
@@ -67,10 +69,20 @@ func (r *Registry) PageFor(ctx context.Context, namespace string, aud ragd.Audie
 	return out, visible, nil
 }
 
-// HiddenIDs returns the ids of the namespace's documents aud may not see
-// (none for an audience that sees all, without a round trip).
-func (r *Registry) HiddenIDs(ctx context.Context, namespace string, aud ragd.Audience) (map[string]bool, error) {
-	return r.hidden(ctx, namespace, aud)
+// HiddenIDs returns the ids of the namespace's documents ctx's audience
+// may not see (none for an audience that sees all, without a round trip).
+func (r *Registry) HiddenIDs(ctx context.Context, namespace string) (map[string]bool, error) {
+	return r.hidden(ctx, namespace, ragd.AudienceIn(ctx))
+}
+
+// Visible is Get for ctx's audience (ragd.AudienceIn): a document it may
+// not see is not found, exactly as a missing one.
+func (r *Registry) Visible(ctx context.Context, namespace, id string) (*ragd.Document, error) {
+	d, err := r.Get(ctx, namespace, id)
+	if err != nil || ragd.AudienceIn(ctx).Sees(d.Access) {
+		return d, err
+	}
+	return nil, ragd.NotFound("document %s not found in namespace %s", id, namespace)
 }
 
 // hidden returns the ids of the namespace's documents aud may not see.
@@ -91,9 +103,9 @@ func (r *Registry) hidden(ctx context.Context, namespace string, aud ragd.Audien
 	return hidden, nil
 }
 
-// Hidden returns the namespace's documents aud may not see.
-func (r *Registry) Hidden(ctx context.Context, namespace string, aud ragd.Audience) ([]ragd.Document, error) {
-	hidden, err := r.hidden(ctx, namespace, aud)
+// Hidden returns the namespace's documents ctx's audience may not see.
+func (r *Registry) Hidden(ctx context.Context, namespace string) ([]ragd.Document, error) {
+	hidden, err := r.hidden(ctx, namespace, ragd.AudienceIn(ctx))
 	if err != nil || len(hidden) == 0 {
 		return nil, err
 	}

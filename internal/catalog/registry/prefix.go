@@ -15,13 +15,13 @@ const prefixScanCount = 1000
 // IDsWithPrefix returns up to limit ids of a namespace's documents that
 // start with prefix, sorted, and whether more match: Redis matches the ids
 // while it scans (HSCAN MATCH), so only matching documents cross the
-// network; aud's hidden documents are left out. Document ids are lowercase hex; a prefix that could not start
+// network; the documents ctx's audience may not see are left out. Document ids are lowercase hex; a prefix that could not start
 // one matches nothing, and never reaches Redis as a glob pattern.
-func (r *Registry) IDsWithPrefix(ctx context.Context, namespace, prefix string, limit int, aud ragd.Audience) ([]string, bool, error) {
+func (r *Registry) IDsWithPrefix(ctx context.Context, namespace, prefix string, limit int) ([]string, bool, error) {
 	if strings.Trim(prefix, "0123456789abcdef") != "" || limit <= 0 {
 		return nil, false, nil
 	}
-	hidden, err := r.hidden(ctx, namespace, aud)
+	hidden, err := r.hidden(ctx, namespace, ragd.AudienceIn(ctx))
 	if err != nil {
 		return nil, false, err
 	}

@@ -43,10 +43,6 @@ type Scope struct {
 	// Access, when set, is every file's: a file whose document has
 	// another is changed, however unchanged its bytes.
 	Access *[]string
-	// Audience is what the principal that asked sees: a document hidden
-	// from it is none of the sync's business (never listed, counted,
-	// re-indexed or deleted).
-	Audience ragd.Audience
 }
 
 // Make compares the directory's supported files with the namespace's
@@ -54,8 +50,11 @@ type Scope struct {
 // match its document's record is unchanged and never read, unless the
 // document has no chunks (an earlier ragd's, see below); the others are
 // read and hashed by their jobs (a touched but unchanged file then only
-// has its time recorded).
+// has its time recorded). A document ctx's audience (ragd.AudienceIn: the
+// principal that asked) may not see is none of the sync's business: never
+// listed, counted, re-indexed or deleted.
 func Make(ctx context.Context, reg *registry.Registry, roots *guard.Roots, sc Scope) (Plan, error) {
+	aud := ragd.AudienceIn(ctx)
 	plan := Plan{Added: []string{}, Changed: []string{}, Deleted: []registry.SourceRef{}}
 	files, err := ingest.WalkFilesWith(sc.Dir, roots, ingest.WalkOptions{Recursive: sc.Recursive,
 		IncludeIgnored: sc.IncludeIgnored, MaxFiles: sc.MaxFiles})
@@ -75,7 +74,7 @@ func Make(ctx context.Context, reg *registry.Registry, roots *guard.Roots, sc Sc
 		walked[source.File(f)] = true
 		d, known := docs[ids[i]]
 		switch fi, err := os.Stat(f); {
-		case known && !sc.Audience.Sees(d.Access):
+		case known && !aud.Sees(d.Access):
 			// Another audience's document: left out of the plan.
 		case !known:
 			plan.Added = append(plan.Added, f)
@@ -109,7 +108,7 @@ func gone(ctx context.Context, reg *registry.Registry, sc Scope, walked map[stri
 	if err != nil {
 		return nil, ragd.Unavailable("redis", err)
 	}
-	hidden, err := reg.HiddenIDs(ctx, sc.Namespace, sc.Audience)
+	hidden, err := reg.HiddenIDs(ctx, sc.Namespace)
 	if err != nil {
 		return nil, ragd.Unavailable("redis", err)
 	}

@@ -91,8 +91,7 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 // from the plan, and files it already indexed are unchanged by then.
 func (p *Pipeline) syncPlan(ctx context.Context, pl jobs.DirectoryPayload, dir string, res *ragd.DirectoryResult) ([]string, error) {
 	plan, err := syncplan.Make(ctx, p.Registry, p.Reader.Roots, syncplan.Scope{Namespace: pl.Namespace, Dir: dir,
-		Recursive: pl.Recursive, Prune: pl.Prune, MaxFiles: p.MaxDirectoryFiles, IncludeIgnored: pl.IncludeIgnored, Access: pl.Access,
-		Audience: ragd.ViewerAudience(pl.Viewer)})
+		Recursive: pl.Recursive, Prune: pl.Prune, MaxFiles: p.MaxDirectoryFiles, IncludeIgnored: pl.IncludeIgnored, Access: pl.Access})
 	if err != nil {
 		return nil, err
 	}

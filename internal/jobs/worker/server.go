@@ -58,7 +58,7 @@ func NewServer(st *kv.Store, opts ServerOptions, p *Pipeline) *Server {
 		}),
 	})
 	mux := asynq.NewServeMux()
-	mux.Use(p.Queue.Counting)
+	mux.Use(p.Queue.Counting, jobs.AsAsker)
 	mux.HandleFunc(jobs.TypeIngestDocument, p.handleDocument(opts.Log))
 	mux.HandleFunc(jobs.TypeIngestDirectory, func(ctx context.Context, t *asynq.Task) error {
 		var pl jobs.DirectoryPayload

@@ -55,7 +55,7 @@ func BenchmarkSyncUnchanged(b *testing.B) {
 	}
 	plan := func() {
 		p, err := syncplan.Make(context.Background(), s.Library.Registry, s.Library.Roots,
-			syncplan.Scope{Namespace: "bench", Dir: dir, Recursive: true, Prune: true, MaxFiles: 10000, Audience: ragd.EveryDocument()})
+			syncplan.Scope{Namespace: "bench", Dir: dir, Recursive: true, Prune: true, MaxFiles: 10000})
 		if err != nil || p.Unchanged != 1000 {
 			b.Fatalf("plan: %d unchanged, %v", p.Unchanged, err)
 		}

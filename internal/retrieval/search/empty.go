@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"ragd"
-	"ragd/internal/authn"
 )
 
 // NoDocuments tells a search that found nothing because there is nothing
@@ -18,13 +17,12 @@ import (
 // use. It costs a registry read per namespace, made only for an empty
 // result; when Redis cannot answer it says nothing (nil).
 func (s *Service) NoDocuments(ctx context.Context, namespaces []string) error {
-	aud := authn.AudienceOf(ctx)
 	for _, ns := range namespaces {
 		n, err := s.Registry.Count(ctx, ns)
 		if err != nil {
 			return nil
 		}
-		hidden, err := s.Registry.HiddenIDs(ctx, ns, aud)
+		hidden, err := s.Registry.HiddenIDs(ctx, ns)
 		if err != nil {
 			return nil
 		}

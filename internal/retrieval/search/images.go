@@ -37,7 +37,7 @@ func (s *Service) RetrieveImages(ctx context.Context, req RetrieveRequest) ([]Im
 	if err != nil {
 		return nil, err
 	}
-	q := ragd.ChunkQuery{Text: p.Query, Vector: vector, Alpha: p.Alpha, Limit: p.TopK, DocumentIDs: p.DocumentIDs, Access: p.Access}
+	q := ragd.ChunkQuery{Text: p.Query, Vector: vector, Alpha: p.Alpha, Limit: p.TopK, DocumentIDs: p.DocumentIDs}
 	lists := make([][]ImageResult, len(p.Namespaces))
 	g, gctx := errgroup.WithContext(ctx)
 	for i, ns := range p.Namespaces {

@@ -41,9 +41,9 @@ type Plan struct {
 	Retrieval Retrieval `json:"r"`
 	// Rerank names the reranker and its candidate count ("" when off).
 	Rerank string `json:"rr,omitempty"`
-	// Access is the caller's ragd.Audience.StoreFilter: every query of
-	// the plan holds only chunks it may see, and results cached for one
-	// audience never answer another.
+	// Access is the caller's ragd.Audience.StoreFilter, which the store
+	// applies to every query of the plan: results cached for one audience
+	// never answer another.
 	Access []string `json:"aud,omitempty"`
 }
 
@@ -62,7 +62,7 @@ func (s *Service) Plan(ctx context.Context, req RetrieveRequest) (Plan, error) {
 // plan is Plan, in its span.
 func (s *Service) plan(ctx context.Context, req RetrieveRequest) (Plan, error) {
 	p := Plan{Query: strings.TrimSpace(req.Query), Alpha: s.Alpha, MMR: s.MMR, Retrieval: s.Retrieval,
-		Access: authn.AudienceOf(ctx).StoreFilter()}
+		Access: ragd.AudienceIn(ctx).StoreFilter()}
 	if p.Query == "" {
 		return p, ragd.Invalid("query", "missing", "query is required")
 	}
@@ -157,7 +157,7 @@ func (s *Service) Retrieve(ctx context.Context, p Plan, queryVector []float32, w
 		pool = max(pool, min(p.TopK*4, 100))
 	}
 	q := ragd.ChunkQuery{Text: p.Query, Vector: queryVector, Mode: ragd.SearchMode(p.Mode), Alpha: p.Alpha, Limit: pool,
-		DocumentIDs: p.DocumentIDs, Tags: p.Tags, SourceTypes: p.SourceTypes, Access: p.Access, WithVectors: withVectors || p.MMR,
+		DocumentIDs: p.DocumentIDs, Tags: p.Tags, SourceTypes: p.SourceTypes, WithVectors: withVectors || p.MMR,
 		RankedFusion: p.Retrieval.RankedFusion, PathBoost: p.Retrieval.PathBoost}
 	lists, err := s.phrasingsHits(ctx, p, q)
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"ragd"
 	"ragd/internal/testkit/stack"
 )
 
@@ -103,7 +102,7 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("%s: detail %q lacks %q", c.name, str(resp.JSON, "detail"), c.message)
 		}
 	}
-	stats, err := s.Queue.Stats(context.Background(), nil, ragd.EveryDocument())
+	stats, err := s.Queue.Stats(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

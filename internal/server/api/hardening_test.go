@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"ragd"
 	"ragd/internal/testkit/stack"
 )
 
@@ -79,7 +78,7 @@ func TestJSONEndpointsRefuseOtherContentTypes(t *testing.T) {
 	if status, _, raw := send(t, s, http.MethodPost, "/tools/rag_index", "", "Content-Type", "text/plain"); status != http.StatusUnprocessableEntity {
 		t.Errorf("empty text/plain body: %d %s, want 422", status, raw)
 	}
-	stats, err := s.Queue.Stats(context.Background(), nil, ragd.EveryDocument())
+	stats, err := s.Queue.Stats(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

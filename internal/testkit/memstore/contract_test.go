@@ -248,38 +248,45 @@ func checkFilters(t *testing.T, s ragd.ChunkStore) {
 	x, y := doc("x", "h", "shared word"), doc("y", "h", "shared word")
 	x[0].Access, y[0].Access = []string{"eng"}, []string{"eng", "fin"}
 	upsert(t, s, ns, x, y, md)
-	find := func(q ragd.ChunkQuery) []string {
+	find := func(q ragd.ChunkQuery, as ...ragd.Audience) []string {
 		q.Text, q.Mode, q.Limit = "shared", ragd.ModeKeyword, 10
+		ctx := ctx
+		for _, a := range as { // the store applies the context's audience
+			ctx = ragd.WithAudience(ctx, a)
+		}
 		hits, err := s.Search(ctx, ns, q)
 		must(t, err)
 		docs := ids(hits, func(h ragd.Hit) string { return h.DocumentID })
 		slices.Sort(docs)
 		return docs
 	}
+	eng, fin, none := ragd.GroupAudience([]string{"eng"}), ragd.GroupAudience([]string{"fin"}), ragd.GroupAudience(nil)
 	for _, tc := range []struct {
 		q    ragd.ChunkQuery
+		as   []ragd.Audience
 		want []string
 	}{
-		{ragd.ChunkQuery{}, []string{"m", "x", "y"}},
-		{ragd.ChunkQuery{DocumentIDs: []string{"x", "m"}}, []string{"m", "x"}},
-		{ragd.ChunkQuery{Tags: []string{"t-y"}}, []string{"y"}},
-		{ragd.ChunkQuery{SourceTypes: []string{string(ragd.SourceMarkdown)}}, []string{"m"}},
-		{ragd.ChunkQuery{DocumentIDs: []string{"x", "y"}, Tags: []string{"t-y", "t-m"}}, []string{"y"}},
-		{ragd.ChunkQuery{Access: ragd.GroupAudience([]string{"eng"}).StoreFilter()}, []string{"m", "x", "y"}},
-		{ragd.ChunkQuery{Access: ragd.GroupAudience([]string{"fin"}).StoreFilter()}, []string{"m", "y"}},
-		{ragd.ChunkQuery{Access: ragd.GroupAudience(nil).StoreFilter()}, []string{"m"}},
-		{ragd.ChunkQuery{Access: []string{}}, []string{"m"}},
-		{ragd.ChunkQuery{Access: ragd.GroupAudience([]string{"hr"}).StoreFilter(), Tags: []string{"t-y", "t-m"}}, []string{"m"}},
+		{ragd.ChunkQuery{}, nil, []string{"m", "x", "y"}},
+		{ragd.ChunkQuery{}, []ragd.Audience{ragd.EveryDocument()}, []string{"m", "x", "y"}},
+		{ragd.ChunkQuery{DocumentIDs: []string{"x", "m"}}, nil, []string{"m", "x"}},
+		{ragd.ChunkQuery{Tags: []string{"t-y"}}, nil, []string{"y"}},
+		{ragd.ChunkQuery{SourceTypes: []string{string(ragd.SourceMarkdown)}}, nil, []string{"m"}},
+		{ragd.ChunkQuery{DocumentIDs: []string{"x", "y"}, Tags: []string{"t-y", "t-m"}}, nil, []string{"y"}},
+		{ragd.ChunkQuery{}, []ragd.Audience{eng}, []string{"m", "x", "y"}},
+		{ragd.ChunkQuery{}, []ragd.Audience{fin}, []string{"m", "y"}},
+		{ragd.ChunkQuery{}, []ragd.Audience{none}, []string{"m"}},
+		{ragd.ChunkQuery{}, []ragd.Audience{eng, none}, []string{"m"}}, // the last one set is the one applied
+		{ragd.ChunkQuery{Tags: []string{"t-y", "t-m"}}, []ragd.Audience{ragd.GroupAudience([]string{"hr"})}, []string{"m"}},
 	} {
-		if got := find(tc.q); !slices.Equal(got, tc.want) {
-			t.Fatalf("filter %+v: %v, want %v", tc.q, got, tc.want)
+		if got := find(tc.q, tc.as...); !slices.Equal(got, tc.want) {
+			t.Fatalf("filter %+v as %+v: %v, want %v", tc.q, tc.as, got, tc.want)
 		}
 	}
 	// Access is rewritten in place, and read back as written.
 	if n, err := s.SetAccess(ctx, ns, "x", "h", []string{"fin"}); err != nil || n != 1 {
 		t.Fatalf("SetAccess: %d %v", n, err)
 	}
-	if got := find(ragd.ChunkQuery{Access: ragd.GroupAudience([]string{"eng"}).StoreFilter()}); !slices.Equal(got, []string{"m", "y"}) {
+	if got := find(ragd.ChunkQuery{}, eng); !slices.Equal(got, []string{"m", "y"}) {
 		t.Fatalf("after sharing x with fin only, eng finds %v", got)
 	}
 	c, err := s.Chunk(ctx, ns, x[0].ID)
@@ -362,8 +369,8 @@ func checkImages(t *testing.T, s ragd.ChunkStore) {
 		t.Fatal(err)
 	}
 	docs := func(groups ...string) []string {
-		hits, err := s.SearchImages(ctx, ns, ragd.ChunkQuery{Text: "lighthouse", Vector: axis(0), Alpha: 0.5, Limit: 10,
-			Access: ragd.GroupAudience(groups).StoreFilter()})
+		hits, err := s.SearchImages(ragd.WithAudience(ctx, ragd.GroupAudience(groups)), ns,
+			ragd.ChunkQuery{Text: "lighthouse", Vector: axis(0), Alpha: 0.5, Limit: 10})
 		must(t, err)
 		out := ids(hits, func(h ragd.ImageHit) string { return h.DocumentID })
 		slices.Sort(out)

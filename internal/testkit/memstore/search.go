@@ -12,14 +12,15 @@ import (
 // Search runs q over the namespace's chunks: BM25 over the body and the
 // heading trail (boosted by PathBoost) or over the related words, cosine
 // similarity of vectors, or both fused as Weaviate fuses them.
-func (s *Store) Search(_ context.Context, namespace string, q ragd.ChunkQuery) ([]ragd.Hit, error) {
+func (s *Store) Search(ctx context.Context, namespace string, q ragd.ChunkQuery) ([]ragd.Hit, error) {
 	if q.Related {
 		q.Mode = ragd.ModeKeyword
 	}
+	access := ragd.AudienceIn(ctx).StoreFilter()
 	s.mu.RLock()
 	var pool []ragd.Chunk
 	for _, c := range s.chunks[namespace] {
-		if matches(&c, q) {
+		if matches(&c, q, access) {
 			pool = append(pool, c)
 		}
 	}
@@ -47,11 +48,11 @@ func (s *Store) Search(_ context.Context, namespace string, q ragd.ChunkQuery) (
 
 // SearchImages finds pictures by caption (weighted double) and nearby
 // text, hybrid, within q's document filter.
-func (s *Store) SearchImages(_ context.Context, namespace string, q ragd.ChunkQuery) ([]ragd.ImageHit, error) {
+func (s *Store) SearchImages(ctx context.Context, namespace string, q ragd.ChunkQuery) ([]ragd.ImageHit, error) {
 	s.mu.RLock()
 	var pool []ragd.Image
 	for _, im := range s.images[namespace] {
-		if (len(q.DocumentIDs) == 0 || slices.Contains(q.DocumentIDs, im.DocumentID)) && visible(im.Access, q.Access) {
+		if (len(q.DocumentIDs) == 0 || slices.Contains(q.DocumentIDs, im.DocumentID)) && visible(im.Access, ragd.AudienceIn(ctx).StoreFilter()) {
 			pool = append(pool, im)
 		}
 	}
@@ -72,7 +73,7 @@ func (s *Store) SearchImages(_ context.Context, namespace string, q ragd.ChunkQu
 
 // matches applies q's filters: any of the listed documents, tags and
 // source types (each list that is set).
-func matches(c *ragd.Chunk, q ragd.ChunkQuery) bool {
+func matches(c *ragd.Chunk, q ragd.ChunkQuery, access []string) bool {
 	anyOf := func(want []string, have ...string) bool {
 		if len(want) == 0 {
 			return true
@@ -85,10 +86,10 @@ func matches(c *ragd.Chunk, q ragd.ChunkQuery) bool {
 		return false
 	}
 	return anyOf(q.DocumentIDs, c.DocumentID) && anyOf(q.Tags, c.Tags...) && anyOf(q.SourceTypes, string(c.SourceType)) &&
-		visible(c.Access, q.Access)
+		visible(c.Access, access)
 }
 
-// visible applies an access filter (ragd.ChunkQuery.Access) to a
+// visible applies an access filter (ragd.Audience.StoreFilter) to a
 // document's access, as the store's filter on ragd.StoredAccess does.
 func visible(access, filter []string) bool {
 	if filter == nil {

@@ -1,14 +1,19 @@
 package oauth_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
 
 	"ragd/internal/authn/oauth"
+	"ragd/internal/ingest/guard"
 )
 
 // TestMetadataNamesRagdAsAuthorizationServer: the RFC 9728 document names
@@ -169,5 +174,46 @@ func TestConsentIsRemembered(t *testing.T) {
 	a.scope = "read write operator"
 	if _, page := h.consentPage(a); !strings.Contains(page, "operator:") {
 		t.Fatal("a wider request did not ask again")
+	}
+}
+
+// TestSigningKeysRotateAndAreShared: with rotation due at every token,
+// each token names a new key, the JWKS lists them, the older tokens still
+// verify, and another replica on the same Redis verifies them all.
+func TestSigningKeysRotateAndAreShared(t *testing.T) {
+	h := newHarness(t, func(c *oauth.Config) { c.KeyRotation = time.Nanosecond })
+	replica, err := oauth.New(oauth.Config{Issuer: h.base, SignIn: h.upstream, Fetcher: &guard.Fetcher{}, Store: h.store, Keys: h.keys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var toks []string
+	kids := map[string]bool{}
+	for range 3 {
+		_, tok := h.tokens()
+		toks = append(toks, tok.AccessToken)
+		parsed, _, err := jwt.NewParser().ParseUnverified(tok.AccessToken, jwt.MapClaims{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		kids[parsed.Header["kid"].(string)] = true
+	}
+	if len(kids) != 3 {
+		t.Fatalf("3 tokens with rotation due named %d keys, want 3", len(kids))
+	}
+	_, body := h.get(oauth.JWKSPath)
+	var set struct {
+		Keys []struct {
+			KID string `json:"kid"`
+			Alg string `json:"alg"`
+		} `json:"keys"`
+	}
+	if err := json.Unmarshal([]byte(body), &set); err != nil || len(set.Keys) < 3 || set.Keys[0].Alg != "ES256" {
+		t.Fatalf("JWKS %s: want the 3 keys (or more), ES256", body)
+	}
+	for _, tok := range toks {
+		h.wantStatus(http.MethodGet, "/documents", tok, http.StatusOK)
+		if p, _, err := replica.Verify(context.Background(), tok); err != nil || p.Name != "ada" {
+			t.Fatalf("the other replica: %v %+v", err, p)
+		}
 	}
 }

@@ -30,7 +30,8 @@ type signingKey struct {
 }
 
 // keysRefresh is how long a replica trusts its copy of the key list; an
-// unknown kid rereads it sooner, at most every keysRetry.
+// unknown kid rereads it sooner, at most once every keysRetry, so tokens
+// with made-up kids cannot make every request read Redis twice.
 const (
 	keysRefresh = time.Minute
 	keysRetry   = 5 * time.Second
@@ -45,6 +46,8 @@ type signingKeys struct {
 	mu   sync.Mutex
 	list []signingKey
 	read time.Time
+	// forced is when an unknown kid last made the list be reread.
+	forced time.Time
 }
 
 // current returns the key to sign with, rotating when it is due.
@@ -84,9 +87,11 @@ func (k *signingKeys) byID(ctx context.Context, kid string) (*ecdsa.PublicKey, e
 func (k *signingKeys) load(ctx context.Context, force bool) ([]signingKey, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	age := time.Since(k.read)
-	if k.list != nil && (age < keysRetry || (!force && age < keysRefresh)) {
+	if k.list != nil && ((!force && time.Since(k.read) < keysRefresh) || (force && time.Since(k.forced) < keysRetry)) {
 		return k.list, nil
+	}
+	if force {
+		k.forced = time.Now()
 	}
 	raw, ok, err := k.s.cfg.Store.Get(ctx, k.s.cfg.Keys.OAuthSigningKeys())
 	if err != nil {

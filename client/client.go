@@ -29,7 +29,9 @@ const callTimeout = 5 * time.Minute
 type Client struct {
 	base  *url.URL
 	token string
-	http  *http.Client
+	// tokens, when set, gives the bearer token of each call instead.
+	tokens func(context.Context) (string, error)
+	http   *http.Client
 }
 
 // New returns a client of the server at base (http or https), sending
@@ -43,6 +45,19 @@ func New(base, token string) (*Client, error) {
 	transport := &http.Transport{Proxy: http.ProxyFromEnvironment, DialContext: dialer.DialContext,
 		TLSHandshakeTimeout: 10 * time.Second, MaxIdleConnsPerHost: 8, IdleConnTimeout: 90 * time.Second}
 	return &Client{base: u, token: token, http: &http.Client{Transport: transport}}, nil
+}
+
+// NewWithTokens is New with the bearer token asked of tokens before each
+// call, so a short-lived token can be renewed during a long command (a
+// signed-in person's, which ragd login keeps). An error of tokens is the
+// call's.
+func NewWithTokens(base string, tokens func(context.Context) (string, error)) (*Client, error) {
+	c, err := New(base, "")
+	if err != nil {
+		return nil, err
+	}
+	c.tokens = tokens
+	return c, nil
 }
 
 // Server is the server's base URL.
@@ -86,8 +101,14 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 		req.Header.Set("Content-Type", contentType)
 	}
 	req.Header.Set("Accept", "application/json")
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
+	token := c.token
+	if c.tokens != nil {
+		if token, err = c.tokens(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {

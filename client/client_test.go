@@ -86,3 +86,37 @@ func TestUnreachable(t *testing.T) {
 		}
 	}
 }
+
+// NewWithTokens asks for the token before each call (so a renewed one is
+// sent), and a token it cannot give fails the call without sending it.
+func TestNewWithTokensAsksEachCall(t *testing.T) {
+	t.Parallel()
+	var seen []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen = append(seen, r.Header.Get("Authorization"))
+		_, _ = w.Write([]byte(`{"jobs":[],"count":0}`))
+	}))
+	defer srv.Close()
+	n := 0
+	c, err := client.NewWithTokens(srv.URL, func(context.Context) (string, error) {
+		n++
+		if n == 3 {
+			return "", errors.New("sign-in expired")
+		}
+		return "tok-" + string(rune('0'+n)), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := c.ListJobs(context.Background(), wire.JobListRequest{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.ListJobs(context.Background(), wire.JobListRequest{}); err == nil || err.Error() != "sign-in expired" {
+		t.Fatalf("third call: %v", err)
+	}
+	if len(seen) != 2 || seen[0] != "Bearer tok-1" || seen[1] != "Bearer tok-2" {
+		t.Fatalf("sent %q", seen)
+	}
+}

@@ -3,6 +3,13 @@
 // REST API through package client (never to the services directly). Each
 // command prints for people, or with --json one JSON document for
 // scripts, and ends with an exit status a script can test.
+//
+// ragd login signs a person in at a server in auth.mode oauth as a native
+// app does (RFC 8252: the browser, a loopback redirect on an ephemeral
+// port, PKCE S256, the client registered dynamically) and keeps the tokens
+// in the user's config directory (0600); every command without --token
+// then sends the access token, renewed with the refresh token when it
+// expires. ragd logout revokes and forgets them.
 package cli
 
 import (
@@ -44,7 +51,7 @@ type command struct {
 var commands map[string]command
 
 // order is the order Usage lists the commands in.
-var order = []string{"ingest", "search", "ask", "jobs", "cancel", "docs", "rm", "export", "import", "embedder"}
+var order = []string{"ingest", "search", "ask", "jobs", "cancel", "docs", "rm", "export", "import", "embedder", "login", "logout"}
 
 func init() {
 	commands = map[string]command{
@@ -58,6 +65,8 @@ func init() {
 		"export":   {"KB FILE", "save a namespace as an archive", runExport},
 		"import":   {"KB FILE", "load an archive into a namespace", runImport},
 		"embedder": {"[switch NAME]", "the live embedder; switch re-embeds every namespace with NAME and cuts over, with progress", runEmbedder},
+		"login":    {"[--server URL] [--scope S] [--no-browser]", "sign in through the browser (a server in auth.mode oauth); the other commands then use the token, kept in your config dir", runLogin},
+		"logout":   {"[--server URL]", "revoke and forget the token ragd login kept", runLogout},
 	}
 }
 
@@ -71,7 +80,7 @@ func Usage() string {
 	}
 	b.WriteString("  global flags, before or after the command:\n")
 	b.WriteString("    --server URL   the ragd to talk to (default $RAGD_SERVER, else " + client.DefaultServer + ")\n")
-	b.WriteString("    --token KEY    API key or JWT, sent as a bearer token (default $RAGD_TOKEN)\n")
+	b.WriteString("    --token KEY    API key or JWT, sent as a bearer token (default $RAGD_TOKEN, else ragd login's token)\n")
 	b.WriteString("    --json         one JSON document on stdout, for scripts\n")
 	b.WriteString("  exit status: 0 success, 1 a job failed or the server refused, 2 usage error, 3 server unreachable")
 	return b.String()
@@ -93,6 +102,9 @@ type Env struct {
 	// Terminal: Stdout is a terminal, so progress is drawn as bars.
 	Terminal bool
 	Getenv   func(string) string
+	// OpenBrowser opens an address for ragd login; nil: the system's
+	// opener (xdg-open, open).
+	OpenBrowser func(string) error
 }
 
 // StdEnv is the process's own standard output, error and environment.

@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
+	"time"
 
 	"ragd/client"
 )
@@ -20,7 +22,7 @@ type globals struct {
 // register adds the global flags to fs, bound to g.
 func (g *globals) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.server, "server", g.server, "the ragd to talk to (default $RAGD_SERVER, else "+client.DefaultServer+")")
-	fs.StringVar(&g.token, "token", g.token, "API key or JWT, sent as a bearer token (default $RAGD_TOKEN)")
+	fs.StringVar(&g.token, "token", g.token, "API key or JWT, sent as a bearer token (default $RAGD_TOKEN, else the sign-in ragd login keeps)")
 	fs.BoolVar(&g.json, "json", g.json, "print one JSON document on stdout, for scripts")
 }
 
@@ -109,8 +111,32 @@ func (s *session) help(fs *flag.FlagSet) {
 	fs.PrintDefaults()
 }
 
-// client is the REST client of the server the flags name.
+// client is the REST client of the server the flags name, sending the
+// --token (or $RAGD_TOKEN) key, else the token ragd login keeps for that
+// server, renewed when it expires, else none.
 func (s *session) client() (*client.Client, error) {
+	c, err := s.bareClient()
+	if err != nil || s.globals.token != "" {
+		return c, err
+	}
+	path, err := signinFile()
+	if err != nil {
+		return c, nil // nowhere a sign-in could be kept: none
+	}
+	all, err := loadSignins(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := all[serverKey(c.Server())]; !ok {
+		return c, nil
+	}
+	src := signedIn{path: path, server: serverKey(c.Server()), http: &http.Client{Timeout: 30 * time.Second}}
+	return client.NewWithTokens(c.Server(), src.token)
+}
+
+// bareClient is the REST client of the server the flags name, with the
+// --token key if any.
+func (s *session) bareClient() (*client.Client, error) {
 	server := s.globals.server
 	if server == "" {
 		server = client.DefaultServer

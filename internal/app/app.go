@@ -228,7 +228,7 @@ func authConfig(c config.Auth) authn.Config {
 func (a *App) mcpConfig() mcpserver.Config {
 	cfg := a.Config
 	c := mcpserver.Config{Web: a.Answer.Web, WaitTimeout: cfg.MCP.WaitTimeout, Stateless: cfg.MCP.Stateless, MaxBodyBytes: cfg.HTTP.MaxBodyBytes,
-		MaxBatchCalls: cfg.HTTP.MaxBatchCalls, DefaultNamespace: cfg.Plugins.DefaultNamespace, Telemetry: a.Telemetry}
+		MaxBatchCalls: cfg.HTTP.MaxBatchCalls, DefaultNamespace: cfg.Plugins.DefaultNamespace, Telemetry: a.Telemetry, TaskRetention: cfg.Jobs.Retention}
 	for _, t := range cfg.Plugins.Tools {
 		p := mcpserver.Profile{Namespace: t.Namespace, Name: t.Name, Base: t.Base, Description: t.Description, KBName: t.KBName}
 		if len(t.Tags)+len(t.SourceTypes)+len(t.DocumentIDs) > 0 {

@@ -47,19 +47,27 @@ func addTool[In, Out any](s toolSet, t *sdk.Tool, h sdk.ToolHandlerFor[In, Out])
 		if res != nil && res.InputRequests != nil {
 			return res, nil // input required: no content until the client answers
 		}
-		if res == nil {
-			res = &sdk.CallToolResult{}
-		}
-		b, err := json.Marshal(out)
-		if err != nil {
-			return nil, fmt.Errorf("marshaling output: %w", err)
-		}
-		res.StructuredContent = json.RawMessage(b)
-		if res.Content == nil {
-			res.Content = []sdk.Content{&sdk.TextContent{Text: string(b)}}
-		}
-		return res, nil
+		return withOutput(res, out)
 	})
+}
+
+// withOutput is res (a new result when nil) carrying out, encoded once, as
+// its structured content and, unless res has content, its text mirror.
+// Every typed tool's answer is made here, and so is a task's result
+// (tasks.go).
+func withOutput(res *sdk.CallToolResult, out any) (*sdk.CallToolResult, error) {
+	if res == nil {
+		res = &sdk.CallToolResult{}
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("marshaling output: %w", err)
+	}
+	res.StructuredContent = json.RawMessage(b)
+	if res.Content == nil {
+		res.Content = []sdk.Content{&sdk.TextContent{Text: string(b)}}
+	}
+	return res, nil
 }
 
 // schemaOf is a given schema resolved, or T's as the SDK derives it.

@@ -37,6 +37,9 @@ import (
 // TestFastCallsAnswerAsTheSDK compares the two byte for byte.
 type fastCalls struct {
 	handlers map[string]sdk.ToolHandler
+	// every is every tool's handler, header-bound ones too (task tools run
+	// through it).
+	every map[string]sdk.ToolHandler
 	// impl is the server's, which results name from 2026-07-28 on.
 	impl   *sdk.Implementation
 	served atomic.Int64 // calls answered here; tests read it
@@ -54,6 +57,7 @@ type toolSet struct {
 // the SDK checks.
 func (s toolSet) AddTool(t *sdk.Tool, h sdk.ToolHandler) {
 	s.Server.AddTool(t, h)
+	s.fast.every[t.Name] = h
 	if headerBound(t) {
 		delete(s.fast.handlers, t.Name)
 		return

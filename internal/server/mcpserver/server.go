@@ -39,6 +39,9 @@ type Config struct {
 	Web websearch.Provider
 	// Telemetry, when set, gives each tool call a span.
 	Telemetry *telemetry.Provider
+	// TaskRetention is how long a finished job stays readable
+	// (jobs.retention), which an MCP task reports as its ttl; 0 means 24 h.
+	TaskRetention time.Duration
 }
 
 // Server is ragd's MCP server.
@@ -48,6 +51,8 @@ type Server struct {
 	log    *slog.Logger
 	server *sdk.Server
 	fast   *fastCalls
+	// tasks serves MCP Tasks on stateless HTTP (tasks.go, taskwire.go).
+	tasks *taskWire
 
 	// completable names the prompts and tools whose kb_name and
 	// document_id arguments completion/complete answers for.
@@ -68,7 +73,8 @@ func New(svc Services, cfg Config, log *slog.Logger) (*Server, error) {
 	impl := &sdk.Implementation{Name: "ragd", Title: "ragd knowledge base", Version: ragd.Version}
 	m.server = sdk.NewServer(impl, &sdk.ServerOptions{Instructions: instructions, Logger: sdkLogger(log), CompletionHandler: m.complete})
 	m.completable = map[string]bool{kbAnswerPrompt.Name: true, kbSummarizePrompt.Name: true}
-	m.fast = &fastCalls{handlers: map[string]sdk.ToolHandler{}, impl: impl}
+	m.fast = &fastCalls{handlers: map[string]sdk.ToolHandler{}, every: map[string]sdk.ToolHandler{}, impl: impl}
+	taskTools := map[string]sdk.ToolHandler{}
 	tools := toolSet{m.server, m.fast}
 	core := m.coreTools()
 	if cfg.Web != nil {
@@ -79,6 +85,9 @@ func New(svc Services, cfg Config, log *slog.Logger) (*Server, error) {
 		byName[t.name] = t
 		m.completable[t.name] = true
 		t.register(tools, &sdk.Tool{Name: t.name, Description: t.description, Annotations: &t.annotations}, preset{})
+		if t.tasks {
+			taskTools[t.name] = m.fast.every[t.name]
+		}
 	}
 	for _, p := range cfg.Profiles {
 		name, base, err := p.validate(byName)
@@ -95,10 +104,14 @@ func New(svc Services, cfg Config, log *slog.Logger) (*Server, error) {
 		}
 		base.register(tools, &sdk.Tool{Name: name, Description: desc, Annotations: &ann}, p.preset())
 		m.completable[name] = true
+		if base.tasks {
+			taskTools[name] = m.fast.every[name]
+		}
 		log.Info("profile tool registered", "tool", name, "base", base.name, "kb_name", p.preset().KBName)
 	}
 	m.addResources()
 	m.addPrompts()
+	m.tasks = newTaskWire(svc.Library, taskTools, cfg.TaskRetention, impl)
 	return m, nil
 }
 
@@ -114,17 +127,29 @@ func (m *Server) HTTPHandler() http.Handler { return m.httpHandler(m.cfg.Statele
 // httpHandler serves streamable HTTP, answering plain tool calls itself
 // when fast (see fastCalls).
 func (m *Server) httpHandler(fast bool) http.Handler {
-	var fastServe func(http.ResponseWriter, *http.Request, *envelope.Envelope) bool
-	if fast {
-		fastServe = m.fast.serve
-	}
 	limit := m.cfg.MaxBodyBytes
 	if limit <= 0 {
 		limit = sdk.DefaultMaxRequestBodyBytes
 	}
-	return protocolErrors(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return m.server },
+	next := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return m.server },
 		&sdk.StreamableHTTPOptions{Stateless: m.cfg.Stateless, Logger: sdkLogger(m.log), MaxRequestBodyBytes: limit,
-			PropagateRequestCancellation: true}), limit, m.cfg.MaxBatchCalls, fastServe)
+			PropagateRequestCancellation: true})
+	var fastServe func(http.ResponseWriter, *http.Request, *envelope.Envelope) bool
+	if fast {
+		// Tasks need no session but are served only where every request
+		// stands alone: stateless HTTP.
+		fastServe = func(w http.ResponseWriter, r *http.Request, env *envelope.Envelope) bool {
+			if m.tasks.serve(w, r, env) {
+				return true
+			}
+			if advertises(env, r.Header.Get("MCP-Protocol-Version") >= newProtocol) {
+				m.tasks.advertise(next, w, r, env.Method)
+				return true
+			}
+			return m.fast.serve(w, r, env)
+		}
+	}
+	return protocolErrors(next, limit, m.cfg.MaxBatchCalls, fastServe)
 }
 
 // RunStdio serves one client on stdin/stdout until it disconnects or ctx ends.

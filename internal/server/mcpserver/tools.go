@@ -24,6 +24,8 @@ type tool struct {
 	description string
 	annotations sdk.ToolAnnotations
 	register    func(s toolSet, t *sdk.Tool, p preset)
+	// tasks: a call may run as an MCP task (tasks.go), its task the job.
+	tasks bool
 }
 
 // preset is what a profile binds: a namespace and filters.
@@ -43,11 +45,11 @@ func (m *Server) coreTools() []tool {
 				"Returns at once with a job_id and status \"queued\"; poll core_job_status(job_id) until status is completed, failed or cancelled. " +
 				"With wait:true it waits (sending progress notifications) and returns the final status, or the job_id and current status if the wait limit is reached. " +
 				"Content already indexed unchanged is not indexed again: dedup_hit is true and job_id is empty.",
-			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m, m.ingest(p))) }},
+			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m, m.ingest(p))) }, tasks: true},
 		{name: "core_ingest_directory", annotations: sdk.ToolAnnotations{Title: "Index a directory", DestructiveHint: no(), IdempotentHint: true, OpenWorldHint: no()},
 			description: "Index every supported file (PDF, DOCX, HTML, Markdown, text) of a directory inside the server's ingest roots, one job per file. " +
 				"Returns a job_id at once; core_job_status reports files done/total and each file's job. wait:true waits with progress notifications.",
-			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m, m.ingestDirectory(p))) }},
+			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m, m.ingestDirectory(p))) }, tasks: true},
 		{name: "core_job_status", annotations: sdk.ToolAnnotations{Title: "Ingest job status", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 			description: "The state of an ingest job: status (queued, active, retry, completed, failed, cancelled), progress {done, total, unit}, result when completed, error when failed. Poll every few seconds until completed, failed or cancelled.",
 			register:    func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m, m.jobStatus)) }},

@@ -25,6 +25,14 @@ func (m *Server) waitInto(ctx context.Context, req *sdk.CallToolRequest, out *In
 	if err != nil || job == nil {
 		return // the answer keeps the job_id to poll
 	}
+	fillFromJob(out, job)
+}
+
+// fillFromJob puts a job's state in out as a wait:true ingest answers it:
+// status and progress, and once it ended its error, result and, for a
+// document, its id. A task's result is rendered through here too
+// (tasks.go), so it is the answer the same call with wait:true gives.
+func fillFromJob(out *IngestOutput, job *ragd.Job) {
 	out.Status = string(job.Status)
 	p := job.Progress
 	out.Progress = &p

@@ -3,7 +3,11 @@
 // package.json), driven by client.mjs over streamable HTTP against a ragd
 // started in-process on the real Redis and Weaviate of `make test`; the
 // official conformance suite (@modelcontextprotocol/conformance) runs its
-// applicable server scenarios against it too (conformance_test.go).
+// applicable server scenarios against it too (conformance_test.go); and the
+// official Tasks requester, @modelcontextprotocol/ext-tasks over the SDK's
+// @modelcontextprotocol/client, drives MCP Tasks in both protocol
+// generations against ragd run as its own process (tasks.mjs,
+// tasks_test.go).
 //
 // scripts/test.sh installs both (npm ci into node_modules here).
 package mcpclient_test
@@ -74,6 +78,13 @@ type stepLine struct {
 // and every step in want ran.
 func runClient(t *testing.T, scenario map[string]any, want ...string) map[string]json.RawMessage {
 	t.Helper()
+	return runScript(t, "client.mjs", scenario, want...)
+}
+
+// runScript is runClient for another script of this directory that
+// prints the same lines.
+func runScript(t *testing.T, script string, scenario map[string]any, want ...string) map[string]json.RawMessage {
+	t.Helper()
 	bin, dir := node(t)
 	raw, err := json.Marshal(scenario)
 	if err != nil {
@@ -81,7 +92,7 @@ func runClient(t *testing.T, scenario map[string]any, want ...string) map[string
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "client.mjs", string(raw))
+	cmd := exec.CommandContext(ctx, bin, script, string(raw))
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -94,7 +105,7 @@ func runClient(t *testing.T, scenario map[string]any, want ...string) map[string
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		line := sc.Bytes()
-		t.Logf("client.mjs: %s", line)
+		t.Logf("%s: %s", script, line)
 		var s stepLine
 		if json.Unmarshal(line, &s) != nil {
 			continue
@@ -116,7 +127,7 @@ func runClient(t *testing.T, scenario map[string]any, want ...string) map[string
 		} else if runErr != nil {
 			code = runErr.Error()
 		}
-		t.Fatalf("client.mjs failed (%s; failed steps %v)\nstdout:\n%s\nstderr:\n%s", code, failed, stdout.String(), stderr.String())
+		t.Fatalf("%s failed (%s; failed steps %v)\nstdout:\n%s\nstderr:\n%s", script, code, failed, stdout.String(), stderr.String())
 	}
 	var missing []string
 	for _, w := range want {
@@ -125,7 +136,7 @@ func runClient(t *testing.T, scenario map[string]any, want ...string) map[string
 		}
 	}
 	if len(missing) > 0 {
-		t.Fatalf("client.mjs did not run steps %v\nstdout:\n%s", missing, stdout.String())
+		t.Fatalf("%s did not run steps %v\nstdout:\n%s", script, missing, stdout.String())
 	}
 	if c, ok := steps["connect"]; ok {
 		var d struct {

@@ -341,3 +341,39 @@ func TestTasksAcrossReplicas(t *testing.T) {
 		}
 	}
 }
+
+// TestTasksWithoutJob: a profile tool built on core_ingest runs as a task
+// in its own namespace; a task-augmented call that has no job to follow —
+// content already indexed, a dry run, bad input — answers the tool's
+// result at once, as the plain call does.
+func TestTasksWithoutJob(t *testing.T) {
+	t.Parallel()
+	root, dir, _ := taskDocs(t)
+	cfg := stack.Config(t, root)
+	cfg.Plugins.DefaultNamespace = "finance"
+	cfg.Plugins.Tools = []config.PluginTool{{Namespace: "finance", Name: "ingest", Base: "core_ingest"}}
+	s := stack.Start(t, cfg, true)
+	k := &tasker{t: t, url: s.URL}
+	args := map[string]any{"source_uri": "Budgets close in March.", "source_type": "text"}
+	done := k.settle(k.created(k.callAsTask("finance_ingest", args, nil))["taskId"].(string))
+	if job := s.Do(t, http.MethodGet, "/jobs/"+done["taskId"].(string), nil).JSON; done["status"] != "completed" || job["kb_name"] != "finance" {
+		t.Fatalf("the profile tool's task %v, its job %v", done, job)
+	}
+	for name, c := range map[string]struct {
+		tool  string
+		args  map[string]any
+		check func(out map[string]any, isError bool) bool
+	}{
+		"already indexed": {"finance_ingest", args, func(out map[string]any, isError bool) bool { return !isError && out["dedup_hit"] == true }},
+		"dry run": {"core_ingest_directory", map[string]any{"directory_path": dir, "sync": true, "dry_run": true},
+			func(out map[string]any, isError bool) bool { return !isError && out["status"] == "planned" }},
+		"bad input": {"core_ingest", map[string]any{"source_uri": filepath.Join(root, "..", "outside.md")},
+			func(_ map[string]any, isError bool) bool { return isError }},
+	} {
+		a := k.callAsTask(c.tool, c.args, nil)
+		out, _ := a.Result["structuredContent"].(map[string]any)
+		if a.Error != nil || a.Result["task"] != nil || !c.check(out, a.Result["isError"] == true) {
+			t.Errorf("%s as a task: %s", name, a.Raw)
+		}
+	}
+}

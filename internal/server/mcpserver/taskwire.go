@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -75,7 +76,11 @@ type taskRequest struct {
 // when it did not, nothing was written.
 func (t *taskWire) serve(w http.ResponseWriter, r *http.Request, env *envelope.Envelope) bool {
 	switch env.Method {
-	case "tools/call", "tasks/get", "tasks/result", "tasks/list", "tasks/cancel":
+	case "tools/call":
+		if !mayBeTask(env.Params) {
+			return false // the common plain call, left to fastCalls undecoded
+		}
+	case "tasks/get", "tasks/result", "tasks/list", "tasks/cancel":
 	default:
 		return false
 	}
@@ -103,6 +108,14 @@ func (t *taskWire) serve(w http.ResponseWriter, r *http.Request, env *envelope.E
 	}
 	t.answer(w, req)
 	return true
+}
+
+// mayBeTask reports whether a tools/call's params may ask for a task: a
+// task field (2025-11-25) or the tasks extension (2026-07-28) is spelled
+// in them. It spares plain calls a decoding; one spelling either with
+// JSON escapes goes to the SDK, which runs it as a plain call.
+func mayBeTask(params []byte) bool {
+	return bytes.Contains(params, []byte(`"task"`)) || bytes.Contains(params, []byte(tasksExtension))
 }
 
 // sameVersion: a 2026-07-28 request's _meta names the header's version.

@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"time"
 
-	"ragd/internal/platform/envelope"
+	"ragd"
 )
 
 // maxLoginBytes bounds a login body: a key or a JWT, with room to spare.
@@ -101,8 +101,8 @@ func loginToken(w http.ResponseWriter, r *http.Request) (string, bool) {
 		writeInvalid(w, "token", hint)
 		return "", false
 	}
-	if ct := r.Header.Get("Content-Type"); !envelope.IsJSON(ct) {
-		writeDetail(w, http.StatusUnsupportedMediaType, envelope.UnsupportedType(ct))
+	if err := ragd.CheckJSON(r.Header.Get("Content-Type")); err != nil {
+		writeDetail(w, http.StatusUnsupportedMediaType, err.Error())
 		return "", false
 	}
 	var req loginRequest

@@ -8,9 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"mime"
 	"slices"
-	"strconv"
 )
 
 // The error codes of JSON-RPC 2.0.
@@ -113,22 +111,4 @@ func validID(id json.RawMessage) bool {
 	}
 	c := id[0]
 	return c == '"' || c == '-' || (c >= '0' && c <= '9') || slices.Equal(id, nullID)
-}
-
-// IsJSON reports whether a Content-Type is application/json, parameters
-// such as charset allowed. JSON endpoints refuse every other type: a
-// browser posts text/plain, form and multipart bodies cross-site without
-// asking first.
-func IsJSON(contentType string) bool {
-	mt, _, err := mime.ParseMediaType(contentType)
-	return err == nil && mt == "application/json"
-}
-
-// UnsupportedType is the 415 message for a body labelled contentType.
-func UnsupportedType(contentType string) string {
-	got := "none"
-	if contentType != "" {
-		got = strconv.Quote(contentType)
-	}
-	return "unsupported Content-Type " + got + ": send the body as application/json"
 }

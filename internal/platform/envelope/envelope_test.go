@@ -67,12 +67,3 @@ func TestCheck(t *testing.T) {
 		t.Error("a request without id is a notification")
 	}
 }
-
-func TestIsJSON(t *testing.T) {
-	for ct, want := range map[string]bool{"application/json": true, "application/json; charset=utf-8": true,
-		"text/plain": false, "": false, "application/jsonx": false, "multipart/form-data; boundary=x": false} {
-		if IsJSON(ct) != want {
-			t.Errorf("IsJSON(%q) = %v", ct, !want)
-		}
-	}
-}

@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"ragd/internal/platform/envelope"
-
 	"github.com/labstack/echo/v4"
 
 	"ragd"
@@ -37,7 +35,7 @@ func decodeBody(c echo.Context, dst any, strict bool) error {
 		return &ragd.Error{Kind: ragd.KindInvalid, Message: "request body is required",
 			Fields: []ragd.FieldError{{Loc: []string{"body"}, Msg: "request body is required (a JSON object)", Type: "missing"}}}
 	}
-	if err := requireJSON(c.Request().Header.Get(echo.HeaderContentType)); err != nil {
+	if err := ragd.CheckJSON(c.Request().Header.Get(echo.HeaderContentType)); err != nil {
 		return err
 	}
 	if esc, ok := loneSurrogate(body); ok {
@@ -106,17 +104,6 @@ func escapedUnit(b []byte) (rune, bool) {
 	}
 	v, err := strconv.ParseUint(string(b[2:6]), 16, 16)
 	return rune(v), err == nil
-}
-
-// requireJSON refuses a body of any type but application/json (parameters
-// such as charset allowed), a missing type included. A browser sends
-// text/plain, form or multipart bodies cross-site without a CORS preflight;
-// reading them as JSON would let any web page drive the API.
-func requireJSON(contentType string) error {
-	if envelope.IsJSON(contentType) {
-		return nil
-	}
-	return &ragd.Error{Kind: ragd.KindMediaType, Message: envelope.UnsupportedType(contentType)}
 }
 
 // typeError reports a value of the wrong type at its JSON path in dst's type.

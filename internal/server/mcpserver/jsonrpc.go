@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"ragd"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"ragd/internal/authn"
@@ -53,8 +55,8 @@ func protocolErrors(next http.Handler, maxBody int64, maxBatch int, fast func(ht
 			writeRPCError(w, http.StatusRequestEntityTooLarge, envelope.InvalidRequest, fmt.Sprintf("request body exceeds %d bytes", maxBody))
 			return
 		}
-		if ct := r.Header.Get("Content-Type"); len(bytes.TrimSpace(body)) > 0 && !envelope.IsJSON(ct) {
-			writeRPCError(w, http.StatusUnsupportedMediaType, envelope.InvalidRequest, envelope.UnsupportedType(ct))
+		if err := ragd.CheckJSON(r.Header.Get("Content-Type")); len(bytes.TrimSpace(body)) > 0 && err != nil {
+			writeRPCError(w, http.StatusUnsupportedMediaType, envelope.InvalidRequest, err.Error())
 			return
 		}
 		single, code, msg := checkMessage(body, maxBatch)

@@ -11,6 +11,8 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"ragd"
+
 	"ragd/internal/platform/envelope"
 )
 
@@ -44,8 +46,8 @@ func (s *Server) ServeJSONRPC(w http.ResponseWriter, r *http.Request) {
 		return // otherwise the client is gone
 	}
 	body = bytes.Trim(body, " \t\r\n")
-	if ct := r.Header.Get("Content-Type"); len(body) > 0 && !envelope.IsJSON(ct) {
-		writeDetail(w, http.StatusUnsupportedMediaType, envelope.UnsupportedType(ct))
+	if err := ragd.CheckJSON(r.Header.Get("Content-Type")); len(body) > 0 && err != nil {
+		writeDetail(w, http.StatusUnsupportedMediaType, err.Error())
 		return
 	}
 	calls, batch, p := envelope.Split(body, s.maxBatch)

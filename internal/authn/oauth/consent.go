@@ -110,9 +110,15 @@ func (s *Server) grant(w http.ResponseWriter, r *http.Request, a ask) {
 
 // revokeFamily deletes a token family: its access tokens fail Verify and
 // its refresh token /token.
+// Deleted first, then announced: a replica that missed the message finds
+// the family gone when it next asks.
 func (s *Server) revokeFamily(ctx context.Context, id, why string) error {
 	s.log.WarnContext(ctx, "oauth: token family revoked", "why", why)
-	return s.cfg.Store.Delete(ctx, s.cfg.Keys.OAuthFamily(id))
+	if err := s.cfg.Store.Delete(ctx, s.cfg.Keys.OAuthFamily(id)); err != nil {
+		return err
+	}
+	s.checked.revoked(id)
+	return s.cfg.Store.Publish(ctx, s.cfg.Keys.OAuthRevocations(), id)
 }
 
 // namespacesShown is how the consent page names the person's namespaces.

@@ -186,6 +186,7 @@ func TestSigningKeysRotateAndAreShared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer replica.Close()
 	var toks []string
 	kids := map[string]bool{}
 	for range 3 {

@@ -131,6 +131,7 @@ func newHarness(t *testing.T, change ...func(*oauth.Config)) *harness {
 	if h.as, err = oauth.New(cfg); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(h.as.Close)
 	h.auth, err = authn.New(authn.Config{Mode: authn.ModeOAuth, ResourceURL: h.base,
 		Keys: []authn.Key{{Name: "ops", Token: staticKey, Groups: []string{ragd.EveryGroup}}}}, slog.New(slog.NewTextHandler(h.log, nil)))
 	if err != nil {

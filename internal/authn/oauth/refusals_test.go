@@ -154,6 +154,7 @@ func TestTokenFromAnotherIssuerIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer other.Close()
 	tok, err := oauth.IssueForTest(context.Background(), other, eng, []string{"read"}, time.Now(), h.base)
 	if err != nil {
 		t.Fatal(err)
@@ -327,5 +328,44 @@ func TestInsufficientScopeNamesTheScope(t *testing.T) {
 		if res.StatusCode != http.StatusForbidden || !strings.Contains(res.Header.Get("WWW-Authenticate"), want) {
 			t.Errorf("%s %s with a read token: %d %q, want 403 with %s", c.method, c.path, res.StatusCode, res.Header.Get("WWW-Authenticate"), want)
 		}
+	}
+}
+
+// TestRevocationReachesEveryReplica: a replica that verified a token (and
+// so trusts its family for a while) refuses it once another replica
+// revoked it: the revocation is published to every replica.
+func TestRevocationReachesEveryReplica(t *testing.T) {
+	h := newHarness(t)
+	replica, err := oauth.New(oauth.Config{Issuer: h.base, SignIn: h.upstream, Fetcher: &guard.Fetcher{}, Store: h.store, Keys: h.keys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer replica.Close()
+	_, tok := h.tokens()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		// Verified twice: the second check is answered from the replica's memory
+		// once it listens for revocations.
+		for range 2 {
+			if _, _, err := replica.Verify(context.Background(), tok.AccessToken); err != nil {
+				t.Fatalf("the replica before the revocation: %v", err)
+			}
+		}
+		if replica.Trusts(tok.AccessToken) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !replica.Trusts(tok.AccessToken) {
+		t.Fatal("the replica never came to trust the token's family from memory")
+	}
+	if res, body := h.post(oauth.RevokePath, "application/x-www-form-urlencoded", url.Values{"token": {tok.AccessToken}}.Encode(), nil); res.StatusCode != http.StatusOK {
+		t.Fatalf("revoke: %d %s", res.StatusCode, body)
+	}
+	for replica.Trusts(tok.AccessToken) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if _, _, err := replica.Verify(context.Background(), tok.AccessToken); err == nil {
+		t.Fatal("the other replica still accepts the revoked token")
 	}
 }

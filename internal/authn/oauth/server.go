@@ -113,13 +113,16 @@ type Config struct {
 
 // Server is ragd's authorization server.
 type Server struct {
-	cfg    Config
-	issuer string
-	log    *slog.Logger
-	keys   *signingKeys
+	cfg     Config
+	issuer  string
+	log     *slog.Logger
+	keys    *signingKeys
+	checked *checked
+	stop    context.CancelFunc
 }
 
-// New checks cfg and returns the Server.
+// New checks cfg and returns the Server, which listens for revocations
+// until Close.
 func New(cfg Config) (*Server, error) {
 	u, err := url.Parse(cfg.Issuer)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
@@ -142,8 +145,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, issuer: strings.TrimSuffix(cfg.Issuer, "/"), log: cfg.Log}
+	s := &Server{cfg: cfg, issuer: strings.TrimSuffix(cfg.Issuer, "/"), log: cfg.Log, checked: newChecked()}
 	s.keys = &signingKeys{s: s}
+	ctx, stop := context.WithCancel(context.Background())
+	s.stop = stop
+	go s.listen(ctx)
 	return s, nil
 }
 

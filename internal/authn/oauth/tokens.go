@@ -2,7 +2,6 @@ package oauth
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -102,23 +101,35 @@ func (s *Server) parse(ctx context.Context, token string) (*accessClaims, error)
 // token's scopes (Principal.Scoped). A token of another issuer or
 // audience, expired, or whose family was revoked wraps
 // sdkauth.ErrInvalidToken; a Redis failure is KindUnavailable.
+//
+// A token verified before is not verified again (checked), and a family
+// seen lately is not asked of Redis again while revocations are heard.
 func (s *Server) Verify(ctx context.Context, token string) (*authn.Principal, *sdkauth.TokenInfo, error) {
-	c, err := s.parse(ctx, token)
-	if err != nil {
-		return nil, nil, err
+	d, now := digest(token), s.cfg.Now()
+	c, ok := s.checked.token(d)
+	switch {
+	case !ok:
+		parsed, err := s.parse(ctx, token)
+		if err != nil {
+			return nil, nil, err
+		}
+		c = *parsed
+		s.checked.remember(d, c)
+	case now.After(c.ExpiresAt.Add(leeway)):
+		return nil, nil, fmt.Errorf("%w: token has invalid claims: token is expired", sdkauth.ErrInvalidToken)
 	}
-	_, ok, err := s.cfg.Store.Get(ctx, s.cfg.Keys.OAuthFamily(c.Family))
-	if err != nil {
-		return nil, nil, err
-	}
-	if !ok {
-		return nil, nil, fmt.Errorf("%w: the token was revoked", sdkauth.ErrInvalidToken)
+	if !s.checked.isLive(c.Family, now) {
+		_, ok, err := s.cfg.Store.Get(ctx, s.cfg.Keys.OAuthFamily(c.Family))
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			return nil, nil, fmt.Errorf("%w: the token was revoked", sdkauth.ErrInvalidToken)
+		}
+		s.checked.seen(c.Family, now)
 	}
 	scopes := strings.Fields(c.Scope)
 	p := &authn.Principal{Name: c.Name, Namespaces: slices.Clone(c.Namespaces), Groups: slices.Clone(c.Groups), Scopes: scopes, Scoped: true}
 	ti := &sdkauth.TokenInfo{Scopes: scopes, Expiration: c.ExpiresAt.Time, UserID: c.Subject}
 	return p, ti, nil
 }
-
-// errRevoked marks a refused grant whose family was revoked.
-var errRevoked = errors.New("revoked")

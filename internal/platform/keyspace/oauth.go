@@ -51,3 +51,8 @@ func (k Keys) OAuthFamily(id string) string { return k.Prefix() + ":oauth:family
 // OAuthSigningKeys is <p>:oauth:keys, the access-token signing keys every
 // replica signs and verifies with, newest first, as JSON.
 func (k Keys) OAuthSigningKeys() string { return k.Prefix() + ":oauth:keys" }
+
+// OAuthRevocations is <p>:oauth:revoked, the Pub/Sub channel a revoked
+// token family's id is published on, so every replica stops trusting its
+// memory of that family at once.
+func (k Keys) OAuthRevocations() string { return k.Prefix() + ":oauth:revoked" }

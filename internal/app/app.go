@@ -254,6 +254,9 @@ func newReranker(c config.Rerank) (ragd.Reranker, error) {
 
 // Close releases the app's connections.
 func (a *App) Close() {
+	if a.OAuth != nil {
+		a.OAuth.Close()
+	}
 	a.Live.Close()
 	_ = a.Queue.Close()
 	_ = a.KV.Close()

@@ -90,7 +90,7 @@ var hiddenField = regexp.MustCompile(`<input type="hidden" name="([^"]+)" value=
 // sign-in up to ragd's consent page, presses Allow (a POST from ragd's
 // origin with the page's CSRF token and cookie), and stops at the
 // client's redirect URI, whose code, state and iss it hands back.
-func browser(t *testing.T, base string, log *seen) auth.AuthorizationCodeFetcher {
+func browser(t testing.TB, base string, log *seen) auth.AuthorizationCodeFetcher {
 	return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 		jar := newJar()
 		b := &http.Client{Jar: jar, Transport: log, CheckRedirect: func(r *http.Request, _ []*http.Request) error {

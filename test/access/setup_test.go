@@ -80,7 +80,12 @@ func start(t *testing.T, roots ...string) *kb {
 // startWith is start on a config of the caller's (authConfig's keys).
 func startWith(t *testing.T, cfg config.Config) *kb {
 	t.Helper()
-	s := stack.Start(t, cfg, true)
+	return indexDocuments(t, stack.Start(t, cfg, true))
+}
+
+// indexDocuments indexes the four documents (as the operator) into s.
+func indexDocuments(t *testing.T, s *stack.Stack) *kb {
+	t.Helper()
 	k := &kb{s: s, ids: map[string]string{}, name: map[string]string{}}
 	for _, name := range []string{"eng", "fin", "both", "all"} {
 		body := map[string]any{"text": docTexts[name], "title": name, "kb_name": ns, "wait": true}

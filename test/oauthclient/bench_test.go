@@ -12,9 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
-
+	"ragd/internal/testkit/signin"
 	"ragd/internal/testkit/stack"
 	"ragd/internal/testkit/standin"
 )
@@ -60,7 +58,7 @@ func BenchmarkProcessTokenCheck(b *testing.B) {
 	stack.CopySpecDocs(b, dir)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	search(b, client, r.URL+"/tools/rag_index_directory", opsKey, map[string]any{"directory_path": dir, "wait": true})
-	token := signIn(b, r.URL)
+	token := signin.Token(b, r.URL)
 	asKey := func(q string) {
 		search(b, client, r.URL+"/tools/rag_search", opsKey, map[string]any{"query": q, "top_k": 5})
 	}
@@ -84,36 +82,6 @@ func BenchmarkProcessTokenCheck(b *testing.B) {
 			b.ReportMetric(ratios[1], fmt.Sprintf("p50-ratio-c%d", c))
 		}
 	}
-}
-
-// signIn runs the go-sdk client's flow against ragd at base and returns
-// the access token it got.
-func signIn(b *testing.B, base string) string {
-	h, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
-		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
-			ClientName: "benchmark agent", RedirectURIs: []string{redirect}}},
-		RedirectURL: redirect, AuthorizationCodeFetcher: browser(b, base, &seen{next: http.DefaultTransport}),
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	req, _ := http.NewRequestWithContext(b.Context(), http.MethodPost, base+"/mcp", bytes.NewReader([]byte(`{}`)))
-	res, err := http.DefaultClient.Do(req)
-	if err != nil || res.StatusCode != http.StatusUnauthorized {
-		b.Fatalf("POST /mcp without a token: %v %v", err, res)
-	}
-	if err := h.Authorize(b.Context(), req, res); err != nil {
-		b.Fatal(err)
-	}
-	ts, err := h.TokenSource(b.Context())
-	if err != nil {
-		b.Fatal(err)
-	}
-	tok, err := ts.Token()
-	if err != nil {
-		b.Fatal(err)
-	}
-	return tok.AccessToken
 }
 
 // search posts body as JSON with token and fails unless it answers 200.

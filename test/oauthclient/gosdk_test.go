@@ -6,12 +6,8 @@
 package oauthclient_test
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"net/http"
-	"net/url"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -20,18 +16,14 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
-	"ragd/internal/authn/oauth"
 	"ragd/internal/platform/config"
+	"ragd/internal/testkit/signin"
 	"ragd/internal/testkit/stack"
 	"ragd/internal/testkit/standin"
 )
 
 // opsKey is the operator's static key, which indexes the documents.
 const opsKey = "ops-static-key-0123456789abcdef"
-
-// redirect is the client's loopback redirect URI (nothing listens: the
-// test's browser stops at the redirect and hands the code over).
-const redirect = "http://127.0.0.1:53682/callback"
 
 // startOAuthRagd starts a whole ragd in auth.mode oauth signing in at the
 // GitHub stand-in, with acme/eng granted namespace docs and group eng, and
@@ -84,50 +76,6 @@ func (s *seen) RoundTrip(r *http.Request) (*http.Response, error) {
 	return res, err
 }
 
-var hiddenField = regexp.MustCompile(`<input type="hidden" name="([^"]+)" value="([^"]*)">`)
-
-// browser is the person's browser: it follows redirects through the
-// sign-in up to ragd's consent page, presses Allow (a POST from ragd's
-// origin with the page's CSRF token and cookie), and stops at the
-// client's redirect URI, whose code, state and iss it hands back.
-func browser(t testing.TB, base string, log *seen) auth.AuthorizationCodeFetcher {
-	return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-		jar := newJar()
-		b := &http.Client{Jar: jar, Transport: log, CheckRedirect: func(r *http.Request, _ []*http.Request) error {
-			if strings.HasPrefix(r.URL.String(), redirect) {
-				return http.ErrUseLastResponse
-			}
-			return nil
-		}}
-		res, err := b.Get(args.URL)
-		if err != nil {
-			return nil, err
-		}
-		page, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if !strings.Contains(string(page), `<button name="decision" value="allow">`) {
-			return nil, fmt.Errorf("no consent page: %d %s", res.StatusCode, page)
-		}
-		form := url.Values{"decision": {"allow"}}
-		for _, m := range hiddenField.FindAllStringSubmatch(string(page), -1) {
-			form.Set(m[1], m[2])
-		}
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+oauth.ConsentPath, strings.NewReader(form.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set("Origin", base)
-		if res, err = b.Do(req); err != nil {
-			return nil, err
-		}
-		res.Body.Close()
-		back, err := url.Parse(res.Header.Get("Location"))
-		if err != nil || res.StatusCode != http.StatusFound {
-			return nil, fmt.Errorf("consent answered %d to %q", res.StatusCode, res.Header.Get("Location"))
-		}
-		q := back.Query()
-		return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
-	}
-}
-
 // TestGoSDKClientSignsInAndRetrieves: the go-sdk v1.8 client, given only
 // ragd's /mcp URL, discovers the authorization server from the 401,
 // registers dynamically, gets the person's consent and a token, and
@@ -137,9 +85,9 @@ func TestGoSDKClientSignsInAndRetrieves(t *testing.T) {
 	log := &seen{next: http.DefaultTransport}
 	handler, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
-			ClientName: "go-sdk test agent", RedirectURIs: []string{redirect}, GrantTypes: []string{"authorization_code", "refresh_token"}}},
-		RedirectURL:              redirect,
-		AuthorizationCodeFetcher: browser(t, s.URL, log),
+			ClientName: "go-sdk test agent", RedirectURIs: []string{signin.Redirect}, GrantTypes: []string{"authorization_code", "refresh_token"}}},
+		RedirectURL:              signin.Redirect,
+		AuthorizationCodeFetcher: signin.Browser(s.URL, log),
 		Client:                   &http.Client{Transport: log},
 	})
 	if err != nil {

@@ -1,11 +1,9 @@
-package source
+package ragd
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
-
-	"ragd"
 )
 
 // Inline text and uploads have no place of their own: their source names
@@ -16,15 +14,15 @@ import (
 // a name taken by one group would be barred to the others. The source of
 // one asked for by a principal that does not see every document therefore
 // carries its audience's scope, "~" and 8 hex digits of the hash of
-// ragd.Audience.Key, as its first segment: askers who see alike share
+// Audience.Key, as its first segment: askers who see alike share
 // documents, askers who see differently never meet. An operator's have none.
 
 // scopeMark starts a scope segment.
 const scopeMark = "~"
 
-// Scope is the scope segment, with its slash, of a principal that sees
+// URIScope is the scope segment, with its slash, of a principal that sees
 // aud: "" for one that sees every document.
-func Scope(aud ragd.Audience) string {
+func URIScope(aud Audience) string {
 	if aud.All() {
 		return ""
 	}
@@ -32,20 +30,20 @@ func Scope(aud ragd.Audience) string {
 	return scopeMark + hex.EncodeToString(sum[:4]) + "/"
 }
 
-// CutScope splits a scope segment (with its slash) off the part of a text
+// CutURIScope splits a scope segment (with its slash) off the part of a text
 // or upload source after its scheme (and namespace); ok is false when rest
 // starts with a malformed one.
-func CutScope(rest string) (scope, after string, ok bool) {
+func CutURIScope(rest string) (scope, after string, ok bool) {
 	if !strings.HasPrefix(rest, scopeMark) {
 		return "", rest, true
 	}
 	seg, after, found := strings.Cut(rest, "/")
-	if !found || len(seg) != len(scopeMark)+8 || !isHex(seg[len(scopeMark):]) {
+	if !found || len(seg) != len(scopeMark)+8 || !isLowerHex(seg[len(scopeMark):]) {
 		return "", rest, false
 	}
 	return seg + "/", after, true
 }
 
-func isHex(s string) bool {
+func isLowerHex(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789abcdef") == ""
 }

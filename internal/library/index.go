@@ -14,7 +14,6 @@ import (
 
 	"ragd"
 	"ragd/internal/authn"
-	"ragd/internal/catalog/source"
 	"ragd/internal/ingest"
 	"ragd/internal/ingest/guard"
 	"ragd/internal/ingest/sourcetype"
@@ -69,7 +68,7 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 		if rawHash, err = hashFile(path); err != nil {
 			return Enqueued{}, err
 		}
-		pl.FilePath, pl.Source = path, source.File(path)
+		pl.FilePath, pl.Source = path, ragd.FileURI(path)
 	case req.URL != "":
 		// Last of the checks: it resolves the host, which a refused
 		// request must not make ragd do.
@@ -86,7 +85,7 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 			return Enqueued{}, &ragd.Error{Kind: ragd.KindTooLarge, Message: "text", Err: ingest.TextTooLarge(n, s.MaxTextBytes)}
 		}
 		pl.Text, pl.SourceType = req.Text, ragd.SourceText
-		pl.Source = source.Text(askerScope(ctx), req.Text)
+		pl.Source = ragd.TextURI(askerScope(ctx), req.Text)
 	}
 	pl.DocumentID = ragd.DocumentID(ns, pl.Source)
 	if err := s.mayReplace(ctx, pl); err != nil {

@@ -10,7 +10,6 @@ import (
 
 	"ragd"
 	"ragd/internal/authn"
-	"ragd/internal/catalog/source"
 )
 
 // IngestRequest is core_ingest's input: one source named by a URI, as
@@ -42,7 +41,7 @@ func (r IngestRequest) IndexRequest() IndexRequest {
 	case typ == "url" || strings.HasPrefix(r.SourceURI, "http://") || strings.HasPrefix(r.SourceURI, "https://"):
 		req.URL = r.SourceURI
 	default:
-		req.FilePath = strings.TrimPrefix(r.SourceURI, source.FileScheme)
+		req.FilePath = strings.TrimPrefix(r.SourceURI, ragd.FileScheme)
 	}
 	return req
 }

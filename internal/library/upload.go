@@ -9,7 +9,6 @@ import (
 
 	"ragd"
 	"ragd/internal/authn"
-	"ragd/internal/catalog/source"
 	"ragd/internal/jobs"
 )
 
@@ -65,7 +64,7 @@ func (s *Service) enqueueUpload(ctx context.Context, ns string, req UploadReques
 	if err != nil {
 		return UploadJob{}, err
 	}
-	pl := jobs.DocumentPayload{Namespace: ns, Source: source.Upload(ns, askerScope(ctx), f.Filename), Tags: req.Tags, Access: access, Viewer: viewerOf(ctx),
+	pl := jobs.DocumentPayload{Namespace: ns, Source: ragd.UploadURI(ns, askerScope(ctx), f.Filename), Tags: req.Tags, Access: access, Viewer: viewerOf(ctx),
 		Force: req.Force, CreatedAt: time.Now().UTC(), Upload: f.Hash, Filename: f.Filename}
 	pl.DocumentID = ragd.DocumentID(ns, pl.Source)
 	if err := s.mayReplace(ctx, pl); err != nil {
@@ -122,5 +121,5 @@ func (s *Service) WaitUploads(ctx context.Context, up *Uploaded) (bool, error) {
 	return done, nil
 }
 
-// askerScope is the scope segment (source.Scope) of ctx's principal.
-func askerScope(ctx context.Context) string { return source.Scope(ragd.AudienceIn(ctx)) }
+// askerScope is the scope segment (ragd.URIScope) of ctx's principal.
+func askerScope(ctx context.Context) string { return ragd.URIScope(ragd.AudienceIn(ctx)) }

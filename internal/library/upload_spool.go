@@ -8,8 +8,8 @@ import (
 	"os"
 
 	"ragd"
-	"ragd/internal/catalog/source"
 	"ragd/internal/ingest"
+	"ragd/internal/ingest/guard"
 )
 
 // Uploads keeps uploaded bytes in Dir (<data.dir>/uploads), each file named
@@ -69,7 +69,7 @@ func (sp *Spool) Add(filename string, r io.Reader) error {
 	if sp.u == nil {
 		return ragd.Unavailable("uploads", errors.New("no uploads directory is configured"))
 	}
-	name, typ, err := source.UploadName(filename)
+	name, typ, err := guard.UploadName(filename)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"ragd/internal/catalog/source"
+	"ragd/internal/ingest/guard"
 
 	"ragd"
 )
@@ -77,12 +77,12 @@ func TestSpoolCommitsByHash(t *testing.T) {
 
 func TestUploadFilename(t *testing.T) {
 	for raw, want := range map[string]string{"a.md": "a.md", "dir/sub/b.PDF": "b.PDF", `C:\x\c.docx`: "c.docx", "d e.txt": "d e.txt", "ü.html": "ü.html"} {
-		if got, _, err := source.UploadName(raw); err != nil || got != want {
+		if got, _, err := guard.UploadName(raw); err != nil || got != want {
 			t.Errorf("%q: %q %v, want %q", raw, got, err, want)
 		}
 	}
 	for _, raw := range []string{"", " ", "/", "dir/", "..", ".", "a\nb.md", "a\x00.md", "\xff.md", strings.Repeat("n", 253) + ".md", "x.exe", "noext"} {
-		if _, _, err := source.UploadName(raw); ragd.KindOf(err) != ragd.KindInvalid {
+		if _, _, err := guard.UploadName(raw); ragd.KindOf(err) != ragd.KindInvalid {
 			t.Errorf("%q accepted: %v", raw, err)
 		}
 	}

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"ragd"
-	sourceuri "ragd/internal/catalog/source"
 	"ragd/internal/ingest"
+	"ragd/internal/ingest/guard"
 	"ragd/internal/ingest/sourcetype"
 )
 
@@ -25,7 +25,7 @@ const maxPathBytes = 4096
 //   - http:// or https:// URLs as ingest.CanonicalURL writes them.
 //   - text://<32 hex digits> (a hash of the text), typed txt.
 //   - upload://<the archive's kb_name>/<file name>, the file name as an
-//     upload keeps it (sourceuri.UploadName), typed by its extension.
+//     upload keeps it (guard.UploadName), typed by its extension.
 func (r *admission) source(doc ragd.Document) error {
 	s := doc.Source
 	scheme, rest, _ := strings.Cut(s, "://")
@@ -35,7 +35,7 @@ func (r *admission) source(doc ragd.Document) error {
 	case "http", "https":
 		return urlSource(s)
 	case "text":
-		if _, hash, ok := sourceuri.CutScope(rest); !ok || !isHex(hash, 32) {
+		if _, hash, ok := ragd.CutURIScope(rest); !ok || !isHex(hash, 32) {
 			return Refuse("source", "text source %q is not text://[~<8 hex digits>/]<32 hex digits>, the form ragd names inline text by", Clip(s))
 		}
 		return typed(doc.SourceType, ragd.SourceText, s)
@@ -49,13 +49,13 @@ func (r *admission) source(doc ragd.Document) error {
 func fileSource(p string, typ ragd.SourceType) error {
 	switch {
 	case !strings.HasPrefix(p, "/"):
-		return Refuse("source", "file source %q is not file://<absolute path>", Clip(sourceuri.File(p)))
+		return Refuse("source", "file source %q is not file://<absolute path>", Clip(ragd.FileURI(p)))
 	case len(p) > maxPathBytes:
 		return Refuse("source", "file source path is %d bytes long; a path is at most %d", len(p), maxPathBytes)
 	case strings.ContainsRune(p, 0) || path.Clean(p) != p:
-		return Refuse("source", "file source %q is not a clean path (no ., .., // or NUL), as ragd writes one", Clip(sourceuri.File(p)))
+		return Refuse("source", "file source %q is not a clean path (no ., .., // or NUL), as ragd writes one", Clip(ragd.FileURI(p)))
 	}
-	return extensionTyped(p, typ, sourceuri.File(p))
+	return extensionTyped(p, typ, ragd.FileURI(p))
 }
 
 func urlSource(s string) error {
@@ -74,15 +74,15 @@ func urlSource(s string) error {
 
 func (r *admission) uploadSource(rest string, typ ragd.SourceType) error {
 	ns, scoped, _ := strings.Cut(rest, "/")
-	_, name, ok := sourceuri.CutScope(scoped)
+	_, name, ok := ragd.CutURIScope(scoped)
 	if ns != r.from || !ok {
 		return Refuse("source", "upload source %q does not name the archive's namespace (upload://%s/[~<8 hex digits>/]<file name>)",
-			Clip(sourceuri.UploadScheme+rest), r.from)
+			Clip(ragd.UploadScheme+rest), r.from)
 	}
-	if kept, _, err := sourceuri.UploadName(name); err != nil || kept != name {
-		return Refuse("source", "upload source %q does not end in a file name an upload keeps", Clip(sourceuri.UploadScheme+rest))
+	if kept, _, err := guard.UploadName(name); err != nil || kept != name {
+		return Refuse("source", "upload source %q does not end in a file name an upload keeps", Clip(ragd.UploadScheme+rest))
 	}
-	return extensionTyped(name, typ, sourceuri.UploadScheme+rest)
+	return extensionTyped(name, typ, ragd.UploadScheme+rest)
 }
 
 // extensionTyped checks a file's type is the one its extension gives, as

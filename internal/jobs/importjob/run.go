@@ -9,7 +9,6 @@ import (
 
 	"ragd"
 	"ragd/internal/catalog/archive"
-	"ragd/internal/catalog/source"
 	"ragd/internal/catalog/versions"
 	"ragd/internal/catalog/vocab"
 	"ragd/internal/jobs"
@@ -230,7 +229,7 @@ func (im *importer) docID(id, source string) string {
 
 // source is a source in the target namespace: an upload's names its
 // namespace (upload://<kb_name>/<file>), anything else stays.
-func (im *importer) source(s string) string { return source.MoveUpload(s, im.from, im.ns) }
+func (im *importer) source(s string) string { return ragd.MoveUploadURI(s, im.from, im.ns) }
 
 func (im *importer) chunk(c *archive.Chunk) ragd.Chunk {
 	doc := im.docID(c.DocumentID, c.Source)

@@ -15,7 +15,6 @@ import (
 
 	"ragd"
 	"ragd/internal/catalog/registry"
-	"ragd/internal/catalog/source"
 	"ragd/internal/ingest"
 	"ragd/internal/ingest/guard"
 )
@@ -63,7 +62,7 @@ func Make(ctx context.Context, reg *registry.Registry, roots *guard.Roots, sc Sc
 	}
 	ids := make([]string, len(files))
 	for i, f := range files {
-		ids[i] = ragd.DocumentID(sc.Namespace, source.File(f))
+		ids[i] = ragd.DocumentID(sc.Namespace, ragd.FileURI(f))
 	}
 	docs, err := reg.GetMany(ctx, sc.Namespace, ids)
 	if err != nil {
@@ -71,7 +70,7 @@ func Make(ctx context.Context, reg *registry.Registry, roots *guard.Roots, sc Sc
 	}
 	walked := make(map[string]bool, len(files))
 	for i, f := range files {
-		walked[source.File(f)] = true
+		walked[ragd.FileURI(f)] = true
 		d, known := docs[ids[i]]
 		switch fi, err := os.Stat(f); {
 		case known && !aud.Sees(d.Access):
@@ -104,7 +103,7 @@ func Make(ctx context.Context, reg *registry.Registry, roots *guard.Roots, sc Sc
 // include_ignored), and deleting it would undo that at every sync.
 func gone(ctx context.Context, reg *registry.Registry, sc Scope, walked map[string]bool) ([]registry.SourceRef, error) {
 	prefix := strings.TrimSuffix(sc.Dir, "/") + "/"
-	refs, err := reg.BySourcePrefix(ctx, sc.Namespace, source.File(prefix))
+	refs, err := reg.BySourcePrefix(ctx, sc.Namespace, ragd.FileURI(prefix))
 	if err != nil {
 		return nil, ragd.Unavailable("redis", err)
 	}
@@ -114,7 +113,7 @@ func gone(ctx context.Context, reg *registry.Registry, sc Scope, walked map[stri
 	}
 	out := []registry.SourceRef{}
 	for _, r := range refs {
-		path, _ := source.FilePath(r.Source)
+		path, _ := ragd.URIFilePath(r.Source)
 		if walked[r.Source] || hidden[r.DocumentID] || (!sc.Recursive && strings.Contains(strings.TrimPrefix(path, prefix), "/")) {
 			continue
 		}

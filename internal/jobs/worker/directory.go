@@ -8,7 +8,6 @@ import (
 	"os"
 
 	"ragd"
-	"ragd/internal/catalog/source"
 	"ragd/internal/ingest"
 	"ragd/internal/ingest/document"
 	"ragd/internal/jobs"
@@ -70,7 +69,7 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 		if done[ids[i]] {
 			continue
 		}
-		src := source.File(f)
+		src := ragd.FileURI(f)
 		err := p.Queue.EnqueueDocument(ctx, ids[i], jobs.DocumentPayload{
 			Namespace: pl.Namespace, DocumentID: ragd.DocumentID(pl.Namespace, src), Source: src,
 			FilePath: f, Tags: pl.Tags, Access: pl.Access, Viewer: pl.Viewer, Force: pl.Force, ParentID: parentID, CreatedAt: pl.CreatedAt,

@@ -85,8 +85,11 @@ func (v *issuedVerifier) names() []string {
 // MCP tools need scope write. It is called once, before serving.
 func (a *Authenticator) EnableOAuth(as AuthorizationServer, paths, scopes []string, writeTool func(name string) bool) error {
 	v, ok := a.verifier.(*issuedVerifier)
-	if !ok {
+	switch {
+	case !ok:
 		return fmt.Errorf("auth: an authorization server needs auth.mode oauth, not %s", a.mode)
+	case as == nil:
+		return fmt.Errorf("auth: auth.mode oauth needs its authorization server")
 	}
 	v.server = as
 	a.issued = v
@@ -106,8 +109,10 @@ func (a *Authenticator) ScopeNeeded(r *http.Request) string {
 		return ScopeOperator
 	case readOnly(r.Method):
 		return ScopeRead
-	case p == mcpPath && r.Method == http.MethodPost:
-		if a.callsWriteTool(r) {
+	case p == mcpPath:
+		// Every MCP method but a call of a tool that changes state reads;
+		// DELETE only ends the client's own session.
+		if r.Method == http.MethodPost && a.callsWriteTool(r) {
 			return ScopeWrite
 		}
 		return ScopeRead

@@ -318,6 +318,9 @@ func TestInsufficientScopeNamesTheScope(t *testing.T) {
 	if res, _ := h.call(http.MethodPost, "/mcp", tok.AccessToken, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"core_retrieve_text","arguments":{}}}`); res.StatusCode != http.StatusOK {
 		t.Fatalf("a read-only tool with a read token: %d", res.StatusCode)
 	}
+	if res, _ := h.call(http.MethodDelete, "/mcp", tok.AccessToken, ""); res.StatusCode != http.StatusOK {
+		t.Fatalf("ending an MCP session with a read token: %d", res.StatusCode)
+	}
 	for _, c := range []struct{ method, path, body, scope string }{
 		{http.MethodPost, "/documents", "", "write"},
 		{http.MethodPost, "/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"core_delete_document","arguments":{}}}`, "write"},

@@ -7,6 +7,7 @@ const $ = (sel) => document.querySelector(sel);
 
 const state = {
   session: null,       // GET /ui/session's answer
+  mode: null,          // the auth mode, from GET /ui/session
   ns: 'default',       // the selected namespace
   docsOffset: 0,
   docsLimit: 10,
@@ -85,7 +86,9 @@ async function boot() {
     return;
   }
   const info = await resp.json().catch(() => ({}));
-  if (resp.status === 401) showLogin('');
+  state.mode = info.mode;
+  if (resp.status === 401 && new URLSearchParams(location.search).has('state')) await ssoFinish();
+  else if (resp.status === 401) showLogin('');
   else if (!resp.ok) toast(detailOf(info) || `session check failed (${resp.status})`);
   else startApp(info);
 }
@@ -96,8 +99,98 @@ function showLogin(msg) {
   $('#app').hidden = true;
   $('#nav').hidden = true;
   $('#login').hidden = false;
+  $('#sso').hidden = state.mode !== 'oauth';
   $('#login-error').textContent = msg || '';
   $('#login-token').focus();
+}
+
+// ------------------------------------------------------------ sign-in (SSO)
+//
+// In auth.mode oauth the console signs in as any client of ragd's
+// authorization server does: registered once (RFC 7591) with /ui/ as its
+// redirect, it sends the browser to /authorize with PKCE S256 and a
+// state, and back at /ui/ checks the state and iss, trades the code for
+// a token at /token, opens the console session with it (POST /ui/login),
+// and revokes the refresh token it does not need. The verifier lives in
+// sessionStorage for the round trip only.
+
+const SSO_PENDING = 'ragd.sso.pending';
+const SSO_CLIENT = 'ragd.sso.client';
+const SSO_CLIENT_MAX_AGE = 7 * 24 * 3600 * 1000; // re-register after a week
+
+function b64url(bytes) {
+  return btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function randomToken() { return b64url(crypto.getRandomValues(new Uint8Array(32))); }
+
+async function oauthMetadata() {
+  const meta = await api('GET', '/.well-known/oauth-authorization-server');
+  if (!(meta.code_challenge_methods_supported || []).includes('S256')) throw new Error('the server does not offer PKCE S256');
+  return meta;
+}
+
+// ssoClient is the console's client id at this server, registered when
+// there is none (or it is old: unused registrations expire).
+async function ssoClient(meta, redirect) {
+  const kept = JSON.parse(localStorage.getItem(SSO_CLIENT) || 'null');
+  if (kept && kept.redirect === redirect && Date.now() - kept.at < SSO_CLIENT_MAX_AGE) return kept.id;
+  const reg = await api('POST', new URL(meta.registration_endpoint).pathname, {
+    client_name: 'ragd console', redirect_uris: [redirect], token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code'], response_types: ['code'],
+  });
+  localStorage.setItem(SSO_CLIENT, JSON.stringify({ id: reg.client_id, redirect, at: Date.now() }));
+  return reg.client_id;
+}
+
+async function ssoStart() {
+  $('#login-error').textContent = '';
+  try {
+    const meta = await oauthMetadata();
+    const redirect = `${location.origin}/ui/`;
+    const clientId = await ssoClient(meta, redirect);
+    const verifier = randomToken();
+    const challenge = b64url(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
+    const st = randomToken();
+    sessionStorage.setItem(SSO_PENDING, JSON.stringify({ verifier, state: st, clientId, redirect }));
+    const q = new URLSearchParams({
+      response_type: 'code', client_id: clientId, redirect_uri: redirect, state: st,
+      code_challenge: challenge, code_challenge_method: 'S256', resource: meta.issuer,
+    });
+    location.assign(`${new URL(meta.authorization_endpoint).pathname}?${q}`);
+  } catch (e) {
+    $('#login-error').textContent = `sign-in failed: ${e.message}`;
+  }
+}
+
+// ssoFinish takes the browser's return to /ui/ from the authorization.
+async function ssoFinish() {
+  const q = new URLSearchParams(location.search);
+  const pending = JSON.parse(sessionStorage.getItem(SSO_PENDING) || 'null');
+  sessionStorage.removeItem(SSO_PENDING);
+  history.replaceState(null, '', location.pathname); // the code leaves the address bar
+  try {
+    if (!pending || q.get('state') !== pending.state) throw new Error('this sign-in was not started here; start again');
+    const meta = await oauthMetadata();
+    if (q.get('iss') !== meta.issuer) throw new Error('the answer came from another issuer');
+    if (q.get('error')) throw new Error(q.get('error_description') || q.get('error'));
+    const form = new URLSearchParams({
+      grant_type: 'authorization_code', code: q.get('code') || '', redirect_uri: pending.redirect,
+      client_id: pending.clientId, code_verifier: pending.verifier, resource: meta.issuer,
+    });
+    const resp = await fetch(new URL(meta.token_endpoint).pathname, { method: 'POST', credentials: 'same-origin', body: form });
+    const tok = await resp.json().catch(() => ({}));
+    if (!resp.ok || !tok.access_token) throw new Error(tok.error_description || tok.error || `token endpoint answered ${resp.status}`);
+    const info = await api('POST', '/ui/login', { token: tok.access_token });
+    if (tok.refresh_token && meta.revocation_endpoint) {
+      fetch(new URL(meta.revocation_endpoint).pathname, {
+        method: 'POST', credentials: 'same-origin', body: new URLSearchParams({ token: tok.refresh_token, client_id: pending.clientId }),
+      }).catch(() => {});
+    }
+    startApp(info);
+  } catch (e) {
+    showLogin(`sign-in refused: ${e.message}`);
+  }
 }
 
 async function login(ev) {
@@ -446,6 +539,7 @@ function openChunk(n, s, meta) {
 
 function wire() {
   $('#login-form').addEventListener('submit', login);
+  $('#sso-start').addEventListener('click', ssoStart);
   $('#logout').addEventListener('click', logout);
   $('#ns-form').addEventListener('submit', useNamespace);
   $('#search-form').addEventListener('submit', ask);

@@ -15,7 +15,9 @@ const everyNamespace = "*"
 
 // Resolve decides: a ragd.Error Forbidden with a clear message if the
 // identity is outside allowed_orgs / allowed_domains or matches no grant;
-// otherwise the union of matching grants. GitHub logins (orgs, teams) are
+// otherwise the union of matching grants. A grant matches a GitHub
+// "org/team" or "org", an OIDC group, or (OIDC) "@domain", the domain of
+// a verified email. GitHub logins (orgs, teams) are
 // compared without case, as GitHub does; OIDC groups exactly. Each allow
 // list is enforced when it is set, whatever the provider: a list that
 // cannot match the provider's identities refuses everyone rather than
@@ -58,9 +60,13 @@ func Resolve(cfg Config, id Identity) (Access, error) {
 }
 
 // matches: a grant's match names one of the identity's teams ("org/team"),
-// organizations ("org") or OIDC groups.
+// organizations ("org") or OIDC groups, or (OIDC, "@domain") the domain of
+// its verified email, for providers that send no groups (Google).
 func matches(match string, id Identity) bool {
 	if id.Provider == ProviderOIDC {
+		if domain, ok := strings.CutPrefix(match, "@"); ok {
+			return domain != "" && strings.EqualFold(emailDomain(id.Email), domain)
+		}
 		return slices.Contains(id.Groups, match)
 	}
 	if strings.Contains(match, "/") {

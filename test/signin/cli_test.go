@@ -1,7 +1,8 @@
 // Package signin_test signs people in through ragd's authorization server
 // the way its own clients do: ragd login (the CLI) against the
-// authorization server and authn's middleware in oauth mode, signing in
-// upstream at the GitHub stand-in.
+// authorization server and authn's middleware in oauth mode signing in
+// upstream at the GitHub stand-in, and against a whole ragd signing in at
+// the real OIDC provider the test scripts start.
 package signin_test
 
 import (
@@ -129,10 +130,15 @@ func (s *server) browser(t *testing.T, decision string) func(string) error {
 // run runs a CLI command and returns its exit status, stdout and stderr.
 func run(t *testing.T, open func(string) error, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	env := cli.Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, OpenBrowser: open}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	return runCtx(ctx, open, args...)
+}
+
+// runCtx is run until ctx ends.
+func runCtx(ctx context.Context, open func(string) error, args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	env := cli.Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, OpenBrowser: open}
 	code := cli.Run(ctx, args, env)
 	return code, out.String(), errb.String()
 }

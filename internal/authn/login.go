@@ -23,7 +23,8 @@ type loginRequest struct {
 // SessionInfo answers GET /ui/session and a successful login: the auth
 // mode and, once logged in (or with auth disabled), who the caller is.
 type SessionInfo struct {
-	// Mode is disabled, static-token or jwt.
+	// Mode is disabled, static-token, jwt or oauth (the console then
+	// offers to sign in through ragd's authorization server).
 	Mode Mode `json:"mode"`
 	// LoggedIn is true with a valid session, or with auth disabled.
 	LoggedIn bool `json:"logged_in"`

@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"encoding/base64"
 	"fmt"
+	"io"
 	"net/http"
 	"path/filepath"
 	"reflect"
@@ -214,6 +215,9 @@ func TestTasksExtension(t *testing.T) {
 		t.Fatalf("a failed job's task: %v", bad)
 	}
 
+	if a := k.send("tasks/get", "another-task", map[string]any{"taskId": id}); a.code() != -32602 || !strings.Contains(a.Error.Message, "Mcp-Name") {
+		t.Errorf("tasks/get with another Mcp-Name: %d %s", a.Status, a.Raw)
+	}
 	for _, m := range []string{"tasks/result", "tasks/list"} {
 		if a := k.send(m, id, map[string]any{"taskId": id}); a.code() != -32601 || a.Status != http.StatusNotFound {
 			t.Errorf("%s: %d %s", m, a.Status, a.Raw)
@@ -274,6 +278,20 @@ func TestTasksHostileInput(t *testing.T) {
 			if a := k.send(m, "", map[string]any{"taskId": id}); a.code() != -32602 || len(a.Raw) > 1000 {
 				t.Errorf("%s taskId %.40v: %.300s", m, id, a.Raw)
 			}
+		}
+	}
+	for params, code := range map[string]string{`[1]`: "-32602", `"x"`: "-32602", `{"taskId":`: "-32700", `{"taskId":["a"]}`: "-32602"} {
+		req, _ := http.NewRequest(http.MethodPost, s.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":`+params+`}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(body), `"code":`+code) {
+			t.Errorf("tasks/get with params %s: %d %s, want %s", params, resp.StatusCode, body, code)
 		}
 	}
 	for _, tool := range []string{"core_query", "core_stats", "core_job_status", "no_such_tool"} {

@@ -5,7 +5,7 @@ SHELL := /bin/bash
 ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help run cluster test fuzz bench bench-growth eval build deps fmt vet
+.PHONY: help run cluster test fuzz bench flows bench-growth eval build deps fmt vet
 
 help: ## show this help
 	@echo "usage: make <target>"
@@ -25,6 +25,9 @@ fuzz: ## run every Go fuzz target in turn for FUZZTIME each (default 10m); no se
 
 bench: ## same services as test, then the benchmarks
 	scripts/bench.sh
+
+flows: ## same services as test, then the Go files and packages one REST search and one REST ingest run (docs/ARCHITECTURE.md)
+	scripts/flows.sh
 
 bench-growth: ## same services as test, then ingest in steps to 1M chunks (RAGD_GROWTH_STEPS) and print rates, latency, memory, disk
 	scripts/bench-growth.sh

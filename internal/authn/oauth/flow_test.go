@@ -2,6 +2,7 @@ package oauth_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -216,5 +217,25 @@ func TestSigningKeysRotateAndAreShared(t *testing.T) {
 		if p, _, err := replica.Verify(context.Background(), tok); err != nil || p.Name != "ada" {
 			t.Fatalf("the other replica: %v %+v", err, p)
 		}
+	}
+}
+
+// TestClientIDInBasicCredentials: a public client may name itself in
+// HTTP Basic credentials with an empty password (clients try
+// client_secret_basic first); naming two clients is invalid_client.
+func TestClientIDInBasicCredentials(t *testing.T) {
+	h := newHarness(t)
+	a := h.newAuthorization("http://127.0.0.1:7777/callback")
+	form := url.Values{"grant_type": {"authorization_code"}, "code": {h.code(a)}, "redirect_uri": {a.redirect}, "code_verifier": {a.verifier}}
+	basic := func(id string) map[string]string {
+		return map[string]string{"Authorization": "Basic " + base64.StdEncoding.EncodeToString([]byte(url.QueryEscape(id)+":"))}
+	}
+	form.Set("client_id", "another-client")
+	if res, body := h.post(oauth.TokenPath, "application/x-www-form-urlencoded", form.Encode(), basic(a.client)); res.StatusCode != http.StatusUnauthorized || !strings.Contains(body, "invalid_client") {
+		t.Fatalf("two client ids: %d %s", res.StatusCode, body)
+	}
+	form.Del("client_id")
+	if res, body := h.post(oauth.TokenPath, "application/x-www-form-urlencoded", form.Encode(), basic(a.client)); res.StatusCode != http.StatusOK {
+		t.Fatalf("client id in Basic credentials: %d %s", res.StatusCode, body)
 	}
 }

@@ -61,14 +61,18 @@ func TestPKCEPlainIsRefused(t *testing.T) {
 }
 
 // TestWrongVerifierGetsNoToken: a code with a verifier that does not hash
-// to its challenge gives nothing.
+// to its challenge gives nothing, and does not spend the code.
 func TestWrongVerifierGetsNoToken(t *testing.T) {
 	h := newHarness(t)
 	a := h.newAuthorization("http://127.0.0.1:7777/cb")
 	c := h.code(a)
-	a.verifier += "x"
-	if tok := h.exchange(a, c); tok.status != http.StatusBadRequest || tok.Error != "invalid_grant" || tok.AccessToken != "" {
+	wrong := a
+	wrong.verifier += "x"
+	if tok := h.exchange(wrong, c); tok.status != http.StatusBadRequest || tok.Error != "invalid_grant" || tok.AccessToken != "" {
 		t.Fatalf("wrong verifier: %+v", tok)
+	}
+	if tok := h.exchange(a, c); tok.status != http.StatusOK {
+		t.Fatalf("the right verifier after a wrong one: %+v", tok)
 	}
 }
 

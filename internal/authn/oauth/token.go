@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -19,13 +20,24 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		oauthError(w, http.StatusBadRequest, "invalid_request", "the body must be a form")
 		return
 	}
+	client, ok := clientOf(r)
+	if !ok {
+		oauthError(w, http.StatusUnauthorized, "invalid_client", "client_id in the body and in Basic credentials differ")
+		return
+	}
+	form := func(k string) string {
+		if k == "client_id" {
+			return client
+		}
+		return r.PostForm.Get(k)
+	}
 	var t tokens
 	var err error
 	switch r.PostForm.Get("grant_type") {
 	case "authorization_code":
-		t, err = s.codeGrant(r.Context(), r.PostForm.Get)
+		t, err = s.codeGrant(r.Context(), form)
 	case "refresh_token":
-		t, err = s.refreshGrant(r.Context(), r.PostForm.Get)
+		t, err = s.refreshGrant(r.Context(), form)
 	default:
 		oauthError(w, http.StatusBadRequest, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token")
 		return
@@ -42,6 +54,27 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// clientOf is the client_id of a token request: the body's, or the user
+// of HTTP Basic credentials (RFC 6749 §2.3.1, which clients that try
+// client_secret_basic first send with an empty password); false when the
+// two differ.
+func clientOf(r *http.Request) (string, bool) {
+	id := r.PostForm.Get("client_id")
+	user, _, basic := r.BasicAuth()
+	if basic {
+		if u, err := url.QueryUnescape(user); err == nil {
+			user = u
+		}
+	}
+	switch {
+	case !basic || user == id:
+		return id, true
+	case id == "":
+		return user, true
+	}
+	return "", false
+}
+
 // grantError is a refused grant (RFC 6749 §5.2).
 type grantError struct{ code, description string }
 
@@ -53,7 +86,8 @@ func invalidGrant(description string) error {
 
 // codeGrant redeems a code once: a second use finds it marked used and
 // revokes the family the first started. The client, redirect_uri,
-// resource and PKCE verifier must match the authorization.
+// resource and PKCE verifier must match the authorization; a request where
+// they do not leaves the code as it was.
 func (s *Server) codeGrant(ctx context.Context, form func(string) string) (tokens, error) {
 	fam := secret(18)
 	var c code
@@ -69,6 +103,9 @@ func (s *Server) codeGrant(ctx context.Context, form func(string) string) (token
 			reused = c.Family
 			return nil, invalidGrant("the code was already used; the tokens it gave are revoked")
 		}
+		if err := s.redeemable(c, form); err != nil {
+			return nil, err
+		}
 		c.Used, c.Family = true, fam
 		used := c
 		used.Credential, used.Person = nil, Person{}
@@ -82,22 +119,27 @@ func (s *Server) codeGrant(ctx context.Context, form func(string) string) (token
 	if err != nil {
 		return tokens{}, err
 	}
-	switch {
-	case form("client_id") != c.ClientID:
-		return tokens{}, invalidGrant("the code was issued to another client")
-	case form("redirect_uri") != c.RedirectURI:
-		return tokens{}, invalidGrant("redirect_uri differs from the authorization's")
-	case form("code_verifier") == "" || !sameDigest(s256(form("code_verifier")), c.Challenge):
-		return tokens{}, invalidGrant("the PKCE code_verifier does not match the code_challenge")
-	case !s.ownResource(form("resource")):
-		return tokens{}, &grantError{code: "invalid_target", description: "resource must be this server, " + s.issuer}
-	}
 	refresh := secret(32)
 	f := family{ID: fam, ClientID: c.ClientID, Scopes: c.Scopes, Person: c.Person, Credential: c.Credential, Refresh: digest(refresh), Created: s.cfg.Now()}
 	if err := s.save(ctx, s.cfg.Keys.OAuthFamily(fam), f, s.cfg.RefreshTTL); err != nil {
 		return tokens{}, err
 	}
 	return s.issue(ctx, f, refresh)
+}
+
+// redeemable checks a token request against the code's authorization.
+func (s *Server) redeemable(c code, form func(string) string) error {
+	switch {
+	case form("client_id") != c.ClientID:
+		return invalidGrant("the code was issued to another client")
+	case form("redirect_uri") != c.RedirectURI:
+		return invalidGrant("redirect_uri differs from the authorization's")
+	case form("code_verifier") == "" || !sameDigest(s256(form("code_verifier")), c.Challenge):
+		return invalidGrant("the PKCE code_verifier does not match the code_challenge")
+	case !s.ownResource(form("resource")):
+		return &grantError{code: "invalid_target", description: "resource must be this server, " + s.issuer}
+	}
+	return nil
 }
 
 // refreshGrant rotates a refresh token: the current one gives a new pair;

@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
 
 	"ragd/internal/authn/oauth"
 )
@@ -75,10 +76,23 @@ func Browser(base string, rt http.RoundTripper) auth.AuthorizationCodeFetcher {
 // the upstream stand-in signs in, and returns the access token it got.
 func Token(t testing.TB, base string) string {
 	t.Helper()
+	_, tok := Tokens(t, base)
+	return tok.AccessToken
+}
+
+// Tokens registers a client at ragd at base, runs the go-sdk client's flow
+// for it, as whoever the upstream stand-in signs in, and returns the
+// client's id and the tokens it got.
+func Tokens(t testing.TB, base string) (clientID string, tok *oauth2.Token) {
+	t.Helper()
+	reg, err := oauthex.RegisterClient(t.Context(), base+oauth.RegisterPath, &oauthex.ClientRegistrationMetadata{
+		ClientName: "test agent", RedirectURIs: []string{Redirect}, TokenEndpointAuthMethod: "none"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	h, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
-		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
-			ClientName: "test agent", RedirectURIs: []string{Redirect}}},
-		RedirectURL: Redirect, AuthorizationCodeFetcher: Browser(base, nil),
+		PreregisteredClient: &oauthex.ClientCredentials{ClientID: reg.ClientID},
+		RedirectURL:         Redirect, AuthorizationCodeFetcher: Browser(base, nil),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -95,9 +109,8 @@ func Token(t testing.TB, base string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok, err := ts.Token()
-	if err != nil {
+	if tok, err = ts.Token(); err != nil {
 		t.Fatal(err)
 	}
-	return tok.AccessToken
+	return reg.ClientID, tok
 }

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -185,6 +186,24 @@ func TestLoginThenCommands(t *testing.T) {
 	if renewed.RefreshToken == first.RefreshToken || renewed.AccessToken == first.AccessToken {
 		t.Fatal("the expired token was not renewed, or the refresh token not rotated")
 	}
+
+	// Commands started at once with an expired token take turns renewing
+	// it: one refresh, not four uses of one refresh token (which would
+	// revoke the grant as a reuse).
+	expire(t, path, s.base)
+	codes := make(chan string, 4)
+	for range 4 {
+		go func() {
+			code, out, errs := run(t, nil, "docs", "--server", s.base)
+			codes <- fmt.Sprintf("exit %d %s %s", code, strings.TrimSpace(out), strings.TrimSpace(errs))
+		}()
+	}
+	for range 4 {
+		if got := <-codes; !strings.HasPrefix(got, "exit 0") {
+			t.Fatalf("docs run at once with an expired token: %s", got)
+		}
+	}
+	renewed = stored(t, path, s.base)
 
 	if code, out, errs = run(t, nil, "logout", "--server", s.base); code != 0 || !strings.Contains(out, "signed out") {
 		t.Fatalf("logout: exit %d, %s %s", code, out, errs)

@@ -150,8 +150,8 @@ func TestForeignResourceIsRefused(t *testing.T) {
 }
 
 // TestTokenFromAnotherIssuerIsRefused: a token signed with ragd's own keys
-// by a server of another issuer, and one signed with a key ragd does not
-// hold, are refused with 401.
+// by a server of another issuer, one signed with a key ragd does not hold,
+// and the upstream provider's credential are refused with 401.
 func TestTokenFromAnotherIssuerIsRefused(t *testing.T) {
 	h := newHarness(t)
 	other, err := oauth.New(oauth.Config{Issuer: "https://other.example", SignIn: h.upstream, Fetcher: &guard.Fetcher{}, Store: h.store, Keys: h.keys})
@@ -171,6 +171,8 @@ func TestTokenFromAnotherIssuerIsRefused(t *testing.T) {
 	forged.Header["kid"] = "made-up"
 	signed, _ := forged.SignedString(key)
 	h.wantStatus(http.MethodGet, "/documents", signed, http.StatusUnauthorized)
+	// The provider's own credential is no ragd token either.
+	h.wantStatus(http.MethodGet, "/documents", "upstream-credential-"+eng.Subject, http.StatusUnauthorized)
 }
 
 // TestExpiredTokenIsRefused: a token past its exp is refused with 401.

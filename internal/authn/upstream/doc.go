@@ -4,7 +4,8 @@
 // Two providers implement [Provider]: github (GitHub or GitHub
 // Enterprise: the OAuth web flow with PKCE S256, then the REST calls
 // /user, /user/orgs and /user/teams, paged by their Link headers within a
-// bound) and oidc (any OpenID Connect provider found by discovery: the
+// bound) and oidc (any OpenID Connect provider found by discovery — at
+// New, or at first use when it could not be reached then: the
 // code flow with PKCE S256 and a nonce, the ID token verified — issuer,
 // audience, signature, expiry, nonce — and the person's groups read from
 // a configured claim of the ID token or the userinfo answer). ragd's

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
+	"net/url"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/coreos/go-oidc/v3/oidc"
@@ -17,33 +19,60 @@ import (
 
 // openID signs in with an OpenID Connect provider found by discovery.
 type openID struct {
-	conf        oauth2.Config
-	provider    *oidc.Provider
-	verifier    *oidc.IDTokenVerifier
-	client      *http.Client
-	groupsClaim string
-	// offline: the provider lists offline_access; otherwise ragd asks for a
-	// refresh token the way Google does (access_type=offline).
-	offline bool
+	cfg Config
+
+	mu sync.Mutex
+	d  *discovery // nil until discovery has worked
 }
 
+// discovery is what the provider's discovery document gave.
+type discovery struct {
+	conf     oauth2.Config
+	provider *oidc.Provider
+	verifier *oidc.IDTokenVerifier
+	// offline: the provider lists offline_access; otherwise ragd asks for a
+	// refresh token the way Google does (access_type=offline).
+	offline     bool
+	groupsClaim string
+}
+
+// discoveryRetry bounds the discovery AuthCodeURL makes when the provider
+// could not be reached before (AuthCodeURL has no context of its own).
+const discoveryRetry = 10 * time.Second
+
+// newOIDC discovers the provider. A provider that answers wrongly (another
+// issuer, no document: a mistake in issuer_url) is an error here; one
+// that cannot be reached or fails (5xx) is discovered again at its first
+// use, so ragd starts (and its static keys work) while it is down.
 func newOIDC(ctx context.Context, cfg Config) (*openID, error) {
 	if cfg.IssuerURL == "" {
 		return nil, errors.New("upstream: oidc needs IssuerURL")
 	}
-	p, err := oidc.NewProvider(oidc.ClientContext(ctx, cfg.HTTPClient), cfg.IssuerURL)
+	if cfg.GroupsClaim == "" {
+		cfg.GroupsClaim = DefaultGroupsClaim
+	}
+	o := &openID{cfg: cfg}
+	if _, err := o.ready(ctx); err != nil && ragd.KindOf(err) != ragd.KindUnavailable {
+		return nil, err
+	}
+	return o, nil
+}
+
+// ready is the discovery, made now if it has not worked yet.
+func (o *openID) ready(ctx context.Context) (*discovery, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.d != nil {
+		return o.d, nil
+	}
+	p, err := oidc.NewProvider(oidc.ClientContext(ctx, o.cfg.HTTPClient), o.cfg.IssuerURL)
 	if err != nil {
-		return nil, ragd.Unavailable(ProviderOIDC, fmt.Errorf("discovery at %s: %w", cfg.IssuerURL, err))
+		return nil, discoveryError(o.cfg.IssuerURL, err)
 	}
 	var meta struct {
 		Scopes []string `json:"scopes_supported"`
 	}
 	_ = p.Claims(&meta) // discovery's body parsed once already: cannot fail
-	o := &openID{provider: p, client: cfg.HTTPClient, groupsClaim: cfg.GroupsClaim,
-		verifier: p.Verifier(&oidc.Config{ClientID: cfg.ClientID})}
-	if o.groupsClaim == "" {
-		o.groupsClaim = DefaultGroupsClaim
-	}
 	scopes := []string{oidc.ScopeOpenID, "profile", "email"}
 	// Dex, Authentik and others put groups in the ID token only when asked.
 	for _, s := range []string{"groups", oidc.ScopeOfflineAccess} {
@@ -51,17 +80,41 @@ func newOIDC(ctx context.Context, cfg Config) (*openID, error) {
 			scopes = append(scopes, s)
 		}
 	}
-	o.offline = slices.Contains(meta.Scopes, oidc.ScopeOfflineAccess)
-	o.conf = oauth2.Config{ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, Endpoint: p.Endpoint(), Scopes: scopes}
-	return o, nil
+	o.d = &discovery{provider: p, verifier: p.Verifier(&oidc.Config{ClientID: o.cfg.ClientID}),
+		offline: slices.Contains(meta.Scopes, oidc.ScopeOfflineAccess), groupsClaim: o.cfg.GroupsClaim,
+		conf: oauth2.Config{ClientID: o.cfg.ClientID, ClientSecret: o.cfg.ClientSecret, Endpoint: p.Endpoint(), Scopes: scopes}}
+	return o.d, nil
 }
 
-// AuthCodeURL implements Provider.
+// discoveryError is Unavailable for a provider that could not be reached
+// or failed (a network error, a 5xx answer); a plain error for one that
+// answered wrongly (another issuer, no document, not JSON), a mistake in
+// issuer_url.
+func discoveryError(issuer string, err error) error {
+	var urlErr *url.Error
+	if errors.As(err, &urlErr) || serverFailed.MatchString(err.Error()) {
+		return ragd.Unavailable(ProviderOIDC, fmt.Errorf("discovery at %s: %w", issuer, err))
+	}
+	return fmt.Errorf("upstream: discovery at %s: %w", issuer, err)
+}
+
+// serverFailed is how go-oidc reports a 5xx answer: "<status>: <body>".
+var serverFailed = regexp.MustCompile(`^5\d\d\b`)
+
+// AuthCodeURL implements Provider. Should the provider still be
+// undiscovered and unreachable, the browser is sent to the issuer itself,
+// which shows the person that it is down.
 func (o *openID) AuthCodeURL(state, codeChallenge, redirectURI string) string {
-	conf := o.conf
+	ctx, cancel := context.WithTimeout(context.Background(), discoveryRetry)
+	defer cancel()
+	d, err := o.ready(ctx)
+	if err != nil {
+		return o.cfg.IssuerURL
+	}
+	conf := d.conf
 	conf.RedirectURL = redirectURI
 	opts := append(pkce(codeChallenge), oidc.Nonce(nonceFor(codeChallenge)))
-	if !o.offline {
+	if !d.offline {
 		opts = append(opts, oauth2.AccessTypeOffline)
 	}
 	return conf.AuthCodeURL(state, opts...)
@@ -70,14 +123,18 @@ func (o *openID) AuthCodeURL(state, codeChallenge, redirectURI string) string {
 // Exchange implements Provider: the ID token is verified (issuer,
 // audience, signature, expiry) and must carry this sign-in's nonce.
 func (o *openID) Exchange(ctx context.Context, code, verifier, redirectURI string) (Identity, []byte, error) {
-	conf := o.conf
+	d, err := o.ready(ctx)
+	if err != nil {
+		return Identity{}, nil, err
+	}
+	conf := d.conf
 	conf.RedirectURL = redirectURI
-	ctx = withClient(ctx, o.client)
+	ctx = withClient(ctx, o.cfg.HTTPClient)
 	tok, err := conf.Exchange(ctx, code, oauth2.VerifierOption(verifier))
 	if err != nil {
 		return Identity{}, nil, tokenError(ProviderOIDC, err)
 	}
-	idt, err := o.verify(ctx, tok)
+	idt, err := d.verify(ctx, tok)
 	if err != nil {
 		return Identity{}, nil, err
 	}
@@ -87,7 +144,7 @@ func (o *openID) Exchange(ctx context.Context, code, verifier, redirectURI strin
 	if idt.Nonce != nonceFor(oauth2.S256ChallengeFromVerifier(verifier)) {
 		return Identity{}, nil, ragd.Forbidden("the ID token is not for this sign-in (its nonce differs)")
 	}
-	id, err := o.identity(ctx, tok, idt, idt.Subject)
+	id, err := d.identity(ctx, tok, idt, idt.Subject)
 	if err != nil {
 		return Identity{}, nil, err
 	}
@@ -105,17 +162,21 @@ func (o *openID) Recheck(ctx context.Context, stored []byte) (Identity, []byte, 
 	if c.RefreshToken == "" {
 		return Identity{}, nil, ragd.Forbidden("the OIDC provider gave ragd no refresh token, so it cannot re-check this person; sign in again")
 	}
-	ctx = withClient(ctx, o.client)
-	old := &oauth2.Token{RefreshToken: c.RefreshToken, Expiry: time.Unix(1, 0)}
-	tok, err := o.conf.TokenSource(ctx, old).Token()
-	if err != nil {
-		return Identity{}, nil, tokenError(ProviderOIDC, err)
-	}
-	idt, err := o.verify(ctx, tok)
+	d, err := o.ready(ctx)
 	if err != nil {
 		return Identity{}, nil, err
 	}
-	id, err := o.identity(ctx, tok, idt, c.Subject)
+	ctx = withClient(ctx, o.cfg.HTTPClient)
+	old := &oauth2.Token{RefreshToken: c.RefreshToken, Expiry: time.Unix(1, 0)}
+	tok, err := d.conf.TokenSource(ctx, old).Token()
+	if err != nil {
+		return Identity{}, nil, tokenError(ProviderOIDC, err)
+	}
+	idt, err := d.verify(ctx, tok)
+	if err != nil {
+		return Identity{}, nil, err
+	}
+	id, err := d.identity(ctx, tok, idt, c.Subject)
 	if err != nil {
 		return Identity{}, nil, err
 	}
@@ -126,12 +187,12 @@ func (o *openID) Recheck(ctx context.Context, stored []byte) (Identity, []byte, 
 }
 
 // verify checks the answer's ID token, nil when it has none.
-func (o *openID) verify(ctx context.Context, tok *oauth2.Token) (*oidc.IDToken, error) {
+func (d *discovery) verify(ctx context.Context, tok *oauth2.Token) (*oidc.IDToken, error) {
 	raw, _ := tok.Extra("id_token").(string)
 	if raw == "" {
 		return nil, nil
 	}
-	idt, err := o.verifier.Verify(ctx, raw)
+	idt, err := d.verifier.Verify(ctx, raw)
 	if err != nil {
 		if strings.Contains(err.Error(), "fetching keys") {
 			return nil, ragd.Unavailable(ProviderOIDC, err)
@@ -144,7 +205,7 @@ func (o *openID) verify(ctx context.Context, tok *oauth2.Token) (*oidc.IDToken, 
 // identity reads the person from the ID token's claims (idt, nil when a
 // refresh gave none) and the userinfo answer, which fills the claims the
 // ID token lacks; both must name subject.
-func (o *openID) identity(ctx context.Context, tok *oauth2.Token, idt *oidc.IDToken, subject string) (Identity, error) {
+func (d *discovery) identity(ctx context.Context, tok *oauth2.Token, idt *oidc.IDToken, subject string) (Identity, error) {
 	claims := map[string]any{}
 	if idt != nil {
 		if idt.Subject != subject {
@@ -154,8 +215,8 @@ func (o *openID) identity(ctx context.Context, tok *oauth2.Token, idt *oidc.IDTo
 			return Identity{}, ragd.Forbidden("the ID token's claims are unreadable: %v", err)
 		}
 	}
-	if o.provider.UserInfoEndpoint() != "" {
-		ui, err := o.provider.UserInfo(ctx, oauth2.StaticTokenSource(tok))
+	if d.provider.UserInfoEndpoint() != "" {
+		ui, err := d.provider.UserInfo(ctx, oauth2.StaticTokenSource(tok))
 		if err != nil {
 			return Identity{}, ragd.Unavailable(ProviderOIDC, fmt.Errorf("userinfo: %w", err))
 		}
@@ -171,7 +232,7 @@ func (o *openID) identity(ctx context.Context, tok *oauth2.Token, idt *oidc.IDTo
 			}
 		}
 	}
-	return identityOf(subject, claims, o.groupsClaim), nil
+	return identityOf(subject, claims, d.groupsClaim), nil
 }
 
 // identityOf reads an OIDC identity from its claims. Email is kept only

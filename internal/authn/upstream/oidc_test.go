@@ -1,9 +1,12 @@
 package upstream_test
 
 import (
+	"errors"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"ragd"
@@ -129,13 +132,59 @@ func TestOIDCRefusals(t *testing.T) {
 
 // TestOIDCIssuerMustMatch: discovery whose issuer is not the configured
 // one (here the same provider under another host name) is refused, so
-// ID tokens of another issuer never verify.
+// ID tokens of another issuer never verify; so is an issuer without a
+// discovery document. Both stop ragd at start: they are mistakes in
+// issuer_url, not an outage.
 func TestOIDCIssuerMustMatch(t *testing.T) {
 	op := testenv.OIDC(t)
 	cfg := oidcConfig(op)
 	cfg.IssuerURL = strings.Replace(op.Issuer, "localhost", "127.0.0.1", 1)
 	if _, err := upstream.New(ctx, cfg); err == nil || !strings.Contains(err.Error(), "issuer") {
 		t.Fatalf("New with issuer %s = %v, want an issuer mismatch", cfg.IssuerURL, err)
+	}
+	cfg.IssuerURL = op.Issuer + "no-such-realm/"
+	if _, err := upstream.New(ctx, cfg); err == nil || ragd.KindOf(err) == ragd.KindUnavailable {
+		t.Fatalf("New with issuer %s (no discovery document) = %v, want a configuration error", cfg.IssuerURL, err)
+	}
+}
+
+// outage is a transport that fails every call while down, as a provider
+// that cannot be reached does.
+type outage struct{ down atomic.Bool }
+
+func (o *outage) RoundTrip(r *http.Request) (*http.Response, error) {
+	if o.down.Load() {
+		return nil, errors.New("connect: connection refused (the provider is down)")
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestOIDCDiscoveredOnceReachable: a provider down when ragd starts does
+// not stop it (static keys keep working): New succeeds, a sign-in sends
+// the browser to the issuer and an exchange is Unavailable; once the
+// provider answers, discovery happens at the next sign-in, which works.
+func TestOIDCDiscoveredOnceReachable(t *testing.T) {
+	op := testenv.OIDC(t)
+	cfg := oidcConfig(op)
+	out := &outage{}
+	out.down.Store(true)
+	cfg.HTTPClient = &http.Client{Transport: out}
+	p := oidcProvider(t, cfg)
+	verifier, challenge := pkcePair()
+	if got := p.AuthCodeURL("st", challenge, op.RedirectURI); got != op.Issuer {
+		t.Fatalf("AuthCodeURL while the provider is down = %s, want the issuer %s", got, op.Issuer)
+	}
+	if _, _, err := p.Exchange(ctx, "code", verifier, op.RedirectURI); ragd.KindOf(err) != ragd.KindUnavailable {
+		t.Fatalf("Exchange while the provider is down = %v, want Unavailable", err)
+	}
+
+	out.down.Store(false)
+	authURL := p.AuthCodeURL("st", challenge, op.RedirectURI)
+	if mustQuery(t, authURL).Get("code_challenge") != challenge {
+		t.Fatalf("AuthCodeURL once the provider is up = %s", authURL)
+	}
+	if id, _, err := p.Exchange(ctx, oidcSignIn(t, op, authURL, op.User), verifier, op.RedirectURI); err != nil || id.Subject != op.User {
+		t.Fatalf("Exchange once the provider is up = %+v, %v", id, err)
 	}
 }
 

@@ -82,7 +82,8 @@ const callTimeout = 15 * time.Second
 // New returns the Provider cfg names. An oidc provider is discovered here,
 // with ctx: its authorization and token endpoints and keys come from
 // <issuer>/.well-known/openid-configuration, whose issuer must be
-// cfg.IssuerURL.
+// cfg.IssuerURL (else New fails); a provider that cannot be reached now
+// is discovered at its first use instead, so ragd starts without it.
 func New(ctx context.Context, cfg Config) (Provider, error) {
 	secret, err := authn.ResolveSecret("auth.oauth.client_secret", cfg.ClientSecret)
 	if err != nil {

@@ -239,3 +239,27 @@ func TestClientIDInBasicCredentials(t *testing.T) {
 		t.Fatalf("client id in Basic credentials: %d %s", res.StatusCode, body)
 	}
 }
+
+// TestRecordsExpire: a registered client expires after ClientTTL unused
+// and each use renews it; a code lives at most CodeTTL.
+func TestRecordsExpire(t *testing.T) {
+	h := newHarness(t, func(c *oauth.Config) { c.ClientTTL = 2 * time.Hour })
+	ctx, rdb := context.Background(), h.store.Client()
+	a := h.newAuthorization("http://127.0.0.1:7777/callback")
+	key := h.keys.OAuthClient(a.client)
+	if ttl := rdb.TTL(ctx, key).Val(); ttl <= time.Hour || ttl > 2*time.Hour {
+		t.Fatalf("a new client's TTL %s, want its ClientTTL (2h)", ttl)
+	}
+	rdb.Expire(ctx, key, time.Minute)
+	h.code(a)
+	if ttl := rdb.TTL(ctx, key).Val(); ttl <= time.Hour {
+		t.Fatalf("a client's TTL after a use: %s, want renewed to 2h", ttl)
+	}
+	codes := rdb.Keys(ctx, h.keys.OAuthCode("*")).Val()
+	if len(codes) != 1 {
+		t.Fatalf("%d codes, want 1", len(codes))
+	}
+	if ttl := rdb.TTL(ctx, codes[0]).Val(); ttl <= 0 || ttl > oauth.CodeTTL {
+		t.Fatalf("a code's TTL %s, want at most %s", ttl, oauth.CodeTTL)
+	}
+}

@@ -19,7 +19,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +31,7 @@ import (
 	"ragd/internal/ingest/guard"
 	"ragd/internal/platform/keyspace"
 	"ragd/internal/platform/kv"
+	"ragd/internal/testkit/signin"
 	"ragd/internal/testkit/standin"
 	"ragd/internal/testkit/testenv"
 	"ragd/wire"
@@ -94,9 +94,6 @@ func newServer(t *testing.T) *server {
 	return &server{base: base, github: gh}
 }
 
-// hiddenField is a hidden input of ragd's consent form.
-var hiddenField = regexp.MustCompile(`<input type="hidden" name="([^"]+)" value="([^"]*)">`)
-
 // browser is a person's browser: it follows every redirect, keeps
 // cookies, and on ragd's consent page presses the button named decision.
 func (s *server) browser(t *testing.T, decision string) func(string) error {
@@ -111,14 +108,7 @@ func (s *server) browser(t *testing.T, decision string) func(string) error {
 			}
 			body, _ := io.ReadAll(res.Body)
 			res.Body.Close()
-			form := url.Values{"decision": {decision}}
-			for _, m := range hiddenField.FindAllStringSubmatch(string(body), -1) {
-				form.Set(m[1], m[2])
-			}
-			req, _ := http.NewRequest(http.MethodPost, s.base+oauth.ConsentPath, strings.NewReader(form.Encode()))
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-			req.Header.Set("Origin", s.base)
-			if res, err = b.Do(req); err != nil {
+			if res, err = signin.Press(context.Background(), b, s.base, string(body), decision); err != nil {
 				t.Errorf("browser: consent: %v", err)
 				return
 			}

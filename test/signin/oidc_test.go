@@ -5,13 +5,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
-	"net/url"
-	"regexp"
 	"strings"
 	"testing"
 
 	"ragd/internal/authn/oauth"
 	"ragd/internal/platform/config"
+	"ragd/internal/testkit/signin"
 	"ragd/internal/testkit/stack"
 	"ragd/internal/testkit/testenv"
 )
@@ -47,9 +46,6 @@ func startOIDCRagd(t *testing.T, op testenv.OIDCProvider) *stack.Stack {
 	return s
 }
 
-// loginForm finds the provider's login form in a page.
-var loginForm = regexp.MustCompile(`<form method="POST" action="([^"]+)"`)
-
 // oidcBrowser is the person's browser for ragd login: from ragd's
 // /oauth/authorize to the provider's login form, which it fills in as
 // user, then ragd's consent page, where it presses Allow; the last
@@ -74,14 +70,7 @@ func oidcBrowser(t *testing.T, op testenv.OIDCProvider, base, user string, refus
 				refused <- page
 				return
 			}
-			form := url.Values{"decision": {"allow"}}
-			for _, m := range hiddenField.FindAllStringSubmatch(page, -1) {
-				form.Set(m[1], m[2])
-			}
-			req, _ := http.NewRequest(http.MethodPost, base+oauth.ConsentPath, strings.NewReader(form.Encode()))
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-			req.Header.Set("Origin", base)
-			if res, err := b.Do(req); err == nil {
+			if res, err := signin.Press(context.Background(), b, base, page, "allow"); err == nil {
 				res.Body.Close()
 			}
 		}()

@@ -52,14 +52,7 @@ func Browser(base string, rt http.RoundTripper) auth.AuthorizationCodeFetcher {
 		if !strings.Contains(string(page), `<button name="decision" value="allow">`) {
 			return nil, fmt.Errorf("no consent page: %d %s", res.StatusCode, page)
 		}
-		form := url.Values{"decision": {"allow"}}
-		for _, m := range hiddenField.FindAllStringSubmatch(string(page), -1) {
-			form.Set(m[1], m[2])
-		}
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+oauth.ConsentPath, strings.NewReader(form.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set("Origin", base)
-		if res, err = b.Do(req); err != nil {
+		if res, err = Press(ctx, b, base, string(page), "allow"); err != nil {
 			return nil, err
 		}
 		res.Body.Close()
@@ -70,6 +63,23 @@ func Browser(base string, rt http.RoundTripper) auth.AuthorizationCodeFetcher {
 		q := back.Query()
 		return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
 	}
+}
+
+// Press presses the button decision ("allow" or "deny") of ragd's consent
+// page (at base, its HTML in page) in browser b: a POST from ragd's origin
+// with the page's hidden fields (request, CSRF token) and b's cookies.
+func Press(ctx context.Context, b *http.Client, base, page, decision string) (*http.Response, error) {
+	form := url.Values{"decision": {decision}}
+	for _, m := range hiddenField.FindAllStringSubmatch(page, -1) {
+		form.Set(m[1], m[2])
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+oauth.ConsentPath, strings.NewReader(form.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", base)
+	return b.Do(req)
 }
 
 // Token runs the go-sdk client's flow against ragd at base, as whoever

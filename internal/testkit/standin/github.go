@@ -2,8 +2,6 @@ package standin
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"net/http"
@@ -13,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"golang.org/x/oauth2"
 )
 
 // GitHubUser is a person the GitHub stand-in knows.
@@ -163,7 +163,7 @@ func (g *GitHub) accessToken(w http.ResponseWriter, r *http.Request) {
 		errCode = "bad_verification_code"
 	case f.Get("redirect_uri") != c.redirectURI:
 		errCode = "redirect_uri_mismatch"
-	case c.challenge != "" && s256(f.Get("code_verifier")) != c.challenge:
+	case c.challenge != "" && oauth2.S256ChallengeFromVerifier(f.Get("code_verifier")) != c.challenge:
 		errCode = "bad_verification_code"
 	}
 	tok := ""
@@ -272,11 +272,6 @@ func flat(v url.Values) map[string]string {
 		m[k] = v.Get(k)
 	}
 	return m
-}
-
-func s256(verifier string) string {
-	sum := sha256.Sum256([]byte(verifier))
-	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
 
 func randomHex() string {

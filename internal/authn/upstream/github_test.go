@@ -1,6 +1,7 @@
 package upstream_test
 
 import (
+	"bytes"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -111,6 +112,35 @@ func TestGitHubRecheckSeesRemoval(t *testing.T) {
 	g.RevokeTokens("octocat")
 	if _, _, err := p.Recheck(ctx, cred); ragd.KindOf(err) != ragd.KindForbidden || !strings.Contains(err.Error(), "sign in again") {
 		t.Fatalf("revoked token: Recheck = %v, want Forbidden", err)
+	}
+}
+
+// TestGitHubExpiringTokensRenew: with expiring user tokens (a GitHub
+// App's), Recheck trades the refresh token for a new pair and returns the
+// renewed credential; the replaced one, whose refresh token GitHub has
+// retired, is refused. (The stand-in's tokens last 5 s, inside oauth2's
+// 10 s margin: they always read as expired.)
+func TestGitHubExpiringTokensRenew(t *testing.T) {
+	g := standin.NewGitHub(t, octocat())
+	g.ExpiresIn = 5
+	p := githubProvider(t, g)
+	verifier, challenge := pkcePair()
+	_, cred, err := p.Exchange(ctx, ghSignIn(t, g, p, "octocat", challenge), verifier, ghCallback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, renewed, err := p.Recheck(ctx, cred)
+	if err != nil || id.Login != "octocat" || bytes.Equal(renewed, cred) {
+		t.Fatalf("Recheck = %+v, renewed %v, %v", id, !bytes.Equal(renewed, cred), err)
+	}
+	if n := g.Requests("/login/oauth/access_token"); n != 2 {
+		t.Fatalf("%d token requests, want 2 (the code, then the refresh)", n)
+	}
+	if _, _, err := p.Recheck(ctx, cred); ragd.KindOf(err) != ragd.KindForbidden || !strings.Contains(err.Error(), "bad_refresh_token") {
+		t.Fatalf("Recheck with the replaced credential = %v, want Forbidden (bad_refresh_token)", err)
+	}
+	if _, _, err := p.Recheck(ctx, renewed); err != nil {
+		t.Fatalf("Recheck with the renewed credential: %v", err)
 	}
 }
 

@@ -35,9 +35,11 @@ type GitHubUser struct {
 //     SignInAs named (no page) and redirects to redirect_uri with code and
 //     state;
 //   - POST /login/oauth/access_token (client_id, client_secret, code,
-//     redirect_uri, code_verifier) answers access_token, token_type and
-//     scope, in JSON when asked by Accept and form-encoded otherwise, and
-//     refuses with 200 and an error field (bad_verification_code,
+//     redirect_uri, code_verifier; or grant_type=refresh_token and
+//     refresh_token) answers access_token, token_type and scope (and, with
+//     ExpiresIn, expires_in and refresh_token), in JSON when asked by
+//     Accept and form-encoded otherwise, and refuses with 200 and an error
+//     field (bad_verification_code, bad_refresh_token,
 //     incorrect_client_credentials, redirect_uri_mismatch) as GitHub does;
 //   - GET /api/v3/user, /api/v3/user/orgs and /api/v3/user/teams with the
 //     token as a bearer, the lists paged by per_page and page with a Link
@@ -51,12 +53,19 @@ type GitHub struct {
 	// PageSize caps per_page (GitHub's cap is 100), so paging shows with
 	// few entries.
 	PageSize int
+	// ExpiresIn, when not 0, makes tokens expiring ones, as a GitHub
+	// App's user tokens are: the answer gains expires_in (these seconds)
+	// and a single-use refresh_token, which grant_type=refresh_token
+	// trades for a new pair (bad_refresh_token when unknown or used).
+	ExpiresIn int
 
 	mu     sync.Mutex
 	users  map[string]*GitHubUser
 	next   string
 	codes  map[string]ghCode
 	tokens map[string]string // token → login
+	// refresh holds the unused refresh tokens: token → login.
+	refresh map[string]string
 	// Requests counts calls by path.
 	requests map[string]int
 }
@@ -68,7 +77,7 @@ type ghCode struct{ login, redirectURI, challenge string }
 // Enterprise.
 func NewGitHub(t testing.TB, users ...GitHubUser) *GitHub {
 	g := &GitHub{ClientID: "Iv1.standin", ClientSecret: "standin-secret", PageSize: 100,
-		users: map[string]*GitHubUser{}, codes: map[string]ghCode{}, tokens: map[string]string{}, requests: map[string]int{}}
+		users: map[string]*GitHubUser{}, codes: map[string]ghCode{}, tokens: map[string]string{}, refresh: map[string]string{}, requests: map[string]int{}}
 	for _, u := range users {
 		g.users[u.Login] = &u
 	}
@@ -153,35 +162,60 @@ func (g *GitHub) accessToken(w http.ResponseWriter, r *http.Request) {
 	_ = r.ParseForm()
 	f := r.PostForm
 	g.mu.Lock()
-	c, ok := g.codes[f.Get("code")]
-	delete(g.codes, f.Get("code"))
-	errCode := ""
-	switch {
-	case f.Get("client_id") != g.ClientID || f.Get("client_secret") != g.ClientSecret:
-		errCode = "incorrect_client_credentials"
-	case !ok:
-		errCode = "bad_verification_code"
-	case f.Get("redirect_uri") != c.redirectURI:
-		errCode = "redirect_uri_mismatch"
-	case c.challenge != "" && oauth2.S256ChallengeFromVerifier(f.Get("code_verifier")) != c.challenge:
-		errCode = "bad_verification_code"
-	}
-	tok := ""
+	login, errCode := g.grant(f)
+	answer := url.Values{"error": {errCode}, "error_description": {"refused by the stand-in"}}
 	if errCode == "" {
-		tok = "gho_" + randomHex()
-		g.tokens[tok] = c.login
+		answer = g.issue(login)
 	}
 	g.mu.Unlock()
-	answer := url.Values{"access_token": {tok}, "token_type": {"bearer"}, "scope": {"read:org,read:user,user:email"}}
-	if errCode != "" {
-		answer = url.Values{"error": {errCode}, "error_description": {"refused by the stand-in"}}
-	}
 	if strings.Contains(r.Header.Get("Accept"), "application/json") {
 		writeJSON(w, http.StatusOK, flat(answer))
 		return
 	}
 	w.Header().Set("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
 	_, _ = w.Write([]byte(answer.Encode()))
+}
+
+// grant checks a token request (code or refresh token, as GitHub does)
+// and returns whom it is for, or GitHub's error code. g.mu is held.
+func (g *GitHub) grant(f url.Values) (login, errCode string) {
+	if f.Get("client_id") != g.ClientID || f.Get("client_secret") != g.ClientSecret {
+		return "", "incorrect_client_credentials"
+	}
+	if f.Get("grant_type") == "refresh_token" {
+		login, ok := g.refresh[f.Get("refresh_token")]
+		delete(g.refresh, f.Get("refresh_token"))
+		if !ok {
+			return "", "bad_refresh_token"
+		}
+		return login, ""
+	}
+	c, ok := g.codes[f.Get("code")]
+	delete(g.codes, f.Get("code"))
+	switch {
+	case !ok:
+		return "", "bad_verification_code"
+	case f.Get("redirect_uri") != c.redirectURI:
+		return "", "redirect_uri_mismatch"
+	case c.challenge != "" && oauth2.S256ChallengeFromVerifier(f.Get("code_verifier")) != c.challenge:
+		return "", "bad_verification_code"
+	}
+	return c.login, ""
+}
+
+// issue makes login's tokens. g.mu is held.
+func (g *GitHub) issue(login string) url.Values {
+	tok := "gho_" + randomHex()
+	g.tokens[tok] = login
+	answer := url.Values{"access_token": {tok}, "token_type": {"bearer"}, "scope": {"read:org,read:user,user:email"}}
+	if g.ExpiresIn != 0 {
+		ref := "ghr_" + randomHex()
+		g.refresh[ref] = login
+		answer.Set("expires_in", strconv.Itoa(g.ExpiresIn))
+		answer.Set("refresh_token", ref)
+		answer.Set("refresh_token_expires_in", "15811200")
+	}
+	return answer
 }
 
 // caller is the user the request's token belongs to, or nil after a 401.

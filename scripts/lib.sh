@@ -469,7 +469,9 @@ start_oidc_provider() {
 			"$name" "$name" "$name" "$OIDC_TEST_PASSWORD" "$name" "$name" "$domain" "$verified")")
 	done
 	(IFS=,; printf '{%s}\n' "${users[*]}") >"$dir/users.json"
-	log "oidc provider: starting on 127.0.0.1:$port (issuer http://localhost:$port/, log $log_file)"
+	# The example listens on every interface (it takes no address); its
+	# people and clients are the tests' own.
+	log "oidc provider: starting on :$port (issuer http://localhost:$port/, log $log_file)"
 	PORT=$port USERS_FILE=$dir/users.json \
 		REDIRECT_URI="http://127.0.0.1:$port$OIDC_CALLBACK_PATH,http://127.0.0.1$OIDC_CALLBACK_PATH,http://localhost$OIDC_CALLBACK_PATH" \
 		setsid "$bin" >>"$log_file" 2>&1 & # setsid: see start_redis

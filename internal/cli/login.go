@@ -55,16 +55,24 @@ func runLogin(ctx context.Context, s *session, args []string) error {
 	if err != nil {
 		return err
 	}
+	var replaced signin
 	err = withFileLock(path, func() error {
 		all, err := loadSignins(path)
 		if err != nil {
 			return err
 		}
+		replaced = all[serverKey(c.Server())]
 		all[serverKey(c.Server())] = si
 		return saveSignins(path, all)
 	})
 	if err != nil {
 		return err
+	}
+	if replaced.RefreshToken != "" {
+		// The sign-in this one replaces is revoked, not left alive unkept.
+		if err := revoke(ctx, hc, replaced); err != nil {
+			s.warnf("the previous sign-in to %s could not be revoked: %v", c.Server(), err)
+		}
 	}
 	if s.globals.json {
 		return s.emit(map[string]any{"server": c.Server(), "scope": si.Scope, "expires_at": si.Expiry, "file": path})

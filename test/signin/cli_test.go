@@ -148,7 +148,8 @@ func signinFile(t *testing.T) string {
 // file; ragd docs then reaches the server as octocat with acme/eng's
 // groups, renews the expired access token with the refresh token (which
 // rotates), and ragd logout revokes it: the refresh token is refused
-// afterwards and the file no longer names the server.
+// afterwards and the file no longer names the server. A second login
+// revokes the sign-in it replaces.
 func TestLoginThenCommands(t *testing.T) {
 	path := signinFile(t)
 	s := newServer(t)
@@ -162,6 +163,15 @@ func TestLoginThenCommands(t *testing.T) {
 		t.Fatalf("token file %s: %v, mode %v; want 0600", path, err, fi.Mode())
 	}
 	first := stored(t, path, s.base)
+
+	// A second login replaces the first and revokes it.
+	if code, out, errs = run(t, s.browser(t, "allow"), "login", "--server", s.base); code != 0 {
+		t.Fatalf("second login: exit %d, %s %s", code, out, errs)
+	}
+	if status := refresh(t, s.base, first); status != http.StatusBadRequest {
+		t.Fatalf("the first login's refresh token after the second login: status %d, want 400 (revoked)", status)
+	}
+	first = stored(t, path, s.base)
 
 	code, out, errs = run(t, nil, "docs", "--server", s.base)
 	if code != 0 || !strings.Contains(out, "octocat eng") {

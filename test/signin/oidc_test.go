@@ -9,42 +9,9 @@ import (
 	"testing"
 
 	"ragd/internal/authn/oauth"
-	"ragd/internal/platform/config"
 	"ragd/internal/testkit/signin"
-	"ragd/internal/testkit/stack"
 	"ragd/internal/testkit/testenv"
 )
-
-// opsKey is the operator's static key, which indexes the documents.
-const opsKey = "signin-ops-static-key-0123456789abcdef"
-
-// startOIDCRagd is a whole ragd in auth.mode oauth signing in at the real
-// OIDC provider the test scripts start (its public client, which takes
-// ragd's callback on any loopback port): people of acme.example (a
-// verified email) get namespace docs and group eng; eng's and fin's
-// documents are indexed there, each shared with its group only.
-func startOIDCRagd(t *testing.T, op testenv.OIDCProvider) *stack.Stack {
-	t.Helper()
-	l, base := stack.Listen(t)
-	cfg := stack.Config(t)
-	cfg.Auth.Mode, cfg.Auth.ResourceURL, cfg.Auth.APIKey = "oauth", base, opsKey
-	o := &cfg.Auth.OAuth
-	o.Provider, o.IssuerURL, o.ClientID, o.ClientSecret = "oidc", op.Issuer, op.NativeClientID, "unused-by-a-public-client"
-	o.AllowedDomains = []string{"acme.example"}
-	o.Grants = []config.AuthGrant{{Match: "@acme.example", Namespaces: []string{"docs"}, Groups: []string{"eng"}}}
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	s := stack.StartOn(t, cfg, true, l)
-	for _, d := range []struct{ title, group string }{{"eng-runbook", "eng"}, {"fin-ledger", "fin"}} {
-		r := s.DoAs(t, opsKey, http.MethodPost, "/tools/rag_index", map[string]any{"text": "The harbour lighthouse " + d.title + " notes.",
-			"title": d.title, "kb_name": "docs", "wait": true, "access": []string{d.group}})
-		if r.Status != http.StatusOK {
-			t.Fatalf("index %s: %d %s", d.title, r.Status, r.Body)
-		}
-	}
-	return s
-}
 
 // oidcBrowser is the person's browser for ragd login: from ragd's
 // /oauth/authorize to the provider's login form, which it fills in as
@@ -98,7 +65,7 @@ func readPage(t *testing.T, b *http.Client, target string) string {
 func TestLoginAtOIDCProvider(t *testing.T) {
 	op := testenv.OIDC(t)
 	signinFile(t)
-	s := startOIDCRagd(t, op)
+	s := signin.StartOIDC(t, op)
 
 	code, out, errs := run(t, oidcBrowser(t, op, s.URL, op.User, nil), "login", "--server", s.URL)
 	if code != 0 {

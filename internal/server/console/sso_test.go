@@ -1,49 +1,15 @@
 package console_test
 
 import (
-	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
-	"ragd/internal/platform/config"
-	"ragd/internal/testkit/stack"
-	"ragd/internal/testkit/standin"
+	"ragd/internal/testkit/signin"
+	"ragd/internal/testkit/testenv"
 )
-
-// ssoKey is the operator's static key, which indexes the documents and
-// keeps working in auth.mode oauth.
-const ssoKey = "sso-ops-static-key-0123456789abcdef"
-
-// startSSORagd is a whole ragd in auth.mode oauth signing in at the
-// GitHub stand-in (acme/eng: namespace docs, group eng), with eng's and
-// fin's documents in docs, each shared with its group only.
-func startSSORagd(t *testing.T) (*stack.Stack, *standin.GitHub) {
-	t.Helper()
-	gh := standin.NewGitHub(t, standin.GitHubUser{ID: 583231, Login: "octocat", Name: "The Octocat", Orgs: []string{"acme"}, Teams: []string{"acme/eng"}})
-	gh.SignInAs("octocat")
-	l, base := stack.Listen(t)
-	cfg := stack.Config(t)
-	cfg.Auth.Mode, cfg.Auth.ResourceURL, cfg.Auth.APIKey = "oauth", base, ssoKey
-	o := &cfg.Auth.OAuth
-	o.Provider, o.ClientID, o.ClientSecret, o.GitHubURL, o.GitHubAPIURL = "github", gh.ClientID, gh.ClientSecret, gh.URL, gh.APIURL()
-	o.AllowedOrgs = []string{"acme"}
-	o.Grants = []config.AuthGrant{{Match: "acme/eng", Namespaces: []string{"docs"}, Groups: []string{"eng"}}}
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	s := stack.StartOn(t, cfg, true, l)
-	for _, d := range []struct{ title, group string }{{"eng-runbook", "eng"}, {"fin-ledger", "fin"}} {
-		r := s.DoAs(t, ssoKey, http.MethodPost, "/tools/rag_index", map[string]any{"text": "The harbour lighthouse " + d.title + " notes.",
-			"title": d.title, "kb_name": "docs", "wait": true, "access": []string{d.group}})
-		if r.Status != http.StatusOK {
-			t.Fatalf("index %s: %d %s", d.title, r.Status, r.Body)
-		}
-	}
-	return s, gh
-}
 
 // TestConsoleSignInWithGitHub: in auth.mode oauth the login page offers
 // "Sign in with GitHub/SSO"; it runs ragd's authorization flow (GitHub,
@@ -54,7 +20,7 @@ func startSSORagd(t *testing.T) (*stack.Stack, *standin.GitHub) {
 func TestConsoleSignInWithGitHub(t *testing.T) {
 	t.Parallel()
 	ctx := browser(t, 3*time.Minute)
-	s, _ := startSSORagd(t)
+	s, _ := signin.StartGitHub(t)
 
 	do(t, ctx, "load /ui/", chromedp.Navigate(s.URL+"/ui/"), css("#login"), css("#sso-start"))
 	if label := textOf(t, ctx, "#sso-start"); label != "Sign in with GitHub/SSO" {
@@ -83,4 +49,29 @@ func TestConsoleSignInWithGitHub(t *testing.T) {
 		t.Errorf("the address bar keeps %q", search)
 	}
 	screenshot(t, ctx, "console-sso-signed-in")
+}
+
+// TestConsoleSignInAtOIDCProvider: the same button with an OpenID Connect
+// provider (the real one the test scripts start): Chromium fills in the
+// provider's own login form as alice, allows on ragd's consent page, and
+// lands in the console as alice limited to docs, seeing eng's document and
+// not fin's.
+func TestConsoleSignInAtOIDCProvider(t *testing.T) {
+	t.Parallel()
+	op := testenv.OIDC(t)
+	ctx := browser(t, 3*time.Minute)
+	s := signin.StartOIDC(t, op)
+
+	do(t, ctx, "to the provider's login form", chromedp.Navigate(s.URL+"/ui/"), css("#sso-start"), click("#sso-start"), css("#username"))
+	do(t, ctx, "sign in as "+op.User, chromedp.SendKeys(chromedp.CSS("#username"), op.User), chromedp.SendKeys(chromedp.CSS("#password"), op.Password),
+		click(`button[type="submit"]`), css(`button[name="decision"][value="allow"]`))
+	do(t, ctx, "allow", click(`button[name="decision"][value="allow"]`), css("#app"),
+		until(`document.body.textContent.includes('eng-runbook')`))
+	if who := textOf(t, ctx, "#whoami"); who != op.User+" (docs)" {
+		t.Errorf("header: %q", who)
+	}
+	if page := textOf(t, ctx, "body"); strings.Contains(page, "fin-ledger") {
+		t.Errorf("%s sees fin's document", op.User)
+	}
+	screenshot(t, ctx, "console-oidc-signed-in")
 }

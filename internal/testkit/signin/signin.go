@@ -1,8 +1,10 @@
 // Package signin plays a person signing in to a ragd in auth.mode oauth
 // for tests: Browser is the browser an OAuth client sends to the
 // authorization URL (redirects followed through the sign-in upstream,
-// Allow pressed on ragd's consent page), and Token runs the go-sdk
-// client's whole flow for an access token.
+// Allow pressed on ragd's consent page), Press presses a button of that
+// page, Token runs the go-sdk client's whole flow for an access token,
+// and StartGitHub and StartOIDC start a whole ragd signing people in at
+// the GitHub stand-in or the test OIDC provider.
 package signin
 
 import (

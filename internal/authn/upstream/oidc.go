@@ -31,7 +31,8 @@ type discovery struct {
 	provider *oidc.Provider
 	verifier *oidc.IDTokenVerifier
 	// offline: the provider lists offline_access; otherwise ragd asks for a
-	// refresh token the way Google does (access_type=offline).
+	// refresh token the way Google does (access_type=offline,
+	// prompt=consent).
 	offline     bool
 	groupsClaim string
 }
@@ -115,7 +116,9 @@ func (o *openID) AuthCodeURL(state, codeChallenge, redirectURI string) string {
 	conf.RedirectURL = redirectURI
 	opts := append(pkce(codeChallenge), oidc.Nonce(nonceFor(codeChallenge)))
 	if !d.offline {
-		opts = append(opts, oauth2.AccessTypeOffline)
+		// Google gives a refresh token for access_type=offline, and again
+		// after the first sign-in only with prompt=consent.
+		opts = append(opts, oauth2.AccessTypeOffline, oauth2.SetAuthURLParam("prompt", "consent"))
 	}
 	return conf.AuthCodeURL(state, opts...)
 }

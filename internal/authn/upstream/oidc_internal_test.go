@@ -1,8 +1,11 @@
 package upstream
 
 import (
+	"net/url"
 	"slices"
 	"testing"
+
+	"golang.org/x/oauth2"
 
 	"ragd"
 )
@@ -40,5 +43,24 @@ func TestRecheckWithoutRefreshToken(t *testing.T) {
 	}
 	if _, _, err := (&openID{}).Recheck(t.Context(), []byte("garbage")); ragd.KindOf(err) != ragd.KindForbidden {
 		t.Fatalf("Recheck(garbage) = %v, want Forbidden", err)
+	}
+}
+
+// TestAuthCodeURLAsksForARefreshToken: a provider listing offline_access
+// gets that scope (in conf); one that does not, as Google, gets
+// access_type=offline and prompt=consent, without which Google gives a
+// refresh token at the first sign-in only. Both carry PKCE and the nonce.
+func TestAuthCodeURLAsksForARefreshToken(t *testing.T) {
+	for _, offline := range []bool{true, false} {
+		o := &openID{d: &discovery{offline: offline, conf: oauth2.Config{ClientID: "c", Endpoint: oauth2.Endpoint{AuthURL: "https://idp.example/auth"}}}}
+		u, err := url.Parse(o.AuthCodeURL("st", "challenge", "https://ragd.example/oauth/callback"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := u.Query()
+		google := q.Get("access_type") == "offline" && q.Get("prompt") == "consent"
+		if google == offline || q.Get("code_challenge") != "challenge" || q.Get("nonce") != nonceFor("challenge") {
+			t.Errorf("offline_access listed %v: %s", offline, u)
+		}
 	}
 }

@@ -55,7 +55,8 @@ type AuthOAuth struct {
 
 // AuthGrant maps an upstream team, org or group to what its members get.
 type AuthGrant struct {
-	// Match is a GitHub "org/team-slug" or "org", or an OIDC group.
+	// Match is a GitHub "org/team-slug" or "org", or an OIDC group, or
+	// (OIDC only) "@domain": everyone whose verified email is at domain.
 	Match string `yaml:"match"`
 	// Namespaces the members may use; "*" is every namespace.
 	Namespaces []string `yaml:"namespaces"`
@@ -100,15 +101,18 @@ func (o AuthOAuth) validate() []error {
 	check(o.ClientSecret != "", "auth.mode oauth needs auth.oauth.client_secret (or env:VAR)")
 	if o.Provider == "oidc" {
 		check(absoluteHTTP(o.IssuerURL), "auth.oauth.provider oidc needs auth.oauth.issuer_url, an absolute http(s) URL, not %q", o.IssuerURL)
+		check(len(o.AllowedOrgs) == 0, "auth.oauth.allowed_orgs is for provider github; with oidc, allowed_domains decides who may sign in")
 	}
 	if o.Provider == "github" {
 		check(absoluteHTTP(o.GitHubURL), "auth.oauth.github_url must be an absolute http(s) URL, not %q", o.GitHubURL)
 		check(o.GitHubAPIURL == "" || absoluteHTTP(o.GitHubAPIURL), "auth.oauth.github_api_url must be an absolute http(s) URL, not %q", o.GitHubAPIURL)
+		check(len(o.AllowedDomains) == 0, "auth.oauth.allowed_domains is for provider oidc (GitHub gives no verified domain); with github, allowed_orgs decides who may sign in")
 	}
 	check(len(o.Grants) > 0, "auth.mode oauth needs auth.oauth.grants: with none, nobody who signs in gets any access")
 	for i, g := range o.Grants {
 		check(strings.TrimSpace(g.Match) != "", "auth.oauth.grants[%d].match is empty", i)
 		check(len(g.Namespaces) > 0, "auth.oauth.grants[%d] (%s) lists no namespaces (\"*\" is every namespace)", i, g.Match)
+		check(o.Provider != "github" || !strings.HasPrefix(g.Match, "@"), "auth.oauth.grants[%d] (%s): an @domain grant needs provider oidc; GitHub grants match org/team or org", i, g.Match)
 	}
 	check(o.AccessTokenTTL >= time.Minute && o.AccessTokenTTL <= time.Hour, "auth.oauth.access_token_ttl must be between 1m and 1h, not %s", o.AccessTokenTTL)
 	check(o.RefreshTokenTTL >= o.AccessTokenTTL, "auth.oauth.refresh_token_ttl must be at least access_token_ttl, not %s", o.RefreshTokenTTL)

@@ -34,6 +34,45 @@ func TestOAuthModeNamesWhatIsMissing(t *testing.T) {
 	}
 }
 
+// TestOAuthSettingsOfTheOtherProvider: a setting only the other provider
+// reads is refused, naming the one to use, rather than refusing everyone
+// at sign-in.
+func TestOAuthSettingsOfTheOtherProvider(t *testing.T) {
+	base := Default()
+	base.Auth.Mode = "oauth"
+	base.Auth.OAuth.ClientID, base.Auth.OAuth.ClientSecret = "ragd", "s"
+	base.Auth.OAuth.IssuerURL = "https://idp.example"
+	base.Auth.OAuth.Grants = []AuthGrant{{Match: "acme", Namespaces: []string{"docs"}}}
+	for name, tc := range map[string]struct {
+		edit func(*AuthOAuth)
+		want string
+	}{
+		"github with allowed_domains": {func(o *AuthOAuth) { o.Provider, o.AllowedDomains = "github", []string{"acme.example"} }, "allowed_domains is for provider oidc"},
+		"oidc with allowed_orgs":      {func(o *AuthOAuth) { o.Provider, o.AllowedOrgs = "oidc", []string{"acme"} }, "allowed_orgs is for provider github"},
+		"github with an @domain grant": {func(o *AuthOAuth) {
+			o.Provider, o.Grants = "github", []AuthGrant{{Match: "@acme.example", Namespaces: []string{"docs"}}}
+		}, "an @domain grant needs provider oidc"},
+	} {
+		c := base
+		tc.edit(&c.Auth.OAuth)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error saying %q", name, err, tc.want)
+		}
+	}
+	for _, p := range []string{"github", "oidc"} {
+		c := base
+		c.Auth.OAuth.Provider = p
+		if err := c.Validate(); err != nil {
+			t.Errorf("provider %s with its own settings refused: %v", p, err)
+		}
+	}
+	c := base
+	c.Auth.OAuth.Provider, c.Auth.OAuth.Grants = "oidc", []AuthGrant{{Match: "@acme.example", Namespaces: []string{"docs"}}}
+	if err := c.Validate(); err != nil {
+		t.Errorf("an @domain grant with oidc refused: %v", err)
+	}
+}
+
 // TestGitHubAPIURL: the API URL defaults to api.github.com for github.com
 // and to <github_url>/api/v3 for an Enterprise server.
 func TestGitHubAPIURL(t *testing.T) {

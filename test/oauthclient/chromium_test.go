@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
+	"ragd/internal/testkit/signin"
 	"ragd/internal/testkit/testenv"
 )
 
@@ -41,7 +42,7 @@ func chromium(t *testing.T) context.Context {
 // loopback redirect with the code; the client then calls
 // core_retrieve_text with its token.
 func TestChromiumConsent(t *testing.T) {
-	s, _ := startOAuthRagd(t)
+	s, _ := signin.StartGitHub(t)
 	ctx := chromium(t)
 	landed := make(chan *auth.AuthorizationResult, 1)
 	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -16,44 +16,11 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
-	"ragd/internal/platform/config"
 	"ragd/internal/testkit/signin"
-	"ragd/internal/testkit/stack"
-	"ragd/internal/testkit/standin"
 )
 
 // opsKey is the operator's static key, which indexes the documents.
-const opsKey = "ops-static-key-0123456789abcdef"
-
-// startOAuthRagd starts a whole ragd in auth.mode oauth signing in at the
-// GitHub stand-in, with acme/eng granted namespace docs and group eng, and
-// indexes eng's document and fin's, each shared with its group only.
-func startOAuthRagd(t *testing.T) (*stack.Stack, *standin.GitHub) {
-	gh := standin.NewGitHub(t, standin.GitHubUser{ID: 583231, Login: "octocat", Name: "The Octocat", Orgs: []string{"acme"}, Teams: []string{"acme/eng"}})
-	gh.SignInAs("octocat")
-	l, base := stack.Listen(t)
-	cfg := stack.Config(t)
-	cfg.Auth.Mode, cfg.Auth.ResourceURL, cfg.Auth.APIKey = "oauth", base, opsKey
-	cfg.Auth.OAuth.Provider, cfg.Auth.OAuth.ClientID, cfg.Auth.OAuth.ClientSecret = "github", gh.ClientID, gh.ClientSecret
-	cfg.Auth.OAuth.GitHubURL, cfg.Auth.OAuth.GitHubAPIURL = gh.URL, gh.APIURL()
-	cfg.Auth.OAuth.AllowedOrgs = []string{"acme"}
-	cfg.Auth.OAuth.Grants = []config.AuthGrant{{Match: "acme/eng", Namespaces: []string{"docs"}, Groups: []string{"eng"}}}
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	s := stack.StartOn(t, cfg, true, l)
-	for _, d := range []struct{ title, text, group string }{
-		{"eng-runbook", "The harbour lighthouse runbook: restart the lamp controller, then check the fog horn.", "eng"},
-		{"fin-ledger", "The harbour lighthouse ledger: the lamp controller cost four thousand crowns.", "fin"},
-	} {
-		r := s.DoAs(t, opsKey, http.MethodPost, "/tools/rag_index", map[string]any{"text": d.text, "title": d.title, "kb_name": "docs", "wait": true,
-			"access": []string{d.group}})
-		if r.Status != http.StatusOK {
-			t.Fatalf("index %s: %d %s", d.title, r.Status, r.Body)
-		}
-	}
-	return s, gh
-}
+const opsKey = signin.OpsKey
 
 // seen logs each request a client made and the status it got.
 type seen struct {
@@ -81,7 +48,7 @@ func (s *seen) RoundTrip(r *http.Request) (*http.Response, error) {
 // registers dynamically, gets the person's consent and a token, and
 // core_retrieve_text answers with eng's document and never fin's.
 func TestGoSDKClientSignsInAndRetrieves(t *testing.T) {
-	s, gh := startOAuthRagd(t)
+	s, gh := signin.StartGitHub(t)
 	log := &seen{next: http.DefaultTransport}
 	handler, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{

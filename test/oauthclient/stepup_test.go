@@ -18,7 +18,7 @@ import (
 // client asks the person again for read and write (the consent page shows
 // the wider request), and the retried call is indexed.
 func TestGoSDKStepUp(t *testing.T) {
-	s, _ := startOAuthRagd(t)
+	s, _ := signin.StartGitHub(t)
 	log := &seen{next: http.DefaultTransport}
 	handler, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"ragd/internal/testkit/signin"
 )
 
 // TestTypeScriptSDKClientSignsInAndRetrieves: the TypeScript SDK's OAuth
@@ -24,7 +26,7 @@ func TestTypeScriptSDKClientSignsInAndRetrieves(t *testing.T) {
 	if _, err := os.Stat(sdk); err != nil {
 		t.Fatalf("%s is missing: `make test` installs it; by hand: cd test/mcpclient && npm ci --ignore-scripts --no-audit --no-fund", sdk)
 	}
-	s, _ := startOAuthRagd(t)
+	s, _ := signin.StartGitHub(t)
 	cmd := exec.CommandContext(t.Context(), bin, "tsclient.mjs", s.URL)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

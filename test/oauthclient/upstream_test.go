@@ -18,7 +18,7 @@ import (
 // TestOutsiderOfTheOrgGetsAPage: a person GitHub says is in no allowed
 // organization is shown ragd's page saying so, and no consent.
 func TestOutsiderOfTheOrgGetsAPage(t *testing.T) {
-	s, gh := startOAuthRagd(t)
+	s, gh := signin.StartGitHub(t)
 	gh.Update("octocat", func(u *standin.GitHubUser) { u.Orgs, u.Teams = []string{"elsewhere"}, []string{"elsewhere/eng"} })
 	reg, err := oauthex.RegisterClient(t.Context(), s.URL+oauth.RegisterPath, &oauthex.ClientRegistrationMetadata{RedirectURIs: []string{signin.Redirect}}, nil)
 	if err != nil {
@@ -36,7 +36,7 @@ func TestOutsiderOfTheOrgGetsAPage(t *testing.T) {
 // acme/eng gets no new tokens at the next refresh, and the access token
 // they held stops working: ragd asks GitHub again at each refresh.
 func TestRemovedFromTheTeamEndToEnd(t *testing.T) {
-	s, gh := startOAuthRagd(t)
+	s, gh := signin.StartGitHub(t)
 	client, tok := signin.Tokens(t, s.URL)
 	if r := s.DoAs(t, tok.AccessToken, http.MethodGet, "/documents?kb_name=docs", nil); r.Status != http.StatusOK {
 		t.Fatalf("documents while in the team: %d %s", r.Status, r.Body)

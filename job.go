@@ -93,4 +93,9 @@ type DirectoryResult struct {
 	// A sync's files skipped unread and documents deleted (file gone).
 	FilesUnchanged   int `json:"files_unchanged"`
 	DocumentsDeleted int `json:"documents_deleted"`
+	// A source's sync: the files new and changed since the last sync (of
+	// FilesTotal) and the commit synced.
+	FilesAdded   int    `json:"files_added,omitempty"`
+	FilesChanged int    `json:"files_changed,omitempty"`
+	Commit       string `json:"commit,omitempty"`
 }

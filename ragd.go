@@ -84,6 +84,10 @@ type Document struct {
 	// still match, without reading it.
 	FileSize    int64      `json:"file_size,omitempty"`
 	FileModTime *time.Time `json:"file_mtime,omitempty"`
+	// WebURL and Commit are, for a file of a git source, its page at the
+	// commit it was read at (sources.git_web_url) and that commit.
+	WebURL string `json:"web_url,omitempty" jsonschema:"for a git source's file, its page at the commit read (the citation)"`
+	Commit string `json:"commit,omitempty" jsonschema:"for a git source's file, the commit it was read at"`
 }
 
 // Chunk is one retrievable piece of a document, stored as a Weaviate object.

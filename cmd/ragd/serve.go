@@ -46,7 +46,8 @@ func runServe(args []string) error {
 		stopWatching()
 		return err
 	}
-	defer func() { stopWatching(); waitWatchers() }()
+	waitScheduler := a.Schedule(watchCtx)
+	defer func() { stopWatching(); waitWatchers(); waitScheduler() }()
 	srv := api.NewHTTPServer(cfg.HTTP.Addr, handler)
 	errc := make(chan error, 1)
 	go func() { errc <- api.ListenAndServe(srv) }()

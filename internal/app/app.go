@@ -81,6 +81,8 @@ type Services struct {
 	Chunks ragd.ChunkStore
 	// Embedders reports and switches the live embedder.
 	Embedders *library.Embedders
+	// Sources keeps the sources synced from elsewhere (POST /sources).
+	Sources *library.Sources
 }
 
 // NewLogger returns the slog logger the config asks for, writing to stderr.
@@ -311,7 +313,7 @@ func (a *App) Handler() (http.Handler, func(), error) {
 // APIServices are the services the REST API adapts.
 func (a *App) APIServices() api.Services {
 	return api.Services{Search: a.Search, Answer: a.Answer, Library: a.Library, Health: a.Probe, Archive: a.Archiver,
-		Embedders: a.Embedders}
+		Embedders: a.Embedders, Sources: a.Sources}
 }
 
 // checkKeyRoots fails when a key's roots do not exist or lie outside the

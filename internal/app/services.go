@@ -10,11 +10,13 @@ import (
 	"ragd"
 	"ragd/internal/adapter/websearch"
 	"ragd/internal/catalog/registry"
+	"ragd/internal/catalog/sources"
 	"ragd/internal/catalog/versions"
 	"ragd/internal/catalog/vocab"
 	"ragd/internal/ingest"
 	"ragd/internal/ingest/guard"
 	"ragd/internal/ingest/pdftext"
+	"ragd/internal/jobs/gitsync"
 	"ragd/internal/jobs/importjob"
 	"ragd/internal/jobs/worker"
 	"ragd/internal/library"
@@ -83,6 +85,20 @@ func (a *App) assemble(d services) {
 	if cfg.Ingest.RelatedWords {
 		a.Pipeline.Thesaurus = th
 	}
+	a.assembleSources(d, keeper)
+}
+
+// assembleSources builds the sources' service and gives the pipeline
+// their syncs: clones under <data.dir>/sources, staged blobs with the
+// uploads.
+func (a *App) assembleSources(d services, keeper *versions.Keeper) {
+	cfg := d.cfg
+	git := &gitsync.Syncer{Dir: filepath.Join(cfg.Data.Dir, "sources"), UploadsDir: uploadsDir(cfg), Roots: d.roots,
+		Fetcher: d.fetcher, Registry: d.registry, MaxRepoBytes: cfg.Sources.GitMaxRepoBytes, MaxFiles: cfg.Sources.GitMaxFiles,
+		WebURL: cfg.Sources.GitWebURL, Timeout: cfg.Sources.GitTimeout}
+	a.Sources = &library.Sources{Store: &sources.Store{KV: a.KV, Keys: keyspace.New(cfg.Redis.KeyPrefix)}, Git: git,
+		Queue: a.Queue, Versions: keeper, MinEvery: cfg.Sources.MinEvery, Jitter: cfg.Sources.ScheduleJitter}
+	a.Pipeline.Git, a.Pipeline.Sources = git, a.Sources.Store
 }
 
 // slots bounds work to n at once; n ≤ 0 (a configuration built in code

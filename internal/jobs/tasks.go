@@ -47,6 +47,11 @@ type DocumentPayload struct {
 	Upload   string `json:"upload,omitempty"`
 	Filename string `json:"filename,omitempty"`
 
+	// WebURL and Commit are a git source's file's citation and the commit
+	// it was read at (ragd.Document's).
+	WebURL string `json:"web_url,omitempty"`
+	Commit string `json:"commit,omitempty"`
+
 	Traced
 }
 
@@ -87,6 +92,11 @@ type DirectoryPayload struct {
 
 	// IncludeIgnored walks what the ignore rules skip (ingest.Skipper).
 	IncludeIgnored bool `json:"include_ignored,omitempty"`
+
+	// SourceID, when set, makes the job a source's sync: its files come
+	// from the source's plan (a git tree diff), not a walk of
+	// DirectoryPath, which then holds the source's URL.
+	SourceID string `json:"source_id,omitempty"`
 
 	Traced
 }

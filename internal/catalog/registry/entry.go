@@ -30,6 +30,9 @@ type entry struct {
 	UpdatedAt   int64  `json:"u,omitempty"`
 	FileSize    int64  `json:"fs,omitempty"`
 	FileModTime *int64 `json:"fm,omitempty"`
+	// WebURL and Commit are a git source's file's (ragd.Document's).
+	WebURL string `json:"w,omitempty"`
+	Commit string `json:"k,omitempty"`
 }
 
 // olderForm opens a document as an earlier ragd wrote it.
@@ -38,7 +41,8 @@ var olderForm = []byte(`{"document_id"`)
 // encode is d as the registry keeps it.
 func encode(d ragd.Document) ([]byte, error) {
 	e := entry{Source: d.Source, SourceType: d.SourceType, ContentHash: d.ContentHash, RawHash: d.RawHash,
-		Title: d.Title, Tags: d.Tags, Access: d.Access, Chunks: d.Chunks, CreatedAt: unixNano(d.CreatedAt), FileSize: d.FileSize}
+		Title: d.Title, Tags: d.Tags, Access: d.Access, Chunks: d.Chunks, CreatedAt: unixNano(d.CreatedAt), FileSize: d.FileSize,
+		WebURL: d.WebURL, Commit: d.Commit}
 	if !d.UpdatedAt.Equal(d.CreatedAt) {
 		e.UpdatedAt = unixNano(d.UpdatedAt)
 	}
@@ -64,7 +68,8 @@ func decode(namespace, id string, raw []byte) (ragd.Document, error) {
 	}
 	d := ragd.Document{ID: id, Namespace: namespace, Source: e.Source, SourceType: e.SourceType, ContentHash: e.ContentHash,
 		RawHash: e.RawHash, Title: e.Title, Tags: e.Tags, Access: e.Access, Chunks: e.Chunks,
-		CreatedAt: fromUnixNano(e.CreatedAt), UpdatedAt: fromUnixNano(e.UpdatedAt), FileSize: e.FileSize}
+		CreatedAt: fromUnixNano(e.CreatedAt), UpdatedAt: fromUnixNano(e.UpdatedAt), FileSize: e.FileSize,
+		WebURL: e.WebURL, Commit: e.Commit}
 	if e.UpdatedAt == 0 {
 		d.UpdatedAt = d.CreatedAt
 	}

@@ -110,22 +110,35 @@ func (f *Fetcher) CheckURL(ctx context.Context, raw string) (*url.URL, error) {
 		return nil, ragd.Invalid("url", "value_error", "the URL has %d bytes, more than ingest.max_url_bytes (%d)", len(raw), f.MaxURLBytes)
 	}
 	u, err := parseHTTPURL(raw)
-	if err != nil || f.AllowPrivate {
+	if err != nil {
 		return u, err
 	}
-	host := u.Hostname()
+	if err := f.CheckHost(ctx, "url", u.Hostname()); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// CheckHost refuses, unless AllowPrivate, a host (of the request's field)
+// any of whose addresses is not public: ragd.Forbidden, or ragd.Invalid
+// when it does not resolve. CheckURL and the git sources' fetches share
+// it; a git fetch is checked before it dials, not at the dial.
+func (f *Fetcher) CheckHost(ctx context.Context, field, host string) error {
+	if f.AllowPrivate {
+		return nil
+	}
 	var addrs []netip.Addr
 	if a, err := netip.ParseAddr(host); err == nil {
 		addrs = []netip.Addr{a}
 	} else if addrs, err = net.DefaultResolver.LookupNetIP(ctx, "ip", host); err != nil {
-		return nil, ragd.Invalid("url", "value_error", "cannot resolve URL host %s: %s", host, lookupCause(err))
+		return ragd.Invalid(field, "value_error", "cannot resolve URL host %s: %s", host, lookupCause(err))
 	}
 	for _, a := range addrs {
 		if f.blocked(a) {
-			return nil, privateErr(host, a)
+			return privateErr(host, a)
 		}
 	}
-	return u, nil
+	return nil
 }
 
 // Fetch GETs raw and returns the body, its source type (from the

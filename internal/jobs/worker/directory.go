@@ -22,6 +22,9 @@ import (
 // with an outcome (completed; their tasks are not kept) and Asynq drops the
 // repeats of those still queued or running.
 func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.DirectoryPayload, rep *jobs.Reporter) (ragd.DirectoryResult, error) {
+	if pl.SourceID != "" {
+		return p.SyncSource(ctx, parentID, pl, rep)
+	}
 	res := ragd.DirectoryResult{DirectoryPath: pl.DirectoryPath}
 	dir, err := p.Reader.Roots.Resolve(pl.DirectoryPath)
 	if err != nil {

@@ -14,10 +14,12 @@ import (
 
 	"ragd"
 	"ragd/internal/catalog/registry"
+	"ragd/internal/catalog/sources"
 	"ragd/internal/catalog/versions"
 	"ragd/internal/ingest"
 	"ragd/internal/ingest/document"
 	"ragd/internal/jobs"
+	"ragd/internal/jobs/gitsync"
 	"ragd/internal/platform/telemetry"
 )
 
@@ -49,7 +51,10 @@ type Pipeline struct {
 	// Thesaurus, when set, gives each chunk the words it relates to the
 	// chunk's own (ragd.Chunk.Related).
 	Thesaurus ragd.Thesaurus
-	Log       *slog.Logger
+	// Git and Sources, when set, run sources' syncs (source.go).
+	Git     *gitsync.Syncer
+	Sources *sources.Store
+	Log     *slog.Logger
 }
 
 // claimCommit asks the queue whether the job may commit; ErrCancelled if it
@@ -124,6 +129,7 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 		ID: pl.DocumentID, Namespace: pl.Namespace, Source: pl.Source, SourceType: loaded.SourceType,
 		ContentHash: hash, RawHash: ragd.ContentHash(raw), Title: firstNonEmpty(pl.Title, loaded.Title),
 		Tags: pl.Tags, Access: access, Chunks: len(chunks), CreatedAt: now, UpdatedAt: now,
+		WebURL: pl.WebURL, Commit: pl.Commit,
 	}
 	if prev != nil {
 		doc.CreatedAt = prev.CreatedAt

@@ -36,6 +36,29 @@ type Config struct {
 	Import Import       `yaml:"import"`
 	// Telemetry configures OpenTelemetry tracing (off by default).
 	Telemetry Telemetry `yaml:"telemetry"`
+	// Sources bounds and schedules the sources kept in sync (POST /sources).
+	Sources Sources `yaml:"sources"`
+}
+
+// Sources configures the sources kept in sync: their bounds, citations
+// and schedules.
+type Sources struct {
+	// GitMaxRepoBytes refuses a sync whose clone takes more on disk.
+	GitMaxRepoBytes int64 `yaml:"git_max_repo_bytes"`
+	// GitMaxFiles refuses a sync of more files in scope.
+	GitMaxFiles int `yaml:"git_max_files"`
+	// GitWebURL is a git document's citation: {repo} the repository's
+	// web address, {commit} and {path}; empty records none.
+	GitWebURL string `yaml:"git_web_url"`
+	// GitTimeout bounds one fetch.
+	GitTimeout time.Duration `yaml:"git_timeout"`
+	// MinEvery is the shortest schedule a source may have.
+	MinEvery time.Duration `yaml:"min_every"`
+	// ScheduleJitter is the most a scheduled sync is moved later by.
+	ScheduleJitter time.Duration `yaml:"schedule_jitter"`
+	// ScheduleTick is how often the scheduling replica looks for due
+	// sources.
+	ScheduleTick time.Duration `yaml:"schedule_tick"`
 }
 
 // Telemetry configures tracing: spans of requests, tool calls and jobs
@@ -441,6 +464,8 @@ func Default() Config {
 		Log:        Log{Level: "info", Format: "text"},
 		Import:     Import{MaxBytes: 4 << 30},
 		Telemetry:  Telemetry{Protocol: "http/protobuf", ServiceName: "ragd", SampleRatio: 1, Headers: map[string]string{}},
+		Sources: Sources{GitMaxRepoBytes: 1 << 30, GitMaxFiles: 10000, GitWebURL: "{repo}/blob/{commit}/{path}",
+			GitTimeout: 5 * time.Minute, MinEvery: 5 * time.Minute, ScheduleJitter: time.Minute, ScheduleTick: 30 * time.Second},
 	}
 }
 

@@ -75,6 +75,7 @@ func (c Config) Validate() error {
 	check(c.Resilience.CircuitOpenFor > 0, "resilience.circuit_open_for must be positive")
 	check(c.Import.MaxBytes > 0, "import.max_bytes must be positive")
 	errs = append(errs, c.Telemetry.validate()...)
+	errs = append(errs, c.Sources.validate()...)
 	check(c.MCP.WaitTimeout > 0 && c.MCP.WaitTimeout < time.Minute, "mcp.wait_timeout must be positive and under a minute (clients time out at 60 s)")
 	check(c.Auth.SessionTTL > 0, "auth.session_ttl must be positive")
 	switch c.Auth.Mode {

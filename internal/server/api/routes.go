@@ -57,7 +57,7 @@ var kbParam = openapi.Param{Name: "kb_name", Description: "namespace (default: d
 
 // routes is every endpoint, in the order the OpenAPI document lists them.
 func routes() []route {
-	all := slices.Concat(serverRoutes(), toolRoutes(), jobRoutes(), embedderRoutes(), documentRoutes(), specRoutes())
+	all := slices.Concat(serverRoutes(), toolRoutes(), jobRoutes(), embedderRoutes(), documentRoutes(), sourceRoutes(), specRoutes())
 	for i := range all {
 		all[i].op.Responses = withBodyErrors(all[i])
 	}

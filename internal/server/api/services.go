@@ -23,6 +23,18 @@ type Services struct {
 	// Embedders reports and switches the live embedder; nil serves
 	// neither.
 	Embedders EmbedderSwitcher
+	// Sources adds, lists and syncs sources; nil serves none.
+	Sources SourceKeeper
+}
+
+// SourceKeeper answers /sources.
+type SourceKeeper interface {
+	Create(ctx context.Context, req library.SourceRequest) (ragd.Source, error)
+	List(ctx context.Context) (library.SourceList, error)
+	Get(ctx context.Context, id string) (ragd.Source, error)
+	Update(ctx context.Context, id string, req library.SourcePatch) (ragd.Source, error)
+	Delete(ctx context.Context, id string, keepDocuments bool) (library.SourceDeleted, error)
+	Sync(ctx context.Context, id string, req library.SyncSourceRequest) (library.Enqueued, *library.SourcePlan, error)
 }
 
 // EmbedderSwitcher answers GET /embedder and POST /embedder/switch.

@@ -1,0 +1,109 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"ragd"
+	"ragd/internal/ingest/document"
+	"ragd/internal/jobs"
+	"ragd/internal/jobs/gitsync"
+)
+
+// SyncSource runs a source's sync, a directory job whose files come from
+// the source's plan: the plan (fetch and tree diff; a failure there fails
+// the job before anything is deleted), the documents of gone paths
+// removed, one document job per added or changed path — its blob staged
+// as upload bytes — with ids that follow the path, so a retried sync
+// skips the files it finished. The source then records the commit.
+func (p *Pipeline) SyncSource(ctx context.Context, parentID string, pl jobs.DirectoryPayload, rep *jobs.Reporter) (ragd.DirectoryResult, error) {
+	res := ragd.DirectoryResult{DirectoryPath: pl.DirectoryPath}
+	if p.Git == nil || p.Sources == nil {
+		return res, &document.ParseError{Source: pl.DirectoryPath, Err: errors.New("this worker runs no source syncs")}
+	}
+	src, err := p.Sources.Get(ctx, pl.SourceID)
+	if err != nil {
+		return res, err
+	}
+	plan, err := p.Git.Plan(ctx, src, pl.Force)
+	if err != nil {
+		p.recordSync(ctx, src.ID, ragd.SourceSync{JobID: parentID, Outcome: "failed", Error: ragd.PublicMessage(err)}, "")
+		return res, err
+	}
+	for _, d := range plan.Deleted {
+		if _, err := p.Versions.Remove(ctx, pl.Namespace, d.DocumentID); err != nil {
+			return res, err
+		}
+		res.DocumentsDeleted++
+	}
+	files := append(append([]string{}, plan.Added...), plan.Changed...)
+	ids, err := p.enqueueSourceFiles(ctx, parentID, pl, plan, files)
+	if err != nil {
+		return res, err
+	}
+	rep.Children(ids, files)
+	res.FilesTotal, res.FilesUnchanged = len(files)+plan.Unchanged, plan.Unchanged
+	res.FilesAdded, res.FilesChanged, res.Commit = len(plan.Added), len(plan.Changed), plan.Commit
+	p.recordSync(ctx, src.ID, ragd.SourceSync{JobID: parentID, Outcome: "enqueued", Commit: plan.Commit, Added: len(plan.Added),
+		Changed: len(plan.Changed), Unchanged: plan.Unchanged, Deleted: res.DocumentsDeleted}, plan.Commit)
+	p.Log.InfoContext(ctx, "source synced", "kb_name", pl.Namespace, "source_id", src.ID, "commit", plan.Commit,
+		"added", len(plan.Added), "changed", len(plan.Changed), "unchanged", plan.Unchanged, "deleted", res.DocumentsDeleted)
+	return res, nil
+}
+
+// enqueueSourceFiles stages each file's blob and enqueues its document
+// job, skipping those an earlier run of the job finished. A new path's
+// job is forced: another document holding the same content (a copy) must
+// not keep this path from a document of its own.
+func (p *Pipeline) enqueueSourceFiles(ctx context.Context, parentID string, pl jobs.DirectoryPayload, plan *gitsync.Plan, files []string) ([]string, error) {
+	ids := make([]string, len(files))
+	ref := jobs.Ref{ID: parentID, Type: jobs.TypeIngestDirectory, Namespace: pl.Namespace, CreatedAt: pl.CreatedAt}
+	done, err := p.Queue.CompletedFiles(ctx, parentID)
+	if err != nil {
+		return nil, err
+	}
+	src := plan.Source()
+	for i, f := range files {
+		if i%cancelCheckEvery == 0 {
+			if err := p.stopIfCancelled(ctx, ref, ids[:i], files[:i]); err != nil {
+				return nil, err
+			}
+		}
+		ids[i] = childJobIDFor(parentID, f)
+		if done[ids[i]] {
+			continue
+		}
+		staged, err := p.Git.Stage(plan, f)
+		if err != nil {
+			return nil, err
+		}
+		err = p.Queue.EnqueueDocument(ctx, ids[i], jobs.DocumentPayload{
+			Namespace: pl.Namespace, DocumentID: ragd.DocumentID(pl.Namespace, staged.Source), Source: staged.Source,
+			Upload: staged.Upload, Filename: staged.Filename, WebURL: staged.WebURL, Commit: plan.Commit,
+			Tags: src.Tags, Access: pl.Access, Viewer: pl.Viewer, Force: pl.Force || i < len(plan.Added),
+			ParentID: parentID, CreatedAt: pl.CreatedAt,
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
+}
+
+// recordSync records how a sync went on its source and, when commit is
+// set, the commit the next sync diffs from. A source deleted meanwhile
+// is left deleted.
+func (p *Pipeline) recordSync(ctx context.Context, id string, sync ragd.SourceSync, commit string) {
+	sync.At = time.Now().UTC()
+	_, err := p.Sources.Update(ctx, id, func(s *ragd.Source) error {
+		s.LastSync = &sync
+		if commit != "" {
+			s.Commit = commit
+		}
+		return nil
+	})
+	if err != nil && ragd.KindOf(err) != ragd.KindNotFound {
+		p.Log.WarnContext(ctx, "source sync not recorded", "source_id", id, "err", err)
+	}
+}

@@ -1,0 +1,124 @@
+package library
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"ragd"
+	"ragd/internal/jobs"
+)
+
+// Update changes a source. A change of what it reads (ref, include,
+// exclude) forgets the last synced commit, so the next sync compares
+// every file with the documents instead of diffing.
+func (s *Sources) Update(ctx context.Context, id string, req SourcePatch) (ragd.Source, error) {
+	if _, err := s.Get(ctx, id); err != nil {
+		return ragd.Source{}, err
+	}
+	var access *[]string
+	if req.Access != nil {
+		a, err := accessParam(*req.Access)
+		if err != nil {
+			return ragd.Source{}, err
+		}
+		access = a
+	}
+	return s.Store.Update(ctx, id, func(src *ragd.Source) error {
+		before := *src
+		setIf(&src.Ref, req.Ref)
+		setIf(&src.Include, req.Include)
+		setIf(&src.Exclude, req.Exclude)
+		setIf(&src.Every, req.Every)
+		setIf(&src.SSHKey, req.SSHKey)
+		setIf(&src.Tags, req.Tags)
+		setIf(&src.Access, access)
+		if err := s.check(*src); err != nil {
+			return err
+		}
+		if src.Ref != before.Ref || !slices.Equal(src.Include, before.Include) || !slices.Equal(src.Exclude, before.Exclude) {
+			src.Commit = ""
+		}
+		if src.Every != before.Every {
+			src.NextSync = s.next(*src, time.Now())
+		}
+		return nil
+	})
+}
+
+func setIf[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+// Delete deletes a source and, unless keepDocuments, the documents it
+// brought that the caller sees.
+func (s *Sources) Delete(ctx context.Context, id string, keepDocuments bool) (SourceDeleted, error) {
+	src, err := s.Get(ctx, id)
+	if err != nil {
+		return SourceDeleted{}, err
+	}
+	out := SourceDeleted{SourceID: id}
+	if !keepDocuments {
+		refs, err := s.Git.Documents(ctx, src)
+		if err != nil {
+			return out, err
+		}
+		for _, r := range refs {
+			if _, err := s.Versions.Remove(ctx, src.Namespace, r.DocumentID); err != nil {
+				return out, err
+			}
+			out.DocumentsDeleted++
+		}
+	}
+	if err := s.Store.Delete(ctx, id); err != nil {
+		return out, err
+	}
+	_ = s.Git.RemoveClone(id)
+	return out, nil
+}
+
+// Sync starts a sync of the source now as the caller (its audience, as a
+// directory sync's), or with DryRun answers its plan.
+func (s *Sources) Sync(ctx context.Context, id string, req SyncSourceRequest) (Enqueued, *SourcePlan, error) {
+	src, err := s.Get(ctx, id)
+	if err != nil {
+		return Enqueued{}, nil, err
+	}
+	if req.DryRun {
+		plan, err := s.Git.Plan(ctx, src, req.Force)
+		return Enqueued{}, plan, err
+	}
+	e, err := s.start(ctx, src, jobs.NewJobID(), viewerOf(ctx), req.Force)
+	return e, nil, err
+}
+
+// start enqueues a sync of src under jobID, unless the last one is still
+// queued or running: then that one is answered.
+func (s *Sources) start(ctx context.Context, src ragd.Source, jobID string, viewer *[]string, force bool) (Enqueued, error) {
+	if last := src.LastSync; last != nil && last.JobID != "" {
+		if j, err := s.Queue.Job(ctx, last.JobID); err == nil && !j.Status.Terminal() {
+			return Enqueued{JobID: &j.ID, Status: j.Status, Source: src.URL}, nil
+		}
+	}
+	access := src.Access
+	if access == nil {
+		access = []string{}
+	}
+	// Recorded first: the worker's record of the run comes after it.
+	_, err := s.Store.Update(ctx, src.ID, func(r *ragd.Source) error {
+		r.LastSync = &ragd.SourceSync{JobID: jobID, At: time.Now().UTC(), Outcome: string(ragd.JobQueued)}
+		return nil
+	})
+	if err != nil {
+		return Enqueued{}, err
+	}
+	err = s.Queue.EnqueueDirectory(ctx, jobID, jobs.DirectoryPayload{Namespace: src.Namespace, DirectoryPath: src.URL,
+		SourceID: src.ID, Tags: src.Tags, Access: &access, Viewer: viewer, Force: force, Sync: true, Prune: true,
+		CreatedAt: time.Now().UTC()})
+	if err != nil {
+		return Enqueued{}, enqueueFailed(err)
+	}
+	return Enqueued{JobID: &jobID, Status: ragd.JobQueued, Source: src.URL}, nil
+}

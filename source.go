@@ -1,0 +1,93 @@
+package ragd
+
+import (
+	"strings"
+	"time"
+)
+
+// A source is a place outside ragd's disk that a knowledge base keeps in
+// sync: a Git repository today (SourceGit). Each document a source brings
+// has a source URI of its own kind, built and taken apart here
+// (GitURI, GitURIPrefix), so its id follows from it as every document's
+// does (DocumentID).
+
+// SourceKind names what a source reads.
+type SourceKind string
+
+// The kinds of source. Only SourceGit is synced by this ragd; the others
+// are refused by name until they are (SourceKindsBuilt).
+const (
+	SourceGit       SourceKind = "git"
+	SourceWeb       SourceKind = "web"
+	SourceS3        SourceKind = "s3"
+	SourceDirectory SourceKind = "directory"
+)
+
+// SourceKindsBuilt are the kinds a source may have in this ragd.
+var SourceKindsBuilt = []SourceKind{SourceGit}
+
+// Source is a source as ragd records it: what to read, into which
+// namespace, how often, and how its last sync went.
+type Source struct {
+	ID        string     `json:"source_id" jsonschema:"the source's id"`
+	Namespace string     `json:"kb_name" jsonschema:"the knowledge base its documents go to"`
+	Kind      SourceKind `json:"kind" jsonschema:"what it reads: git"`
+	URL       string     `json:"url" jsonschema:"where it reads from: for git an https://, http://, git://, ssh:// (or user@host:path) or file:// URL"`
+	Ref       string     `json:"ref,omitempty" jsonschema:"the branch or tag synced; absent: the remote's default branch"`
+	Include   []string   `json:"include,omitempty" jsonschema:"globs of paths to index (** crosses directories); absent: every supported file"`
+	Exclude   []string   `json:"exclude,omitempty" jsonschema:"globs of paths never indexed, on top of the repository's .gitignore"`
+	Every     string     `json:"every,omitempty" jsonschema:"how often it is synced, a duration such as 1h; absent: only when asked"`
+	// SSHKey names the environment variable holding an ssh deploy key,
+	// as env:VAR; never the key itself.
+	SSHKey string   `json:"ssh_key,omitempty" jsonschema:"for an ssh URL, env:VAR naming the environment variable of the server that holds the deploy key (PEM)"`
+	Access []string `json:"access,omitempty" jsonschema:"groups every document of the source is shared with; absent: everyone who may use the namespace"`
+	Tags   []string `json:"tags,omitempty" jsonschema:"tags every document of the source gets"`
+	// Viewer is the audience of who created it (Audience groups), nil for
+	// one who sees every document: its syncs touch only what that
+	// audience sees.
+	Viewer    *[]string   `json:"-"`
+	CreatedAt time.Time   `json:"created_at" jsonschema:"when it was added"`
+	LastSync  *SourceSync `json:"last_sync,omitempty" jsonschema:"the last sync that ran, absent before the first"`
+	NextSync  *time.Time  `json:"next_sync,omitempty" jsonschema:"when the schedule syncs it next; absent without every"`
+	// Commit is the commit the last successful sync brought in: the next
+	// sync reads only the paths that changed since.
+	Commit string `json:"commit,omitempty" jsonschema:"the commit of the last successful sync"`
+}
+
+// SourceSync is how one sync of a source went.
+type SourceSync struct {
+	JobID   string    `json:"job_id" jsonschema:"the sync's job (GET /jobs/{id})"`
+	At      time.Time `json:"at" jsonschema:"when it ran"`
+	Outcome string    `json:"outcome" jsonschema:"enqueued (its files being indexed), completed or failed"`
+	Error   string    `json:"error,omitempty" jsonschema:"why it failed"`
+	Commit  string    `json:"commit,omitempty" jsonschema:"the commit it synced"`
+	Added   int       `json:"added" jsonschema:"files new since the last sync"`
+	Changed int       `json:"changed" jsonschema:"files changed since the last sync"`
+	// Unchanged counts the files left unread.
+	Unchanged int `json:"unchanged" jsonschema:"files not read: unchanged since the last sync"`
+	Deleted   int `json:"deleted" jsonschema:"documents deleted: their file is gone"`
+	Failed    int `json:"failed" jsonschema:"files whose indexing failed (read from the job)"`
+}
+
+// gitScheme starts the source URI of a document from a Git repository.
+const gitScheme = "git+"
+
+// GitURI is the source of the file at path (slash-separated, from the
+// repository's root) of ref in the repository at repoURL:
+// git+<repoURL>?ref=<ref>#<path>. Repository URLs with a query or a
+// fragment are refused when the source is added, so the parts come apart
+// again.
+func GitURI(repoURL, ref, path string) string { return GitURIPrefix(repoURL, ref) + path }
+
+// GitURIPrefix is what every GitURI of ref in repoURL starts with.
+func GitURIPrefix(repoURL, ref string) string { return gitScheme + repoURL + "?ref=" + ref + "#" }
+
+// GitURIPath is the file path of a git source URI; ok is false for
+// another source.
+func GitURIPath(src string) (path string, ok bool) {
+	if !strings.HasPrefix(src, gitScheme) {
+		return "", false
+	}
+	_, path, ok = strings.Cut(src, "#")
+	return path, ok
+}

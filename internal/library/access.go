@@ -101,9 +101,15 @@ func (s *Service) SetAccess(ctx context.Context, kb, id string, req AccessReques
 // one outside the ingest roots is. Every index request resolves its path
 // here, so a request outside the roots is refused before any job exists.
 func (s *Service) resolve(ctx context.Context, path string) (string, error) {
+	return resolveFor(ctx, s.Roots, path)
+}
+
+// resolveFor resolves path inside roots and, for a key limited to roots
+// of its own, inside those.
+func resolveFor(ctx context.Context, roots *guard.Roots, path string) (string, error) {
 	p := authn.FromContext(ctx)
 	if p == nil || len(p.Roots) == 0 {
-		return s.Roots.Resolve(path)
+		return roots.Resolve(path)
 	}
 	own, err := guard.NewRoots(p.Roots)
 	if err != nil {
@@ -113,7 +119,7 @@ func (s *Service) resolve(ctx context.Context, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !s.Roots.Contains(resolved) {
+	if !roots.Contains(resolved) {
 		return "", ragd.Forbidden("%s is outside the ingest roots", path)
 	}
 	return resolved, nil

@@ -66,6 +66,12 @@ func (s *Sources) Create(ctx context.Context, req SourceRequest) (ragd.Source, e
 	if err := s.check(src); err != nil {
 		return ragd.Source{}, err
 	}
+	if e, _ := s.Git.CheckURL(src.URL); e.Protocol == "file" {
+		// A key limited to roots of its own may read only from those.
+		if _, err := resolveFor(ctx, s.Git.Roots, e.Path); err != nil {
+			return ragd.Source{}, err
+		}
+	}
 	src.NextSync = s.next(src, time.Now())
 	if err := s.Store.Create(ctx, src); err != nil {
 		return ragd.Source{}, err

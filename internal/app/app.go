@@ -171,7 +171,7 @@ func NewWith(ctx context.Context, cfg config.Config, log *slog.Logger, deps Deps
 	a.Probe = &library.Probe{Redis: st, Store: chunks, Embedder: vectors, Breakers: usedBreakers(guards, model != nil, web != nil, reranker != nil)}
 	a.assemble(services{cfg: cfg, store: chunks, embedder: vectors, chat: chat, web: websearch.Guarded(web, guards.WebSearch),
 		reranker: rerank.Guarded(reranker, guards.Reranker), registry: reg, generations: gens, roots: roots, fetcher: fetcher})
-	if a.MCP, err = mcpserver.New(mcpserver.Services{Search: a.Search, Answer: a.Answer, Library: a.Library}, a.mcpConfig(), log); err != nil {
+	if a.MCP, err = mcpserver.New(mcpserver.Services{Search: a.Search, Answer: a.Answer, Library: a.Library, Sources: a.Sources}, a.mcpConfig(), log); err != nil {
 		return nil, err
 	}
 	if a.Auth, err = authn.New(authConfig(cfg.Auth), log); err != nil {

@@ -182,8 +182,16 @@ func (s *Sources) withJob(ctx context.Context, src *ragd.Source) {
 	}
 }
 
-// List returns the sources of the namespaces the caller may use.
-func (s *Sources) List(ctx context.Context) (SourceList, error) {
+// List returns the sources of the namespaces the caller may use, or of
+// namespace kb alone when kb is set.
+func (s *Sources) List(ctx context.Context, kb string) (SourceList, error) {
+	if kb != "" {
+		ns, err := authn.Namespace(ctx, kb)
+		if err != nil {
+			return SourceList{}, err
+		}
+		kb = ns
+	}
 	all, err := s.Store.List(ctx)
 	if err != nil {
 		return SourceList{}, err
@@ -191,7 +199,7 @@ func (s *Sources) List(ctx context.Context) (SourceList, error) {
 	out := SourceList{Sources: []ragd.Source{}}
 	p := authn.FromContext(ctx)
 	for _, src := range all {
-		if p.Allows(src.Namespace) {
+		if p.Allows(src.Namespace) && (kb == "" || src.Namespace == kb) {
 			s.withJob(ctx, &src)
 			out.Sources = append(out.Sources, src)
 		}

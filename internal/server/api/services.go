@@ -30,7 +30,7 @@ type Services struct {
 // SourceKeeper answers /sources.
 type SourceKeeper interface {
 	Create(ctx context.Context, req library.SourceRequest) (ragd.Source, error)
-	List(ctx context.Context) (library.SourceList, error)
+	List(ctx context.Context, kb string) (library.SourceList, error)
 	Get(ctx context.Context, id string) (ragd.Source, error)
 	Update(ctx context.Context, id string, req library.SourcePatch) (ragd.Source, error)
 	Delete(ctx context.Context, id string, keepDocuments bool) (library.SourceDeleted, error)

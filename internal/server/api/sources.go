@@ -19,7 +19,8 @@ func sourceRoutes() []route {
 				"Its access and tags apply to every document it brings. 403 for a namespace the caller may not use, or a file:// URL outside the ingest roots.",
 			Request: library.SourceRequest{}, Responses: with(errs(403, 409, 415, 422, 503), 201, openapi.Response{Body: ragd.Source{}})}},
 		{handler: (*handlers).listSources, op: openapi.Operation{Method: "GET", Path: "/sources", Summary: "Sources, with their last and next sync", Tags: tags,
-			Description: "The sources of the namespaces the caller may use.", Responses: with(errs(503), 200, openapi.Response{Body: library.SourceList{}})}},
+			Description: "The sources of the namespaces the caller may use.", Query: []openapi.Param{{Name: "kb_name", Description: "only this namespace's sources (default: every namespace the caller may use)"}},
+			Responses: with(errs(503), 200, openapi.Response{Body: library.SourceList{}})}},
 		{handler: (*handlers).getSource, op: openapi.Operation{Method: "GET", Path: "/sources/:id", Summary: "One source", Tags: tags,
 			Responses: with(errs(404, 503), 200, openapi.Response{Body: ragd.Source{}})}},
 		{handler: (*handlers).patchSource, op: openapi.Operation{Method: "PATCH", Path: "/sources/:id", Summary: "Change a source", Tags: tags,
@@ -65,7 +66,7 @@ func (h *handlers) listSources(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := svc.List(c.Request().Context())
+	res, err := svc.List(c.Request().Context(), c.QueryParam("kb_name"))
 	if err != nil {
 		return err
 	}

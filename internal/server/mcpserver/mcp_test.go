@@ -85,7 +85,8 @@ func docsRoot(t *testing.T) string {
 }
 
 var coreTools = []string{"core_ingest", "core_ingest_directory", "core_job_status", "core_query", "core_retrieve_text",
-	"core_retrieve_visual", "core_list_documents", "core_delete_document", "core_stats", "core_list_jobs", "core_cancel_job"}
+	"core_retrieve_visual", "core_list_documents", "core_delete_document", "core_stats", "core_list_jobs", "core_cancel_job",
+	"core_list_sources", "core_sync_source"}
 
 func TestCoreToolsOverHTTP(t *testing.T) {
 	t.Parallel()

@@ -80,6 +80,9 @@ func New(svc Services, cfg Config, log *slog.Logger) (*Server, error) {
 	if cfg.Web != nil {
 		core = append(core, m.searchWebTool())
 	}
+	if svc.Sources != nil {
+		core = append(core, m.sourceTools()...)
+	}
 	byName := map[string]tool{}
 	for _, t := range core {
 		byName[t.name] = t

@@ -16,6 +16,8 @@ type Services struct {
 	Search  Searcher
 	Answer  Answerer
 	Library Librarian
+	// Sources lists and syncs sources; nil offers no source tools.
+	Sources SourceKeeper
 }
 
 // Searcher finds passages and pictures.
@@ -49,4 +51,10 @@ type Librarian interface {
 	Chunk(ctx context.Context, kb, id string) (library.ChunkText, error)
 	NamespacesMatching(ctx context.Context, prefix string, limit int) ([]string, int, error)
 	DocumentIDsMatching(ctx context.Context, kb, prefix string, limit int) ([]string, bool, error)
+}
+
+// SourceKeeper lists and syncs the sources kept in sync (library.Sources).
+type SourceKeeper interface {
+	List(ctx context.Context, kb string) (library.SourceList, error)
+	Sync(ctx context.Context, id string, req library.SyncSourceRequest) (library.Enqueued, *library.SourcePlan, error)
 }

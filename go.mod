@@ -30,6 +30,7 @@ require (
 	github.com/segmentio/encoding v0.5.4
 	github.com/sony/gobreaker/v2 v2.4.0
 	github.com/swaggo/files/v2 v2.0.2
+	github.com/temoto/robotstxt v1.1.2
 	github.com/vbauerster/cupwriter v0.0.5
 	github.com/vbauerster/mpb/v8 v8.16.2
 	github.com/weaviate/weaviate v1.37.2

@@ -67,7 +67,7 @@ func (p *Pipeline) IndexDirectory(ctx context.Context, parentID string, pl jobs.
 		if pl.Sync {
 			// A retried sync plans again and may list other files: the id
 			// follows the file, not its place in the list.
-			ids[i] = childJobIDFor(parentID, f)
+			ids[i] = SyncChildJobID(parentID, f)
 		}
 		if done[ids[i]] {
 			continue
@@ -127,8 +127,9 @@ func (p *Pipeline) stopIfCancelled(ctx context.Context, ref jobs.Ref, ids, files
 // ChildJobID is the job id of a directory job's n-th file.
 func ChildJobID(parentID string, n int) string { return fmt.Sprintf("%s.%d", parentID, n) }
 
-// childJobIDFor is a sync's child job id for a file.
-func childJobIDFor(parentID, path string) string {
+// SyncChildJobID is a sync's child job id for a file (a path, or a
+// source's path): it follows the file, not its place in the list.
+func SyncChildJobID(parentID, path string) string {
 	sum := sha256.Sum256([]byte(path))
 	return parentID + "." + hex.EncodeToString(sum[:8])
 }

@@ -70,7 +70,7 @@ func (p *Pipeline) enqueueSourceFiles(ctx context.Context, parentID string, pl j
 				return nil, err
 			}
 		}
-		ids[i] = childJobIDFor(parentID, f)
+		ids[i] = SyncChildJobID(parentID, f)
 		if done[ids[i]] {
 			continue
 		}

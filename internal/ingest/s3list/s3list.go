@@ -23,7 +23,7 @@ const (
 	DefaultMaxObjects     = 10000
 	DefaultMaxObjectBytes = 32 << 20
 	pageSize              = 1000 // ListObjectsV2's own maximum
-	maxRetries            = 2
+	maxRetries            = 2    // attempts of a request (minio-go's MaxRetries)
 )
 
 // Config is a bucket to list and its bounds.

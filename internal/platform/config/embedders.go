@@ -2,10 +2,10 @@ package config
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"sort"
-	"strings"
+
+	"ragd"
 )
 
 // DefaultEmbedder is the name of the embedder configured under embed.
@@ -48,18 +48,8 @@ func (c Config) EmbedderNames() []string {
 }
 
 // ResolvedAPIKey is the API key, or the value of the environment variable
-// an "env:VAR" key names.
-func (e Embed) ResolvedAPIKey() (string, error) {
-	name, ok := strings.CutPrefix(e.APIKey, "env:")
-	if !ok {
-		return e.APIKey, nil
-	}
-	v := os.Getenv(name)
-	if v == "" {
-		return "", fmt.Errorf("api_key: environment variable %s is empty or unset", name)
-	}
-	return v, nil
-}
+// an "env:VAR" key names (ragd.ResolveSecret).
+func (e Embed) ResolvedAPIKey() (string, error) { return ragd.ResolveSecret("api_key", e.APIKey) }
 
 func (c Config) validateEmbedders() []error {
 	var errs []error

@@ -26,8 +26,13 @@ const maxPathBytes = 4096
 //   - text://<32 hex digits> (a hash of the text), typed txt.
 //   - upload://<the archive's kb_name>/<file name>, the file name as an
 //     upload keeps it (guard.UploadName), typed by its extension.
+//   - git+<repository URL>?ref=<ref>#<path> (ragd.GitURI), the path clean
+//     and relative, typed by its name; like a file source, a label.
 func (r *admission) source(doc ragd.Document) error {
 	s := doc.Source
+	if p, ok := ragd.GitURIPath(s); ok {
+		return gitSource(s, p, doc.SourceType)
+	}
 	scheme, rest, _ := strings.Cut(s, "://")
 	switch strings.ToLower(scheme) {
 	case "file":
@@ -44,6 +49,14 @@ func (r *admission) source(doc ragd.Document) error {
 	}
 	return Refuse("source", "source %q is none ragd makes: file://<absolute path>, http(s)://<host>/…, text://<hash> or "+
 		"upload://<kb_name>/<file name>", Clip(s))
+}
+
+func gitSource(s, p string, typ ragd.SourceType) error {
+	if !strings.Contains(s, "?ref=") || p == "" || strings.HasPrefix(p, "/") || len(p) > maxPathBytes ||
+		strings.ContainsRune(p, 0) || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") {
+		return Refuse("source", "git source %q is not git+<url>?ref=<ref>#<clean relative path>, as ragd writes one", Clip(s))
+	}
+	return extensionTyped(p, typ, s)
 }
 
 func fileSource(p string, typ ragd.SourceType) error {

@@ -2,6 +2,7 @@ package archive
 
 import (
 	"fmt"
+	"strings"
 
 	"ragd"
 )
@@ -82,6 +83,9 @@ func (r *Reader) checkImage(w *wireImage) (*Image, error) {
 	return im, err
 }
 
+// maxWebURLBytes bounds a document's web_url (a git source's citation).
+const maxWebURLBytes = 8192
+
 func (r *Reader) checkDocument(d *Document) error {
 	doc := &d.Document
 	at := Place{Type: TypeDocument, DocumentID: doc.ID}
@@ -103,6 +107,10 @@ func (r *Reader) checkDocument(d *Document) error {
 		return r.fault(at, "chunks", "chunks %d is not between 1 and %d", doc.Chunks, maxChunkIndex)
 	case doc.FileSize < 0:
 		return r.fault(at, "file_size", "file_size %d is negative", doc.FileSize)
+	case doc.Commit != "" && !isHex(doc.Commit, 40) && !isHex(doc.Commit, 64):
+		return r.fault(at, "commit", "commit %q is not a git commit id in hex", Clip(doc.Commit))
+	case doc.WebURL != "" && (len(doc.WebURL) > maxWebURLBytes || !strings.HasPrefix(doc.WebURL, "https://") && !strings.HasPrefix(doc.WebURL, "http://")):
+		return r.fault(at, "web_url", "web_url %q is no http(s) URL of at most %d bytes", Clip(doc.WebURL), maxWebURLBytes)
 	}
 	return r.checkVocabulary(at, d.Vocabulary)
 }

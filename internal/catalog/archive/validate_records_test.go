@@ -179,6 +179,8 @@ func TestValidateCounts(t *testing.T) {
 		"image width":     {imageWith(func(im *Image) { im.Width = -640 }), []string{"width"}},
 		"image index":     {imageWith(func(im *Image) { im.Index = -1; im.ID = ragd.ImageID(im.DocumentID, im.ContentHash, -1) }), []string{"image_index"}},
 		"file size":       {one(t, func(_ *Chunk, d *Document) { d.Document.FileSize = -1 }), []string{"document " + id("a"), "file_size"}},
+		"commit":          {one(t, func(_ *Chunk, d *Document) { d.Document.Commit = "HEAD~1" }), []string{"document " + id("a"), "commit"}},
+		"web url":         {one(t, func(_ *Chunk, d *Document) { d.Document.WebURL = "javascript:alert(1)" }), []string{"document " + id("a"), "web_url"}},
 		"document chunks": {one(t, func(_ *Chunk, d *Document) { d.Document.Chunks = -1 }), []string{"document " + id("a"), "chunks"}},
 		"vocabulary chunks": {one(t, func(_ *Chunk, d *Document) { d.Vocabulary.Chunks = -1 }),
 			[]string{"document " + id("a"), "vocabulary"}},

@@ -35,7 +35,8 @@ func TestArchiveKeepsEveryField(t *testing.T) {
 	mtime := at(1)
 	doc := ragd.Document{ID: ragd.DocumentID("src", source), Namespace: "src", Source: source, SourceType: ragd.SourcePDF,
 		ContentHash: hash, RawHash: "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9", Title: "Ledger of 1887",
-		Tags: []string{"scan", "ledger"}, Access: []string{"audit", "finance"}, Chunks: 2, CreatedAt: at(2), UpdatedAt: at(3), FileSize: 48213, FileModTime: &mtime}
+		Tags: []string{"scan", "ledger"}, Access: []string{"audit", "finance"}, Chunks: 2, CreatedAt: at(2), UpdatedAt: at(3), FileSize: 48213, FileModTime: &mtime,
+		WebURL: "https://git.example.org/harbour/ledgers/blob/3f2b1e0d4a5968778695a4b3c2d1e0f9e8d7c6b5/ledger.pdf", Commit: "3f2b1e0d4a5968778695a4b3c2d1e0f9e8d7c6b5"}
 	chunks := make([]ragd.Chunk, 2)
 	for i := range chunks {
 		chunks[i] = ragd.Chunk{ID: ragd.ChunkID(doc.ID, hash, i), DocumentID: doc.ID, Namespace: "src", Source: source,

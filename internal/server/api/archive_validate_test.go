@@ -357,6 +357,7 @@ func TestImportChecksRecords(t *testing.T) {
 		{"upload of another namespace", source("upload://other/a.txt", ragd.SourceText), "document", "source", []string{"upload://other/a.txt"}},
 		{"upload with a path", source("upload://src/../a.txt", ragd.SourceText), "document", "source", []string{"upload://src/../a.txt"}},
 		{"text not hashed", source("text://hello", ragd.SourceText), "document", "source", []string{"text://hello"}},
+		{"git path with ..", source("git+https://example.com/r.git?ref=main#../a.md", ragd.SourceMarkdown), "document", "source", []string{"#../a.md"}},
 		{"unknown source type", source("text://"+strings.Repeat("a", 32), "exe"), "chunk", "source_type", []string{"exe"}},
 	})
 
@@ -370,6 +371,7 @@ func TestImportChecksRecords(t *testing.T) {
 	}{
 		{"file:///etc/passwd.txt", ragd.SourceText}, {"upload://src/notes.md", ragd.SourceMarkdown},
 		{"https://example.com/a?b=c", ragd.SourceHTML}, {"text://" + strings.Repeat("0", 32), ragd.SourceText},
+		{"git+https://example.com/r.git?ref=main#docs/a.md", ragd.SourceMarkdown},
 	} {
 		if _, job := importKB(t, s, "src", source(c.source, c.typ)); job.Status != ragd.JobCompleted {
 			t.Errorf("import of a document of source %s: %s %s", c.source, job.Status, job.Error)

@@ -47,6 +47,12 @@ type DocumentPayload struct {
 	Upload   string `json:"upload,omitempty"`
 	Filename string `json:"filename,omitempty"`
 
+	// Distinct makes the document its own even when another document of
+	// the namespace holds the same content (a source's file, which its
+	// next sync must find as it left it); its own unchanged content is
+	// still not indexed again.
+	Distinct bool `json:"distinct,omitempty"`
+
 	// WebURL and Commit are a git source's file's citation and the commit
 	// it was read at (ragd.Document's).
 	WebURL string `json:"web_url,omitempty"`

@@ -106,13 +106,24 @@ func (s *Sources) start(ctx context.Context, src ragd.Source, jobID string, view
 	if access == nil {
 		access = []string{}
 	}
-	// Recorded first: the worker's record of the run comes after it.
+	// Recorded first (the worker's record of the run comes after it), and
+	// only if no other sync was recorded since src was read: a sync
+	// started meanwhile is answered instead.
+	var other string
 	_, err := s.Store.Update(ctx, src.ID, func(r *ragd.Source) error {
+		other = ""
+		if r.LastSync != nil && (src.LastSync == nil || r.LastSync.JobID != src.LastSync.JobID) && r.LastSync.JobID != jobID {
+			other = r.LastSync.JobID
+			return nil
+		}
 		r.LastSync = &ragd.SourceSync{JobID: jobID, At: time.Now().UTC(), Outcome: string(ragd.JobQueued)}
 		return nil
 	})
 	if err != nil {
 		return Enqueued{}, err
+	}
+	if other != "" {
+		return Enqueued{JobID: &other, Status: ragd.JobQueued, Source: src.URL}, nil
 	}
 	err = s.Queue.EnqueueDirectory(ctx, jobID, jobs.DirectoryPayload{Namespace: src.Namespace, DirectoryPath: src.URL,
 		SourceID: src.ID, Tags: src.Tags, Access: &access, Viewer: viewer, Force: force, Sync: true, Prune: true,

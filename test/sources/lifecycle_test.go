@@ -85,3 +85,34 @@ func TestPatchAndDeleteASource(t *testing.T) {
 		t.Fatalf("GET a deleted source: %d", r.Status)
 	}
 }
+
+// A copy of a file, and a file changed to another's content, each keep a
+// document of their own with their own content: another document holding
+// the same text does not stand in for them.
+func TestCopiesKeepTheirOwnDocuments(t *testing.T) {
+	t.Parallel()
+	repo := gitserver.NewRepo(t, "copies")
+	same := "# Tides\n\nHigh water is at noon at the outer mark.\n"
+	repo.Write("a.md", same)
+	repo.Write("b.md", "# Bells\n\nThe bell is rung in fog.\n")
+	repo.Commit("two")
+	url := gitserver.HTTP(t, repo)
+	s := start(t)
+	id := addSource(t, s, map[string]any{"url": url})
+	if job, _ := sync(t, s, id, nil); job.Status != ragd.JobCompleted {
+		t.Fatalf("sync: %s %s", job.Status, job.Error)
+	}
+	repo.Write("b.md", same)
+	repo.Write("c.md", same)
+	repo.Commit("b changed to a's text, c a copy")
+	if job, _ := sync(t, s, id, nil); job.Status != ragd.JobCompleted {
+		t.Fatalf("second sync: %s %s", job.Status, job.Error)
+	}
+	equal(t, "documents", paths(t, s), []string{"a.md", "b.md", "c.md"})
+	a := document(t, s, ragd.GitURI(url, "", "a.md"))
+	for _, p := range []string{"b.md", "c.md"} {
+		if d := document(t, s, ragd.GitURI(url, "", p)); d.ContentHash != a.ContentHash || d.Chunks == 0 {
+			t.Errorf("%s: content %s with %d chunks, want a.md's %s", p, d.ContentHash, d.Chunks, a.ContentHash)
+		}
+	}
+}

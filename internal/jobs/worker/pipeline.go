@@ -266,6 +266,9 @@ func (p *Pipeline) duplicate(ctx context.Context, lease *registry.Lease, pl jobs
 		_, err := p.Versions.DeleteStale(ctx, lease, pl.Namespace, pl.DocumentID, hash)
 		return true, err
 	}
+	if pl.Distinct {
+		return false, nil
+	}
 	owner, err := p.Registry.ByContentHash(ctx, pl.Namespace, hash)
 	if err != nil || owner == "" || owner == pl.DocumentID {
 		return false, err

@@ -53,11 +53,12 @@ func (p *Pipeline) SyncSource(ctx context.Context, parentID string, pl jobs.Dire
 }
 
 // enqueueSourceFiles stages each file's blob and enqueues its document
-// job, skipping those an earlier run of the job finished. A new path's
-// job is forced: another document holding the same content (a copy) must
-// not keep this path from a document of its own. A changed path's is not,
-// even in a forced sync (whose force overrides the sync's guards): an
-// unchanged content is then read but not embedded again.
+// job, skipping those an earlier run of the job finished. Each job is
+// Distinct: another document holding the same content (a copy, another
+// file changed to this content) must not keep this path from a document
+// of its own. None is forced, even in a forced sync (whose force
+// overrides the sync's guards): an unchanged content is read but not
+// embedded again.
 func (p *Pipeline) enqueueSourceFiles(ctx context.Context, parentID string, pl jobs.DirectoryPayload, plan *gitsync.Plan, files []string) ([]string, error) {
 	ids := make([]string, len(files))
 	ref := jobs.Ref{ID: parentID, Type: jobs.TypeIngestDirectory, Namespace: pl.Namespace, CreatedAt: pl.CreatedAt}
@@ -83,7 +84,7 @@ func (p *Pipeline) enqueueSourceFiles(ctx context.Context, parentID string, pl j
 		err = p.Queue.EnqueueDocument(ctx, ids[i], jobs.DocumentPayload{
 			Namespace: pl.Namespace, DocumentID: ragd.DocumentID(pl.Namespace, staged.Source), Source: staged.Source,
 			Upload: staged.Upload, Filename: staged.Filename, WebURL: staged.WebURL, Commit: plan.Commit,
-			Tags: src.Tags, Access: pl.Access, Viewer: pl.Viewer, Force: i < len(plan.Added),
+			Tags: src.Tags, Access: pl.Access, Viewer: pl.Viewer, Distinct: true,
 			ParentID: parentID, CreatedAt: pl.CreatedAt,
 		})
 		if err != nil {

@@ -116,3 +116,31 @@ func TestCopiesKeepTheirOwnDocuments(t *testing.T) {
 		}
 	}
 }
+
+// A sync is a job like a directory's: cancelled, it never runs, and the
+// source says so.
+func TestCancelledSyncIsRecorded(t *testing.T) {
+	t.Parallel()
+	s := stack.Start(t, stack.Config(t), false)
+	id := addSource(t, s, map[string]any{"url": "https://example.org/handbook.git"})
+	r := s.Do(t, "POST", "/sources/"+id+"/sync", nil)
+	var e struct {
+		JobID string `json:"job_id"`
+	}
+	decode(t, r.Body, &e)
+	if r.Status != http.StatusAccepted || e.JobID == "" {
+		t.Fatalf("sync: %d %s", r.Status, r.Body)
+	}
+	if again := s.Do(t, "POST", "/sources/"+id+"/sync", nil); !strings.Contains(string(again.Body), e.JobID) {
+		t.Fatalf("a second sync while the first is queued: %s", again.Body)
+	}
+	if r := s.Do(t, "POST", "/jobs/"+e.JobID+"/cancel", nil); r.Status != http.StatusOK {
+		t.Fatalf("cancel: %d %s", r.Status, r.Body)
+	}
+	r = s.Do(t, "GET", "/sources/"+id, nil)
+	var src ragd.Source
+	decode(t, r.Body, &src)
+	if src.LastSync == nil || src.LastSync.JobID != e.JobID || src.LastSync.Outcome != string(ragd.JobCancelled) || src.Commit != "" {
+		t.Fatalf("after the cancel: %s", r.Body)
+	}
+}

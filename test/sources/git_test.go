@@ -81,7 +81,7 @@ func paths(t *testing.T, s *stack.Stack) []string {
 	return out
 }
 
-func decode(t *testing.T, b []byte, v any) {
+func decode(t testing.TB, b []byte, v any) {
 	t.Helper()
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("%v: %s", err, b)

@@ -113,7 +113,7 @@ func (s *Sources) check(src ragd.Source) error {
 	if err := ragd.ValidTags(src.Tags); err != nil {
 		return err
 	}
-	if src.SSHKey != "" && !strings.HasPrefix(src.SSHKey, "env:") {
+	if src.SSHKey != "" && !strings.HasPrefix(src.SSHKey, ragd.SecretPrefix) {
 		return ragd.Invalid("ssh_key", "value_error", "ssh_key must be env:VAR, naming the environment variable that holds the deploy key, never the key itself")
 	}
 	_, err := s.every(src.Every)

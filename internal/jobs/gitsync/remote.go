@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"os"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/transport"
@@ -84,13 +83,9 @@ func auth(e Endpoint, sshKey string) (transport.AuthMethod, error) {
 	if sshKey == "" {
 		return nil, nil // the ssh agent's, if any
 	}
-	name, ok := strings.CutPrefix(sshKey, "env:")
-	if !ok || name == "" {
-		return nil, ragd.Invalid("ssh_key", "value_error", "ssh_key must be env:VAR, naming the environment variable that holds the deploy key")
-	}
-	pem := os.Getenv(name)
-	if pem == "" {
-		return nil, ragd.Invalid("ssh_key", "value_error", "environment variable %s (ssh_key) is empty on this server", name)
+	pem, err := ragd.EnvSecret("ssh_key", sshKey)
+	if err != nil {
+		return nil, err
 	}
 	ep, _ := transport.NewEndpoint(e.URL)
 	user := "git"
@@ -99,7 +94,7 @@ func auth(e Endpoint, sshKey string) (transport.AuthMethod, error) {
 	}
 	keys, err := gitssh.NewPublicKeys(user, []byte(pem), "")
 	if err != nil {
-		return nil, ragd.Invalid("ssh_key", "value_error", "the deploy key in %s is not a usable private key: %v", name, err)
+		return nil, ragd.Invalid("ssh_key", "value_error", "the deploy key in %s is not a usable private key: %v", sshKey, err)
 	}
 	return keys, nil
 }

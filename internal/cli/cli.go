@@ -51,7 +51,7 @@ type command struct {
 var commands map[string]command
 
 // order is the order Usage lists the commands in.
-var order = []string{"ingest", "search", "ask", "jobs", "cancel", "docs", "rm", "export", "import", "embedder", "login", "logout"}
+var order = []string{"ingest", "search", "ask", "jobs", "cancel", "docs", "rm", "sources", "export", "import", "embedder", "login", "logout"}
 
 func init() {
 	commands = map[string]command{
@@ -62,6 +62,7 @@ func init() {
 		"cancel":   {"JOB", "cancel a job that has not ended", runCancel},
 		"docs":     {"[--kb NAME]", "the documents of a namespace", runDocs},
 		"rm":       {"DOC [--kb NAME]", "delete a document and its chunks", runRemove},
+		"sources":  {"add URL [--kb NAME] [--ref R] [--every 1h] [--include g] [--exclude g] | ls [--kb NAME] | sync ID [--force] | rm ID [--keep-documents]", "Git repositories kept in sync: add one, list them with their last and next sync, sync one with a progress bar, delete one", runSources},
 		"export":   {"KB FILE", "save a namespace as an archive", runExport},
 		"import":   {"KB FILE", "load an archive into a namespace", runImport},
 		"embedder": {"[switch NAME]", "the live embedder; switch re-embeds every namespace with NAME and cuts over, with progress", runEmbedder},

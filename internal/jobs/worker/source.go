@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"ragd"
@@ -25,6 +26,9 @@ func (p *Pipeline) SyncSource(ctx context.Context, parentID string, pl jobs.Dire
 	src, err := p.Sources.Get(ctx, pl.SourceID)
 	if err != nil {
 		return res, err
+	}
+	if src.Kind != ragd.SourceGit {
+		return res, &document.ParseError{Source: pl.DirectoryPath, Err: fmt.Errorf("this worker syncs no %s source", src.Kind)}
 	}
 	plan, err := p.Git.Plan(ctx, src, pl.Force)
 	if err != nil {

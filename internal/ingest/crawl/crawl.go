@@ -45,6 +45,7 @@ type crawler struct {
 	byHash   map[string]string
 	res      Result
 	visitMu  sync.Mutex
+	visitErr error // visit's error, after which no page is delivered
 }
 
 // Crawl crawls opts.Start through f (whose address rules every request

@@ -119,10 +119,17 @@ func (c *crawler) claim(fromKey, key, hash string) bool {
 	return true
 }
 
+// deliver hands p to visit, one call at a time; once visit has returned
+// an error, no page is handed over again (fetches already under way end
+// with the crawl) and that error is every later call's.
 func (c *crawler) deliver(p Page) error {
 	c.visitMu.Lock()
 	defer c.visitMu.Unlock()
-	return c.visitFn(p)
+	if c.visitErr != nil {
+		return c.visitErr
+	}
+	c.visitErr = c.visitFn(p)
+	return c.visitErr
 }
 
 // inScope are the page URLs of links the crawl may follow.

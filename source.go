@@ -1,7 +1,6 @@
 package ragd
 
 import (
-	"strings"
 	"time"
 )
 
@@ -67,27 +66,4 @@ type SourceSync struct {
 	Unchanged int `json:"unchanged" jsonschema:"files not read: unchanged since the last sync"`
 	Deleted   int `json:"deleted" jsonschema:"documents deleted: their file is gone"`
 	Failed    int `json:"failed" jsonschema:"files whose indexing failed (read from the job)"`
-}
-
-// gitScheme starts the source URI of a document from a Git repository.
-const gitScheme = "git+"
-
-// GitURI is the source of the file at path (slash-separated, from the
-// repository's root) of ref in the repository at repoURL:
-// git+<repoURL>?ref=<ref>#<path>. Repository URLs with a query or a
-// fragment are refused when the source is added, so the parts come apart
-// again.
-func GitURI(repoURL, ref, path string) string { return GitURIPrefix(repoURL, ref) + path }
-
-// GitURIPrefix is what every GitURI of ref in repoURL starts with.
-func GitURIPrefix(repoURL, ref string) string { return gitScheme + repoURL + "?ref=" + ref + "#" }
-
-// GitURIPath is the file path of a git source URI; ok is false for
-// another source.
-func GitURIPath(src string) (path string, ok bool) {
-	if !strings.HasPrefix(src, gitScheme) {
-		return "", false
-	}
-	_, path, ok = strings.Cut(src, "#")
-	return path, ok
 }

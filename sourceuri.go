@@ -8,7 +8,8 @@ import (
 // apart are the functions below: file://<absolute clean path> for a file read
 // from the ingest roots, upload://<kb_name>/[<scope>/]<file name> for an
 // uploaded file, text://[<scope>/]<32 hex digits> for inline text (a hash
-// of it), and http(s) URLs as ingest.CanonicalURL writes them. A
+// of it), git+<repository URL>?ref=<ref>#<path> for a file of a git
+// source, and http(s) URLs as ingest.CanonicalURL writes them. A
 // document's id is derived from its source (DocumentID). The scope
 // segment keeps askers who see differently apart (sourcescope.go); an
 // upload's file name follows guard.UploadName.
@@ -46,4 +47,27 @@ func MoveUploadURI(src, from, to string) string {
 		return UploadScheme + to + "/" + rest
 	}
 	return src
+}
+
+// gitScheme starts the source URI of a document from a Git repository.
+const gitScheme = "git+"
+
+// GitURI is the source of the file at path (slash-separated, from the
+// repository's root) of ref in the repository at repoURL:
+// git+<repoURL>?ref=<ref>#<path>. Repository URLs with a query or a
+// fragment are refused when the source is added, so the parts come apart
+// again.
+func GitURI(repoURL, ref, path string) string { return GitURIPrefix(repoURL, ref) + path }
+
+// GitURIPrefix is what every GitURI of ref in repoURL starts with.
+func GitURIPrefix(repoURL, ref string) string { return gitScheme + repoURL + "?ref=" + ref + "#" }
+
+// GitURIPath is the file path of a git source URI; ok is false for
+// another source.
+func GitURIPath(src string) (path string, ok bool) {
+	if !strings.HasPrefix(src, gitScheme) {
+		return "", false
+	}
+	_, path, ok = strings.Cut(src, "#")
+	return path, ok
 }

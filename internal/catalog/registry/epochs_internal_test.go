@@ -69,6 +69,24 @@ func readEpoch(t *testing.T, r *Registry, ns string) int64 {
 	return e
 }
 
+// heardAll returns once r has heard every announcement published before
+// the call — its own included, which arrive on the subscription after the
+// writer returned: it announces a fence and waits for it, and the channel
+// delivers in publish order.
+func heardAll(t *testing.T, r *Registry, rdb *redis.Client) {
+	t.Helper()
+	const fence = "heard-all-fence"
+	waitFor(t, "the fence's epoch to be held", func() bool {
+		readEpoch(t, r, fence)
+		_, ok := r.KnownEpoch(fence)
+		return ok
+	})
+	if err := rdb.Publish(t.Context(), r.keys.EpochChannel(), fence).Err(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the fence to be heard", func() bool { _, ok := r.KnownEpoch(fence); return !ok })
+}
+
 func putDoc(t *testing.T, r *Registry, ns, id, hash string) {
 	t.Helper()
 	if err := r.Put(t.Context(), ragd.Document{ID: id, Namespace: ns, Source: "s", ContentHash: hash}); err != nil {
@@ -126,6 +144,7 @@ func TestEpochHeldUntilItMoves(t *testing.T) {
 func TestStaleEpochDroppedWhenRedisIsAhead(t *testing.T) {
 	watching, _, rdb := twoProcesses(t)
 	putDoc(t, watching, "a", "d1", "v1")
+	heardAll(t, watching, rdb) // the put's own announcement, or it drops the epoch below
 	e0 := readEpoch(t, watching, "a")
 	if err := rdb.Incr(t.Context(), watching.keys.Epoch("a")).Err(); err != nil { // a move, unannounced
 		t.Fatal(err)

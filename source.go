@@ -13,8 +13,8 @@ import (
 // SourceKind names what a source reads.
 type SourceKind string
 
-// The kinds of source. Only SourceGit is synced by this ragd; the others
-// are refused by name until they are (SourceKindsBuilt).
+// The kinds of source. A ragd syncs those it has a syncer for (package
+// sourcesync); the others are refused by name.
 const (
 	SourceGit       SourceKind = "git"
 	SourceWeb       SourceKind = "web"
@@ -22,25 +22,32 @@ const (
 	SourceDirectory SourceKind = "directory"
 )
 
-// SourceKindsBuilt are the kinds a source may have in this ragd.
-var SourceKindsBuilt = []SourceKind{SourceGit}
-
 // Source is a source as ragd records it: what to read, into which
 // namespace, how often, and how its last sync went.
 type Source struct {
 	ID        string     `json:"source_id" jsonschema:"the source's id"`
 	Namespace string     `json:"kb_name" jsonschema:"the knowledge base its documents go to"`
-	Kind      SourceKind `json:"kind" jsonschema:"what it reads: git"`
-	URL       string     `json:"url" jsonschema:"where it reads from: for git an https://, http://, git://, ssh:// (or user@host:path) or file:// URL"`
+	Kind      SourceKind `json:"kind" jsonschema:"what it reads: git, web or s3"`
+	URL       string     `json:"url" jsonschema:"where it reads from: for git an https://, http://, git://, ssh:// (or user@host:path) or file:// URL; for web the start page; for s3 s3://<bucket>/<prefix>"`
 	Ref       string     `json:"ref,omitempty" jsonschema:"the branch or tag synced; absent: the remote's default branch"`
 	Include   []string   `json:"include,omitempty" jsonschema:"globs of paths to index (** crosses directories); absent: every supported file"`
 	Exclude   []string   `json:"exclude,omitempty" jsonschema:"globs of paths never indexed, on top of the repository's .gitignore"`
 	Every     string     `json:"every,omitempty" jsonschema:"how often it is synced, a duration such as 1h; absent: only when asked"`
 	// SSHKey names the environment variable holding an ssh deploy key,
 	// as env:VAR; never the key itself.
-	SSHKey string   `json:"ssh_key,omitempty" jsonschema:"for an ssh URL, env:VAR naming the environment variable of the server that holds the deploy key (PEM)"`
-	Access []string `json:"access,omitempty" jsonschema:"groups every document of the source is shared with; absent: everyone who may use the namespace"`
-	Tags   []string `json:"tags,omitempty" jsonschema:"tags every document of the source gets"`
+	SSHKey string `json:"ssh_key,omitempty" jsonschema:"for an ssh URL, env:VAR naming the environment variable of the server that holds the deploy key (PEM)"`
+	// Endpoint, Region, AccessKey and SecretKey are an s3 source's: the
+	// keys named as env:VAR, never the keys themselves.
+	Endpoint  string `json:"endpoint,omitempty" jsonschema:"for s3: the S3 endpoint, http(s)://host[:port]"`
+	Region    string `json:"region,omitempty" jsonschema:"for s3: the bucket's region; absent: asked of the endpoint"`
+	AccessKey string `json:"access_key,omitempty" jsonschema:"for s3: env:VAR naming the environment variable of the server that holds the access key id; absent with secret_key: anonymous"`
+	SecretKey string `json:"secret_key,omitempty" jsonschema:"for s3: env:VAR naming the environment variable of the server that holds the secret key"`
+	// MaxPages and MaxDepth bound a web source's crawl; 0: the server's
+	// settings.
+	MaxPages int      `json:"max_pages,omitempty" jsonschema:"for web: the most pages in scope (a site with more is refused); absent: sources.web_max_pages"`
+	MaxDepth int      `json:"max_depth,omitempty" jsonschema:"for web: how many links deep from the start page the crawl goes; absent: sources.web_max_depth"`
+	Access   []string `json:"access,omitempty" jsonschema:"groups every document of the source is shared with; absent: everyone who may use the namespace"`
+	Tags     []string `json:"tags,omitempty" jsonschema:"tags every document of the source gets"`
 	// Viewer is the audience of who created it (Audience groups), nil for
 	// one who sees every document: its syncs touch only what that
 	// audience sees.

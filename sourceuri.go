@@ -8,8 +8,9 @@ import (
 // apart are the functions below: file://<absolute clean path> for a file read
 // from the ingest roots, upload://<kb_name>/[<scope>/]<file name> for an
 // uploaded file, text://[<scope>/]<32 hex digits> for inline text (a hash
-// of it), git+<repository URL>?ref=<ref>#<path> for a file of a git
-// source, and http(s) URLs as ingest.CanonicalURL writes them. A
+// of it), <kind>+<where>#<item> for an item of a source (SourceItemURI:
+// git+<repository URL>?ref=<ref>#<path> for a file of a git source), and
+// http(s) URLs as ingest.CanonicalURL writes them. A
 // document's id is derived from its source (DocumentID). The scope
 // segment keeps askers who see differently apart (sourcescope.go); an
 // upload's file name follows guard.UploadName.
@@ -49,8 +50,30 @@ func MoveUploadURI(src, from, to string) string {
 	return src
 }
 
-// gitScheme starts the source URI of a document from a Git repository.
-const gitScheme = "git+"
+// SourceItemPrefix is what the source URI of every item of a source of
+// kind reading from where starts with: <kind>+<where>#. Where is the
+// source's own address — for git the repository URL and ref (GitURIPrefix),
+// for web the start URL, for s3 the endpoint, bucket and prefix — and
+// holds no "#", which the source's checks refuse, so the item comes apart
+// again (SourceItem).
+func SourceItemPrefix(kind SourceKind, where string) string { return string(kind) + "+" + where + "#" }
+
+// SourceItemURI is the source URI of item (a path, a page URL, a key) of
+// a source of kind reading from where.
+func SourceItemURI(kind SourceKind, where, item string) string {
+	return SourceItemPrefix(kind, where) + item
+}
+
+// SourceItem is the item of a source URI SourceItemURI wrote for kind;
+// ok is false for another source.
+func SourceItem(kind SourceKind, src string) (item string, ok bool) {
+	rest, ok := strings.CutPrefix(src, string(kind)+"+")
+	if !ok {
+		return "", false
+	}
+	_, item, ok = strings.Cut(rest, "#")
+	return item, ok
+}
 
 // GitURI is the source of the file at path (slash-separated, from the
 // repository's root) of ref in the repository at repoURL:
@@ -60,14 +83,10 @@ const gitScheme = "git+"
 func GitURI(repoURL, ref, path string) string { return GitURIPrefix(repoURL, ref) + path }
 
 // GitURIPrefix is what every GitURI of ref in repoURL starts with.
-func GitURIPrefix(repoURL, ref string) string { return gitScheme + repoURL + "?ref=" + ref + "#" }
+func GitURIPrefix(repoURL, ref string) string {
+	return SourceItemPrefix(SourceGit, repoURL+"?ref="+ref)
+}
 
 // GitURIPath is the file path of a git source URI; ok is false for
 // another source.
-func GitURIPath(src string) (path string, ok bool) {
-	if !strings.HasPrefix(src, gitScheme) {
-		return "", false
-	}
-	_, path, ok = strings.Cut(src, "#")
-	return path, ok
-}
+func GitURIPath(src string) (path string, ok bool) { return SourceItem(SourceGit, src) }

@@ -6,15 +6,23 @@ import "ragd"
 // knowledge base in sync with.
 type SourceRequest struct {
 	KBName  string          `json:"kb_name,omitempty" jsonschema:"namespace its documents go to (default: default)"`
-	Kind    ragd.SourceKind `json:"kind" jsonschema:"what it reads: git (web and s3 are not built yet; directories are synced with rag_index_directory and watch:)"`
-	URL     string          `json:"url" jsonschema:"the repository: https://, http://, git://, ssh:// (or user@host:path) or file:// inside the ingest roots"`
+	Kind    ragd.SourceKind `json:"kind" jsonschema:"what it reads: git, web or s3 (directories are synced with rag_index_directory and watch:)"`
+	URL     string          `json:"url" jsonschema:"git: the repository, https://, http://, git://, ssh:// (or user@host:path) or file:// inside the ingest roots; web: the start page, http(s)://; s3: s3://<bucket>/<prefix>"`
 	Ref     string          `json:"ref,omitempty" jsonschema:"branch or tag to sync (default: the remote's default branch)"`
 	Include []string        `json:"include,omitempty" jsonschema:"globs, in .gitignore syntax, of the paths to index (default: every supported file)"`
 	Exclude []string        `json:"exclude,omitempty" jsonschema:"globs, in .gitignore syntax, of paths never indexed, on top of the repository's .gitignore files"`
 	Every   string          `json:"every,omitempty" jsonschema:"sync on a schedule this often, a duration such as 1h (at least sources.min_every); absent: only when asked"`
 	SSHKey  string          `json:"ssh_key,omitempty" jsonschema:"for ssh URLs: env:VAR, the server's environment variable holding the deploy key"`
-	Access  []string        `json:"access,omitempty" jsonschema:"groups every document of the source is shared with (absent: everyone who may use the namespace)"`
-	Tags    []string        `json:"tags,omitempty" jsonschema:"tags every document of the source gets"`
+	// The s3 kind's endpoint and credentials (env:VAR each), and the web
+	// kind's crawl bounds.
+	Endpoint  string   `json:"endpoint,omitempty" jsonschema:"s3: the S3 endpoint, http(s)://host[:port]"`
+	Region    string   `json:"region,omitempty" jsonschema:"s3: the bucket's region (default: asked of the endpoint)"`
+	AccessKey string   `json:"access_key,omitempty" jsonschema:"s3: env:VAR, the server's environment variable holding the access key id"`
+	SecretKey string   `json:"secret_key,omitempty" jsonschema:"s3: env:VAR, the server's environment variable holding the secret key"`
+	MaxPages  int      `json:"max_pages,omitempty" jsonschema:"web: the most pages in scope (default: sources.web_max_pages)"`
+	MaxDepth  int      `json:"max_depth,omitempty" jsonschema:"web: how many links deep the crawl goes (default: sources.web_max_depth)"`
+	Access    []string `json:"access,omitempty" jsonschema:"groups every document of the source is shared with (absent: everyone who may use the namespace)"`
+	Tags      []string `json:"tags,omitempty" jsonschema:"tags every document of the source gets"`
 }
 
 // SourcePatch changes a source (PATCH /sources/{id}); an absent field is
@@ -26,8 +34,14 @@ type SourcePatch struct {
 	Exclude *[]string `json:"exclude,omitempty" jsonschema:"globs of paths never indexed"`
 	Every   *string   `json:"every,omitempty" jsonschema:"the schedule, a duration (\"\": only when asked)"`
 	SSHKey  *string   `json:"ssh_key,omitempty" jsonschema:"env:VAR naming the deploy key"`
-	Access  *[]string `json:"access,omitempty" jsonschema:"groups every document is shared with ([]: everyone); applies from the next sync"`
-	Tags    *[]string `json:"tags,omitempty" jsonschema:"tags every document gets; applies from the next sync"`
+	// The s3 kind's credentials and the web kind's bounds.
+	AccessKey *string   `json:"access_key,omitempty" jsonschema:"s3: env:VAR naming the access key id"`
+	SecretKey *string   `json:"secret_key,omitempty" jsonschema:"s3: env:VAR naming the secret key"`
+	Region    *string   `json:"region,omitempty" jsonschema:"s3: the bucket's region"`
+	MaxPages  *int      `json:"max_pages,omitempty" jsonschema:"web: the most pages in scope (0: the server's default)"`
+	MaxDepth  *int      `json:"max_depth,omitempty" jsonschema:"web: how many links deep the crawl goes (0: the server's default)"`
+	Access    *[]string `json:"access,omitempty" jsonschema:"groups every document is shared with ([]: everyone); applies from the next sync"`
+	Tags      *[]string `json:"tags,omitempty" jsonschema:"tags every document gets; applies from the next sync"`
 }
 
 // SourceList answers GET /sources: the sources of the namespaces the

@@ -23,6 +23,7 @@ import (
 	"ragd/internal/ingest/guard"
 	"ragd/internal/ingest/pdftext"
 	"ragd/internal/jobs"
+	"ragd/internal/jobs/gitsync"
 	"ragd/internal/jobs/importjob"
 	"ragd/internal/jobs/switchjob"
 	"ragd/internal/jobs/worker"
@@ -83,6 +84,8 @@ type Services struct {
 	Embedders *library.Embedders
 	// Sources keeps the sources synced from elsewhere (POST /sources).
 	Sources *library.Sources
+	// Git syncs the git sources (one of Sources.Kinds).
+	Git *gitsync.Syncer
 }
 
 // NewLogger returns the slog logger the config asks for, writing to stderr.

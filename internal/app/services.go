@@ -18,6 +18,7 @@ import (
 	"ragd/internal/ingest/pdftext"
 	"ragd/internal/jobs/gitsync"
 	"ragd/internal/jobs/importjob"
+	"ragd/internal/jobs/sourcesync"
 	"ragd/internal/jobs/worker"
 	"ragd/internal/library"
 	"ragd/internal/platform/cache"
@@ -95,10 +96,11 @@ func (a *App) assembleSources(d services, keeper *versions.Keeper) {
 	cfg := d.cfg
 	git := &gitsync.Syncer{Dir: filepath.Join(cfg.Data.Dir, "sources"), UploadsDir: uploadsDir(cfg), Roots: d.roots,
 		Fetcher: d.fetcher, Registry: d.registry, MaxRepoBytes: cfg.Sources.GitMaxRepoBytes, MaxFiles: cfg.Sources.GitMaxFiles,
-		WebURL: cfg.Sources.GitWebURL, Timeout: cfg.Sources.GitTimeout}
-	a.Sources = &library.Sources{Store: &sources.Store{KV: a.KV, Keys: keyspace.New(cfg.Redis.KeyPrefix)}, Git: git,
-		Queue: a.Queue, Versions: keeper, MinEvery: cfg.Sources.MinEvery, Jitter: cfg.Sources.ScheduleJitter}
-	a.Pipeline.Git, a.Pipeline.Sources = git, a.Sources.Store
+		MaxFileBytes: cfg.Ingest.MaxFileBytes, WebURL: cfg.Sources.GitWebURL, Timeout: cfg.Sources.GitTimeout}
+	kinds := sourcesync.Kinds{ragd.SourceGit: git}
+	a.Sources = &library.Sources{Store: &sources.Store{KV: a.KV, Keys: keyspace.New(cfg.Redis.KeyPrefix)}, Kinds: kinds,
+		Roots: d.roots, Queue: a.Queue, Versions: keeper, MinEvery: cfg.Sources.MinEvery, Jitter: cfg.Sources.ScheduleJitter}
+	a.Pipeline.Kinds, a.Pipeline.Sources, a.Git = kinds, a.Sources.Store, git
 }
 
 // slots bounds work to n at once; n ≤ 0 (a configuration built in code

@@ -32,9 +32,17 @@ func runSources(ctx context.Context, s *session, args []string) error {
 
 func (s *session) addSource(ctx context.Context, args []string) error {
 	fs := s.flags()
-	req := wire.SourceRequest{Kind: ragd.SourceGit}
+	req := wire.SourceRequest{}
 	var include, exclude, tags, access listFlag
+	var kind string
+	fs.StringVar(&kind, "kind", "", "git, web or s3 (default: s3 for an s3:// URL, git otherwise)")
 	fs.StringVar(&req.KBName, "kb", "", "namespace its documents go to (default: default)")
+	fs.StringVar(&req.Endpoint, "endpoint", "", "s3: the S3 endpoint, http(s)://host[:port]")
+	fs.StringVar(&req.Region, "region", "", "s3: the bucket's region")
+	fs.StringVar(&req.AccessKey, "access-key", "", "s3: env:VAR, the server's variable holding the access key id")
+	fs.StringVar(&req.SecretKey, "secret-key", "", "s3: env:VAR, the server's variable holding the secret key")
+	fs.IntVar(&req.MaxPages, "max-pages", 0, "web: the most pages in scope (default: the server's)")
+	fs.IntVar(&req.MaxDepth, "max-depth", 0, "web: how many links deep the crawl goes (default: the server's)")
 	fs.StringVar(&req.Ref, "ref", "", "branch or tag (default: the remote's default branch)")
 	fs.StringVar(&req.Every, "every", "", "sync on a schedule this often, e.g. 1h")
 	fs.StringVar(&req.SSHKey, "ssh-key", "", "for ssh URLs: env:VAR, the server's variable holding the deploy key")
@@ -47,6 +55,13 @@ func (s *session) addSource(ctx context.Context, args []string) error {
 		return err
 	}
 	req.URL, req.Include, req.Exclude, req.Tags = pos[0], include, exclude, tags
+	req.Kind = ragd.SourceKind(kind)
+	if kind == "" {
+		req.Kind = ragd.SourceGit
+		if strings.HasPrefix(req.URL, "s3://") {
+			req.Kind = ragd.SourceS3
+		}
+	}
 	if len(access) > 0 {
 		req.Access = access
 	}

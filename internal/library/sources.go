@@ -3,7 +3,7 @@ package library
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -13,8 +13,9 @@ import (
 	"ragd/internal/authn"
 	"ragd/internal/catalog/sources"
 	"ragd/internal/catalog/versions"
+	"ragd/internal/ingest/guard"
 	"ragd/internal/jobs"
-	"ragd/internal/jobs/gitsync"
+	"ragd/internal/jobs/sourcesync"
 	"ragd/wire"
 )
 
@@ -25,16 +26,19 @@ type (
 	SourceList        = wire.SourceList
 	SyncSourceRequest = wire.SyncSourceRequest
 	SourceDeleted     = wire.SourceDeleted
-	// SourcePlan is a git sync's dry run.
-	SourcePlan = gitsync.Plan
+	// SourcePlan is a sync's dry run.
+	SourcePlan = sourcesync.Plan
 )
 
 // Sources answers the requests about sources: adding, listing, changing
 // and deleting them, and starting their syncs — on request or on their
 // schedule (schedule.go). The sync itself is a worker's job.
 type Sources struct {
-	Store    *sources.Store
-	Git      *gitsync.Syncer
+	Store *sources.Store
+	// Kinds sync the kinds of source this ragd has; Roots confine the
+	// local paths a source may read.
+	Kinds    sourcesync.Kinds
+	Roots    *guard.Roots
 	Queue    *jobs.Queue
 	Versions *versions.Keeper
 	// MinEvery is the shortest schedule a source may have
@@ -50,11 +54,13 @@ func (s *Sources) Create(ctx context.Context, req SourceRequest) (ragd.Source, e
 	if err != nil {
 		return ragd.Source{}, err
 	}
-	if err := checkKind(req.Kind); err != nil {
+	if err := s.checkKind(req.Kind); err != nil {
 		return ragd.Source{}, err
 	}
 	src := ragd.Source{ID: sources.NewID(), Namespace: ns, Kind: req.Kind, URL: strings.TrimSpace(req.URL), Ref: req.Ref,
 		Include: req.Include, Exclude: req.Exclude, Every: req.Every, SSHKey: req.SSHKey, Tags: req.Tags,
+		Endpoint: strings.TrimSpace(req.Endpoint), Region: req.Region, AccessKey: req.AccessKey, SecretKey: req.SecretKey,
+		MaxPages: req.MaxPages, MaxDepth: req.MaxDepth,
 		Viewer: viewerOf(ctx), CreatedAt: time.Now().UTC()}
 	access, err := accessParam(req.Access)
 	if err != nil {
@@ -63,14 +69,8 @@ func (s *Sources) Create(ctx context.Context, req SourceRequest) (ragd.Source, e
 	if access != nil {
 		src.Access = *access
 	}
-	if err := s.check(src); err != nil {
+	if err := s.check(ctx, src); err != nil {
 		return ragd.Source{}, err
-	}
-	if e, _ := s.Git.CheckURL(src.URL); e.Protocol == "file" {
-		// A key limited to roots of its own may read only from those.
-		if _, err := resolveFor(ctx, s.Git.Roots, e.Path); err != nil {
-			return ragd.Source{}, err
-		}
 	}
 	src.NextSync = s.next(src, time.Now())
 	if err := s.Store.Create(ctx, src); err != nil {
@@ -80,43 +80,42 @@ func (s *Sources) Create(ctx context.Context, req SourceRequest) (ragd.Source, e
 }
 
 // checkKind refuses a kind this ragd does not sync, naming those it does.
-func checkKind(k ragd.SourceKind) error {
-	if slices.Contains(ragd.SourceKindsBuilt, k) {
+func (s *Sources) checkKind(k ragd.SourceKind) error {
+	if _, ok := s.Kinds[k]; ok {
 		return nil
 	}
-	built := fmt.Sprint(ragd.SourceKindsBuilt)
+	built := slices.Sorted(maps.Keys(s.Kinds))
 	switch k {
 	case "":
 		return ragd.Invalid("kind", "missing", "kind is required: one of %s", built)
-	case ragd.SourceWeb, ragd.SourceS3:
-		return ragd.Invalid("kind", "value_error", "kind %s is not built yet: this ragd syncs %s", k, built)
 	case ragd.SourceDirectory:
 		return ragd.Invalid("kind", "value_error", "a directory is synced with POST /tools/rag_index_directory (sync: true) or watch:, not as a source yet: this ragd's sources are %s", built)
+	case ragd.SourceWeb, ragd.SourceS3, ragd.SourceGit:
+		return ragd.Invalid("kind", "value_error", "kind %s is not built yet: this ragd syncs %s", k, built)
 	}
 	return ragd.Invalid("kind", "value_error", "unknown kind %q: this ragd syncs %s", k, built)
 }
 
-// check validates what a source says, whether new or changed.
-func (s *Sources) check(src ragd.Source) error {
-	if _, err := s.Git.CheckURL(src.URL); err != nil {
+// check validates what a source says, whether new or changed: its kind's
+// rules, then the rules every source has. A source reading a local path
+// reads only inside the asker's own roots, when its key has some.
+func (s *Sources) check(ctx context.Context, src ragd.Source) error {
+	kind, err := s.Kinds.For(src.Kind)
+	if err != nil {
 		return err
 	}
-	if strings.ContainsAny(src.Ref, " ~^:?*[\\\x00") || strings.HasPrefix(src.Ref, "-") || len(src.Ref) > 255 {
-		return ragd.Invalid("ref", "value_error", "ref %q is not a branch or tag name", src.Ref)
-	}
-	if err := gitsync.CheckGlobs("include", src.Include); err != nil {
+	if err := kind.Check(ctx, src); err != nil {
 		return err
 	}
-	if err := gitsync.CheckGlobs("exclude", src.Exclude); err != nil {
-		return err
+	if p := kind.LocalPath(src); p != "" {
+		if _, err := resolveFor(ctx, s.Roots, p); err != nil {
+			return err
+		}
 	}
 	if err := ragd.ValidTags(src.Tags); err != nil {
 		return err
 	}
-	if src.SSHKey != "" && !strings.HasPrefix(src.SSHKey, ragd.SecretPrefix) {
-		return ragd.Invalid("ssh_key", "value_error", "ssh_key must be env:VAR, naming the environment variable that holds the deploy key, never the key itself")
-	}
-	_, err := s.every(src.Every)
+	_, err = s.every(src.Every)
 	return err
 }
 

@@ -11,7 +11,8 @@ import (
 
 // Update changes a source. A change of what it reads (ref, include,
 // exclude) forgets the last synced commit, so the next sync compares
-// every file with the documents instead of diffing.
+// every file with the documents instead of diffing; the kinds that keep
+// a state of their own compare it with what the source reads now.
 func (s *Sources) Update(ctx context.Context, id string, req SourcePatch) (ragd.Source, error) {
 	if _, err := s.Get(ctx, id); err != nil {
 		return ragd.Source{}, err
@@ -31,9 +32,14 @@ func (s *Sources) Update(ctx context.Context, id string, req SourcePatch) (ragd.
 		setIf(&src.Exclude, req.Exclude)
 		setIf(&src.Every, req.Every)
 		setIf(&src.SSHKey, req.SSHKey)
+		setIf(&src.AccessKey, req.AccessKey)
+		setIf(&src.SecretKey, req.SecretKey)
+		setIf(&src.Region, req.Region)
+		setIf(&src.MaxPages, req.MaxPages)
+		setIf(&src.MaxDepth, req.MaxDepth)
 		setIf(&src.Tags, req.Tags)
 		setIf(&src.Access, access)
-		if err := s.check(*src); err != nil {
+		if err := s.check(ctx, *src); err != nil {
 			return err
 		}
 		if src.Ref != before.Ref || !slices.Equal(src.Include, before.Include) || !slices.Equal(src.Exclude, before.Exclude) {
@@ -60,8 +66,12 @@ func (s *Sources) Delete(ctx context.Context, id string, keepDocuments bool) (So
 		return SourceDeleted{}, err
 	}
 	out := SourceDeleted{SourceID: id}
+	kind, err := s.Kinds.For(src.Kind)
+	if err != nil {
+		return out, err
+	}
 	if !keepDocuments {
-		refs, err := s.Git.Documents(ctx, src)
+		refs, err := kind.Documents(ctx, src)
 		if err != nil {
 			return out, err
 		}
@@ -75,7 +85,7 @@ func (s *Sources) Delete(ctx context.Context, id string, keepDocuments bool) (So
 	if err := s.Store.Delete(ctx, id); err != nil {
 		return out, err
 	}
-	_ = s.Git.RemoveClone(id)
+	_ = kind.Forget(ctx, src)
 	return out, nil
 }
 
@@ -87,7 +97,11 @@ func (s *Sources) Sync(ctx context.Context, id string, req SyncSourceRequest) (E
 		return Enqueued{}, nil, err
 	}
 	if req.DryRun {
-		plan, err := s.Git.Plan(ctx, src, req.Force)
+		kind, err := s.Kinds.For(src.Kind)
+		if err != nil {
+			return Enqueued{}, nil, err
+		}
+		plan, err := kind.Plan(ctx, src, req.Force)
 		return Enqueued{}, plan, err
 	}
 	e, err := s.start(ctx, src, jobs.NewJobID(), viewerOf(ctx), req.Force)

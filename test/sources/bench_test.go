@@ -62,11 +62,11 @@ func BenchmarkGitSyncVsDirectory(b *testing.B) {
 		}
 		repo.Write("d00/note-0000.md", fmt.Sprintf("# Note 0\n\nChanged in round %d.\n", round))
 		repo.Commit(fmt.Sprintf("one file, round %d", round))
-		before := s.Sources.Git.Reads.Load()
+		before := s.Git.Reads.Load()
 		reStart := time.Now()
 		job = wait(s.Do(b, http.MethodPost, "/sources/"+src.ID+"/sync", nil))
 		reTime := time.Since(reStart)
-		if read := s.Sources.Git.Reads.Load() - before; job.Status != ragd.JobCompleted || read != 1 {
+		if read := s.Git.Reads.Load() - before; job.Status != ragd.JobCompleted || read != 1 {
 			b.Fatalf("re-sync: %s %s, %d blobs read", job.Status, job.Error, read)
 		}
 		b.ReportMetric(dirTime.Seconds()/gitTime.Seconds(), "git/dir_rate")

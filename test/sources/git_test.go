@@ -123,8 +123,8 @@ func TestGitSyncOverHTTPReflectsEachChange(t *testing.T) {
 		t.Fatalf("first sync: %s %s", job.Status, job.Error)
 	}
 	equal(t, "after the first sync", paths(t, s), []string{"a.md", "b.md", "c.md", "d.txt", "docs/e.md"})
-	if res.FilesAdded != 5 || res.Commit != first || s.Sources.Git.Reads.Load() != 5 {
-		t.Fatalf("first sync: %+v, %d reads", res, s.Sources.Git.Reads.Load())
+	if res.FilesAdded != 5 || res.Commit != first || s.Git.Reads.Load() != 5 {
+		t.Fatalf("first sync: %+v, %d reads", res, s.Git.Reads.Load())
 	}
 
 	repo.Write("a.md", "# Anchors\n\nThe anchor chain is inspected every autumn now.\n")
@@ -140,7 +140,7 @@ func TestGitSyncOverHTTPReflectsEachChange(t *testing.T) {
 	if res.FilesAdded != 2 || res.FilesChanged != 1 || res.FilesUnchanged != 2 || res.DocumentsDeleted != 2 || res.Commit != second {
 		t.Fatalf("second sync: %+v", res)
 	}
-	if n := s.Sources.Git.Reads.Load(); n != 5+3 {
+	if n := s.Git.Reads.Load(); n != 5+3 {
 		t.Fatalf("the second sync read %d blobs, want the 3 the commit added or changed", n-5)
 	}
 	doc := document(t, s, ragd.GitURI(url, "", "a.md"))

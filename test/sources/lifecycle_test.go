@@ -24,8 +24,8 @@ func TestSyncPastABoundFailsNamingTheSetting(t *testing.T) {
 		setting string
 		set     func(*stack.Stack)
 	}{
-		{"sources.git_max_files", func(s *stack.Stack) { s.Sources.Git.MaxFiles = 2 }},
-		{"sources.git_max_repo_bytes", func(s *stack.Stack) { s.Sources.Git.MaxRepoBytes = 1024 }},
+		{"sources.git_max_files", func(s *stack.Stack) { s.Git.MaxFiles = 2 }},
+		{"sources.git_max_repo_bytes", func(s *stack.Stack) { s.Git.MaxRepoBytes = 1024 }},
 	} {
 		s := start(t)
 		c.set(s)
@@ -34,7 +34,7 @@ func TestSyncPastABoundFailsNamingTheSetting(t *testing.T) {
 		if job.Status != ragd.JobFailed || !strings.Contains(job.Error, c.setting) {
 			t.Errorf("%s: %s %q", c.setting, job.Status, job.Error)
 		}
-		if n := s.Sources.Git.Reads.Load(); n != 0 {
+		if n := s.Git.Reads.Load(); n != 0 {
 			t.Errorf("%s: %d blobs read", c.setting, n)
 		}
 	}

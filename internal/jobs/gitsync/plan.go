@@ -6,7 +6,8 @@
 // (plan.go): only the blobs of added and changed paths are read, each
 // staged as upload bytes the document pipeline reads (stage.go). A plan
 // that cannot see the repository, or that lost the last synced commit,
-// fails before anything is deleted.
+// fails before anything is deleted. Syncer is the git sourcesync.Kind
+// (kind.go).
 package gitsync
 
 import (
@@ -21,6 +22,7 @@ import (
 	"ragd"
 	"ragd/internal/catalog/registry"
 	"ragd/internal/ingest/guard"
+	"ragd/internal/jobs/sourcesync"
 )
 
 // Syncer plans git sources' syncs.
@@ -45,29 +47,20 @@ type Syncer struct {
 	Reads atomic.Int64
 }
 
-// Plan is what a git sync does.
-type Plan struct {
-	Commit    string               `json:"commit" jsonschema:"the commit synced"`
-	Full      bool                 `json:"full" jsonschema:"true when every file was compared with the documents (a first sync, or a forced one); false for a tree diff from the last synced commit"`
-	Added     []string             `json:"added" jsonschema:"paths new since the last sync"`
-	Changed   []string             `json:"changed" jsonschema:"paths whose content changed since the last sync"`
-	Renamed   int                  `json:"renamed" jsonschema:"of the added paths, those whose content was deleted under another path"`
-	Unchanged int                  `json:"unchanged" jsonschema:"paths in scope not read: unchanged"`
-	Deleted   []registry.SourceRef `json:"deleted" jsonschema:"documents whose path is gone"`
-
-	src   ragd.Source
+// planState is a git plan's own: the fetched repository and the blobs
+// of the paths in scope.
+type planState struct {
 	repo  fetched
 	blobs map[string]plumbing.Hash
 }
 
-// Source is the source the plan is of.
-func (p *Plan) Source() ragd.Source { return p.src }
+func stateOf(p *sourcesync.Plan) planState { st, _ := p.State.(planState); return st }
 
 // Plan fetches the source and plans its sync. Without force it fails,
 // deleting nothing, when the last synced commit is no longer in the ref's
 // history (a force push) or when it would delete more than half of the
 // source's documents.
-func (s *Syncer) Plan(ctx context.Context, src ragd.Source, force bool) (*Plan, error) {
+func (s *Syncer) Plan(ctx context.Context, src ragd.Source, force bool) (*sourcesync.Plan, error) {
 	f, err := s.fetch(ctx, src)
 	if err != nil {
 		return nil, err
@@ -84,14 +77,14 @@ func (s *Syncer) Plan(ctx context.Context, src ragd.Source, force bool) (*Plan, 
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Commit: f.commit.String(), Added: []string{}, Changed: []string{}, Deleted: []registry.SourceRef{},
-		src: src, repo: f, blobs: sc.files}
+	p := sourcesync.NewPlan(src, planState{repo: f, blobs: sc.files})
+	p.Commit = f.commit.String()
 	old, err := s.lastTree(src, f, head, force)
 	if err != nil {
 		return nil, err
 	}
 	if old == nil {
-		err = s.planFull(ctx, p)
+		err = s.planFull(ctx, p, sc)
 	} else {
 		err = s.planDiff(ctx, p, old, tree, sc)
 	}
@@ -116,7 +109,7 @@ func (s *Syncer) lastTree(src ragd.Source, f fetched, head *object.Commit, force
 		}
 	}
 	if err != nil {
-		return nil, refused("the ref %s no longer holds the last synced commit %s (was it force-pushed?): the sync stopped and deleted nothing; "+
+		return nil, sourcesync.Refused("the ref %s no longer holds the last synced commit %s (was it force-pushed?): the sync stopped and deleted nothing; "+
 			"sync with force to compare every file with the documents", refName(src), src.Commit)
 	}
 	return last.Tree()
@@ -131,7 +124,7 @@ func refName(src ragd.Source) string {
 
 // planDiff plans from the changes between the last synced tree and the
 // new one: only changed paths are looked at.
-func (s *Syncer) planDiff(ctx context.Context, p *Plan, old, tree *object.Tree, sc scope) error {
+func (s *Syncer) planDiff(ctx context.Context, p *sourcesync.Plan, old, tree *object.Tree, sc scope) error {
 	changes, err := object.DiffTreeWithOptions(ctx, old, tree, nil)
 	if err != nil {
 		return fmt.Errorf("git diff: %w", err)
@@ -157,29 +150,33 @@ func (s *Syncer) planDiff(ctx context.Context, p *Plan, old, tree *object.Tree, 
 		}
 	}
 	p.Unchanged = len(sc.files) - len(p.Added) - len(p.Changed)
-	p.Deleted, err = s.known(ctx, p.src, gone)
+	uris := make([]string, len(gone))
+	for i, g := range gone {
+		uris[i] = ragd.GitURI(p.Src.URL, p.Src.Ref, g)
+	}
+	p.Deleted, err = sourcesync.Known(ctx, s.Registry, p.Src.Namespace, uris)
 	return err
 }
 
 // planFull compares every path in scope with the source's documents:
 // those with a document are read again (the pipeline skips an unchanged
 // content), documents whose path is gone are deleted.
-func (s *Syncer) planFull(ctx context.Context, p *Plan) error {
+func (s *Syncer) planFull(ctx context.Context, p *sourcesync.Plan, sc scope) error {
 	p.Full = true
-	refs, err := s.Documents(ctx, p.src)
+	refs, err := s.Documents(ctx, p.Src)
 	if err != nil {
 		return err
 	}
 	have := map[string]bool{}
 	for _, r := range refs {
 		path, _ := ragd.GitURIPath(r.Source)
-		if _, ok := p.blobs[path]; ok {
+		if _, ok := sc.files[path]; ok {
 			have[path] = true
 		} else {
 			p.Deleted = append(p.Deleted, r)
 		}
 	}
-	for path := range p.blobs {
+	for path := range sc.files {
 		if have[path] {
 			p.Changed = append(p.Changed, path)
 		} else {
@@ -190,75 +187,20 @@ func (s *Syncer) planFull(ctx context.Context, p *Plan) error {
 	return nil
 }
 
-// known is the documents of paths that the registry has and the sync's
-// audience sees.
-func (s *Syncer) known(ctx context.Context, src ragd.Source, paths []string) ([]registry.SourceRef, error) {
-	out := []registry.SourceRef{}
-	if len(paths) == 0 {
-		return out, nil
-	}
-	ids := make([]string, len(paths))
-	for i, p := range paths {
-		ids[i] = ragd.DocumentID(src.Namespace, ragd.GitURI(src.URL, src.Ref, p))
-	}
-	docs, err := s.Registry.GetMany(ctx, src.Namespace, ids)
-	if err != nil {
-		return nil, ragd.Unavailable("redis", err)
-	}
-	aud := ragd.AudienceIn(ctx)
-	for _, id := range ids {
-		if d, ok := docs[id]; ok && aud.Sees(d.Access) {
-			out = append(out, registry.SourceRef{DocumentID: id, Source: d.Source})
-		}
-	}
-	return out, nil
-}
-
 // Documents is the source's documents that ctx's audience sees.
 func (s *Syncer) Documents(ctx context.Context, src ragd.Source) ([]registry.SourceRef, error) {
-	refs, err := s.Registry.BySourcePrefix(ctx, src.Namespace, ragd.GitURIPrefix(src.URL, src.Ref))
-	if err != nil {
-		return nil, ragd.Unavailable("redis", err)
-	}
-	hidden, err := s.Registry.HiddenIDs(ctx, src.Namespace)
-	if err != nil {
-		return nil, ragd.Unavailable("redis", err)
-	}
-	out := refs[:0]
-	for _, r := range refs {
-		if !hidden[r.DocumentID] {
-			out = append(out, r)
-		}
-	}
-	return out, nil
+	return sourcesync.Documents(ctx, s.Registry, src, ragd.GitURIPrefix(src.URL, src.Ref))
 }
 
 // guardDeletes stops a sync that would delete more than half of the
 // source's documents, unless force.
-func (s *Syncer) guardDeletes(ctx context.Context, p *Plan, force bool) error {
+func (s *Syncer) guardDeletes(ctx context.Context, p *sourcesync.Plan, force bool) error {
 	if force || len(p.Deleted) == 0 {
 		return nil
 	}
-	refs, err := s.Documents(ctx, p.src)
+	refs, err := s.Documents(ctx, p.Src)
 	if err != nil {
 		return err
 	}
-	if 2*len(p.Deleted) > len(refs) {
-		return refused("this sync would delete %d of the source's %d documents, more than half: it stopped and deleted nothing; "+
-			"sync with force if the files are really gone", len(p.Deleted), len(refs))
-	}
-	return nil
+	return sourcesync.GuardDeletes(p, len(refs), force)
 }
-
-// refusal is a sync that stopped on purpose: ragd.KindConflict, and
-// permanent (a retry would stop again).
-type refusal struct{ err *ragd.Error }
-
-func (r refusal) Error() string { return r.err.Error() }
-
-// Permanent reports that retrying cannot help.
-func (refusal) Permanent() bool { return true }
-
-func (r refusal) Unwrap() error { return r.err }
-
-func refused(format string, args ...any) error { return refusal{ragd.Conflict(format, args...)} }

@@ -19,7 +19,7 @@ import (
 	"ragd/internal/ingest"
 	"ragd/internal/ingest/document"
 	"ragd/internal/jobs"
-	"ragd/internal/jobs/gitsync"
+	"ragd/internal/jobs/sourcesync"
 	"ragd/internal/platform/telemetry"
 )
 
@@ -51,8 +51,8 @@ type Pipeline struct {
 	// Thesaurus, when set, gives each chunk the words it relates to the
 	// chunk's own (ragd.Chunk.Related).
 	Thesaurus ragd.Thesaurus
-	// Git and Sources, when set, run sources' syncs (source.go).
-	Git     *gitsync.Syncer
+	// Kinds and Sources, when set, run sources' syncs (source.go).
+	Kinds   sourcesync.Kinds
 	Sources *sources.Store
 	Log     *slog.Logger
 }

@@ -9,28 +9,30 @@ import (
 	"ragd"
 	"ragd/internal/ingest/document"
 	"ragd/internal/jobs"
-	"ragd/internal/jobs/gitsync"
+	"ragd/internal/jobs/sourcesync"
 )
 
 // SyncSource runs a source's sync, a directory job whose files come from
-// the source's plan: the plan (fetch and tree diff; a failure there fails
-// the job before anything is deleted), the documents of gone paths
-// removed, one document job per added or changed path — its blob staged
-// as upload bytes — with ids that follow the path, so a retried sync
-// skips the files it finished. The source then records the commit.
+// the plan of the source's kind (a failure there fails the job before
+// anything is deleted): the documents of gone items removed, one document
+// job per added or changed item — staged as upload bytes — with ids that
+// follow the item, so a retried sync skips the items it finished. The
+// source then records the commit (git) and its kind what its next plan
+// compares with.
 func (p *Pipeline) SyncSource(ctx context.Context, parentID string, pl jobs.DirectoryPayload, rep *jobs.Reporter) (ragd.DirectoryResult, error) {
 	res := ragd.DirectoryResult{DirectoryPath: pl.DirectoryPath}
-	if p.Git == nil || p.Sources == nil {
+	if p.Sources == nil {
 		return res, &document.ParseError{Source: pl.DirectoryPath, Err: errors.New("this worker runs no source syncs")}
 	}
 	src, err := p.Sources.Get(ctx, pl.SourceID)
 	if err != nil {
 		return res, err
 	}
-	if src.Kind != ragd.SourceGit {
+	kind, err := p.Kinds.For(src.Kind)
+	if err != nil {
 		return res, &document.ParseError{Source: pl.DirectoryPath, Err: fmt.Errorf("this worker syncs no %s source", src.Kind)}
 	}
-	plan, err := p.Git.Plan(ctx, src, pl.Force)
+	plan, err := kind.Plan(ctx, src, pl.Force)
 	if err != nil {
 		p.recordSync(ctx, src.ID, ragd.SourceSync{JobID: parentID, Outcome: "failed", Error: ragd.PublicMessage(err)}, "")
 		return res, err
@@ -42,8 +44,11 @@ func (p *Pipeline) SyncSource(ctx context.Context, parentID string, pl jobs.Dire
 		res.DocumentsDeleted++
 	}
 	files := append(append([]string{}, plan.Added...), plan.Changed...)
-	ids, err := p.enqueueSourceFiles(ctx, parentID, pl, plan, files)
+	ids, err := p.enqueueSourceFiles(ctx, parentID, pl, kind, plan, files)
 	if err != nil {
+		return res, err
+	}
+	if err := kind.Synced(ctx, plan); err != nil {
 		return res, err
 	}
 	rep.Children(ids, files)
@@ -63,14 +68,14 @@ func (p *Pipeline) SyncSource(ctx context.Context, parentID string, pl jobs.Dire
 // of its own. None is forced, even in a forced sync (whose force
 // overrides the sync's guards): an unchanged content is read but not
 // embedded again.
-func (p *Pipeline) enqueueSourceFiles(ctx context.Context, parentID string, pl jobs.DirectoryPayload, plan *gitsync.Plan, files []string) ([]string, error) {
+func (p *Pipeline) enqueueSourceFiles(ctx context.Context, parentID string, pl jobs.DirectoryPayload, kind sourcesync.Kind, plan *sourcesync.Plan, files []string) ([]string, error) {
 	ids := make([]string, len(files))
 	ref := jobs.Ref{ID: parentID, Type: jobs.TypeIngestDirectory, Namespace: pl.Namespace, CreatedAt: pl.CreatedAt}
 	done, err := p.Queue.CompletedFiles(ctx, parentID)
 	if err != nil {
 		return nil, err
 	}
-	src := plan.Source()
+	src := plan.Src
 	for i, f := range files {
 		if i%cancelCheckEvery == 0 {
 			if err := p.stopIfCancelled(ctx, ref, ids[:i], files[:i]); err != nil {
@@ -81,13 +86,13 @@ func (p *Pipeline) enqueueSourceFiles(ctx context.Context, parentID string, pl j
 		if done[ids[i]] {
 			continue
 		}
-		staged, err := p.Git.Stage(plan, f)
+		staged, err := kind.Stage(ctx, plan, f)
 		if err != nil {
 			return nil, err
 		}
 		err = p.Queue.EnqueueDocument(ctx, ids[i], jobs.DocumentPayload{
 			Namespace: pl.Namespace, DocumentID: ragd.DocumentID(pl.Namespace, staged.Source), Source: staged.Source,
-			Upload: staged.Upload, Filename: staged.Filename, WebURL: staged.WebURL, Commit: plan.Commit,
+			SourceType: staged.Type, Upload: staged.Upload, Filename: staged.Filename, WebURL: staged.WebURL, Commit: plan.Commit,
 			Tags: src.Tags, Access: pl.Access, Viewer: pl.Viewer, Distinct: true,
 			ParentID: parentID, CreatedAt: pl.CreatedAt,
 		})

@@ -52,7 +52,7 @@ func TestRetriedSyncSkipsFinishedFiles(t *testing.T) {
 			t.Fatalf("%s: enqueued %v, want %v", p, err == nil, p != "a.md")
 		}
 	}
-	if n := s.Sources.Git.Reads.Load(); n != 2 {
+	if n := s.Git.Reads.Load(); n != 2 {
 		t.Fatalf("%d blobs read, want the 2 not finished", n)
 	}
 }

@@ -20,10 +20,10 @@ func (s *Syncer) Check(_ context.Context, src ragd.Source) error {
 	if strings.ContainsAny(src.Ref, " ~^:?*[\\\x00") || strings.HasPrefix(src.Ref, "-") || len(src.Ref) > 255 {
 		return ragd.Invalid("ref", "value_error", "ref %q is not a branch or tag name", src.Ref)
 	}
-	if err := CheckGlobs("include", src.Include); err != nil {
+	if err := sourcesync.CheckGlobs("include", src.Include); err != nil {
 		return err
 	}
-	if err := CheckGlobs("exclude", src.Exclude); err != nil {
+	if err := sourcesync.CheckGlobs("exclude", src.Exclude); err != nil {
 		return err
 	}
 	if src.SSHKey != "" && !strings.HasPrefix(src.SSHKey, ragd.SecretPrefix) {

@@ -15,6 +15,7 @@ import (
 
 	"ragd"
 	"ragd/internal/ingest/sourcetype"
+	"ragd/internal/jobs/sourcesync"
 )
 
 // maxIgnoreBytes bounds a .gitignore file read for the scope.
@@ -23,17 +24,6 @@ const maxIgnoreBytes = 1 << 20
 // scope is the paths of a tree a source indexes, with their blobs.
 type scope struct {
 	files map[string]plumbing.Hash
-}
-
-// CheckGlobs refuses an include or exclude pattern that is empty or holds
-// a NUL; the patterns are .gitignore's syntax.
-func CheckGlobs(field string, globs []string) error {
-	for _, g := range globs {
-		if strings.TrimSpace(g) == "" || strings.ContainsRune(g, 0) || len(g) > 1024 {
-			return ragd.Invalid(field, "value_error", "glob %q is empty or malformed", g)
-		}
-	}
-	return nil
 }
 
 // scope lists tree's regular files ragd can read that the source's
@@ -45,8 +35,8 @@ func (s *Syncer) scope(src ragd.Source, tree *object.Tree) (scope, error) {
 	if err != nil {
 		return scope{}, err
 	}
-	ignored := gitignore.NewMatcher(append(ignore, patterns(src.Exclude)...))
-	include := gitignore.NewMatcher(patterns(src.Include))
+	ignored := gitignore.NewMatcher(append(ignore, sourcesync.GlobPatterns(src.Exclude)...))
+	include := gitignore.NewMatcher(sourcesync.GlobPatterns(src.Include))
 	sc := scope{files: map[string]plumbing.Hash{}}
 	walker := object.NewTreeWalker(tree, true, nil)
 	defer walker.Close()
@@ -62,7 +52,7 @@ func (s *Syncer) scope(src ragd.Source, tree *object.Tree) (scope, error) {
 			continue
 		}
 		parts := strings.Split(name, "/")
-		if _, ok := sourcetype.ForName(path.Base(name)); !ok || ignored.Match(parts, false) || hiddenPath(parts) ||
+		if _, ok := sourcetype.ForName(path.Base(name)); !ok || ignored.Match(parts, false) || sourcesync.Hidden(parts) ||
 			(len(src.Include) > 0 && !include.Match(parts, false)) {
 			continue
 		}
@@ -73,12 +63,6 @@ func (s *Syncer) scope(src ragd.Source, tree *object.Tree) (scope, error) {
 		}
 	}
 	return sc, nil
-}
-
-// hiddenPath reports a path with a segment starting with a dot, which a
-// directory walk skips too.
-func hiddenPath(parts []string) bool {
-	return slices.ContainsFunc(parts, func(p string) bool { return strings.HasPrefix(p, ".") })
 }
 
 // ignorePatterns reads every .gitignore file of tree.
@@ -106,15 +90,6 @@ func ignorePatterns(tree *object.Tree) ([]gitignore.Pattern, error) {
 		return nil
 	})
 	return ps, err
-}
-
-// patterns parses a source's globs, rooted at the repository.
-func patterns(globs []string) []gitignore.Pattern {
-	ps := make([]gitignore.Pattern, len(globs))
-	for i, g := range globs {
-		ps[i] = gitignore.ParsePattern(g, nil)
-	}
-	return ps
 }
 
 func sortStrings(lists ...[]string) {

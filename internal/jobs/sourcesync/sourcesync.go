@@ -8,8 +8,10 @@
 // here: a plan never deletes more than half of a source's documents
 // without force (GuardDeletes), a sync that stops on purpose is a
 // permanent conflict (Refused), a staged item is kept under the uploads
-// directory by its sha256 (Keep), and a source's documents are those
-// under its source URI prefix that the sync's audience sees (Documents).
+// directory by its sha256 (Keep), a source's documents are those under
+// its source URI prefix that the sync's audience sees (Documents), and
+// its include and exclude globs are .gitignore patterns from the root of
+// what it reads, hidden paths left out (Globs, CheckGlobs; globs.go).
 // Package library answers requests about sources through Kinds and
 // package worker runs their syncs through it.
 package sourcesync

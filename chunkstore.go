@@ -20,6 +20,10 @@ type ChunkReader interface {
 	// DocumentChunks returns up to limit chunks of one version of a
 	// document from chunk_index from on, in chunk_index order.
 	DocumentChunks(ctx context.Context, namespace, documentID, contentHash string, from, limit int) ([]Chunk, error)
+	// DocumentVectors is DocumentChunks with each chunk's vector: a
+	// document moved under another source carries them over instead of
+	// embedding its chunks again.
+	DocumentVectors(ctx context.Context, namespace, documentID, contentHash string, from, limit int) ([]Chunk, error)
 	// Chunk returns one chunk by id, or nil when the namespace has none.
 	Chunk(ctx context.Context, namespace, id string) (*Chunk, error)
 	// Namespaces lists the namespaces that hold chunks.

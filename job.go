@@ -79,6 +79,11 @@ type DocumentResult struct {
 	ImagesIndexed int `json:"images_indexed,omitempty"`
 	// PagesOCR counts the scanned PDF pages whose text was read by OCR.
 	PagesOCR int `json:"pages_ocr,omitempty"`
+	// MovedFrom is the document a file renamed in its source left, now
+	// deleted; VectorsCarried counts the chunks whose vectors it gave
+	// instead of embedding them again.
+	MovedFrom      string `json:"moved_from,omitempty"`
+	VectorsCarried int    `json:"vectors_carried,omitempty"`
 }
 
 // DirectoryResult is what a finished directory job reports.
@@ -95,7 +100,10 @@ type DirectoryResult struct {
 	DocumentsDeleted int `json:"documents_deleted"`
 	// A source's sync: the files new and changed since the last sync (of
 	// FilesTotal) and the commit synced.
-	FilesAdded   int    `json:"files_added,omitempty"`
-	FilesChanged int    `json:"files_changed,omitempty"`
-	Commit       string `json:"commit,omitempty"`
+	FilesAdded   int `json:"files_added,omitempty"`
+	FilesChanged int `json:"files_changed,omitempty"`
+	// FilesMoved counts the added files that took over a gone file's
+	// document (a rename): that document is deleted by the file's job.
+	FilesMoved int    `json:"files_moved,omitempty"`
+	Commit     string `json:"commit,omitempty"`
 }

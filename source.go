@@ -72,5 +72,7 @@ type SourceSync struct {
 	// Unchanged counts the files left unread.
 	Unchanged int `json:"unchanged" jsonschema:"files not read: unchanged since the last sync"`
 	Deleted   int `json:"deleted" jsonschema:"documents deleted: their file is gone"`
-	Failed    int `json:"failed" jsonschema:"files whose indexing failed (read from the job)"`
+	// Moved counts the renamed files (of Added).
+	Moved  int `json:"moved,omitempty" jsonschema:"of the added files, those renamed: their document was carried over, not embedded again"`
+	Failed int `json:"failed" jsonschema:"files whose indexing failed (read from the job)"`
 }

@@ -74,7 +74,7 @@ func (a *App) assemble(d services) {
 		PageSize: cfg.Weaviate.BatchSize, Log: a.Log}
 	a.Imports = &importjob.Runner{Store: d.store, Embedder: d.embedder, Registry: d.registry, Versions: keeper,
 		PageSize: cfg.Weaviate.BatchSize, Log: a.Log}
-	a.Pipeline = &worker.Pipeline{Store: batchWriter(cfg, d.store), Embedder: d.embedder, Registry: d.registry, Versions: keeper,
+	a.Pipeline = &worker.Pipeline{Store: batchWriter(cfg, d.store), Vectors: d.store, Embedder: d.embedder, Registry: d.registry, Versions: keeper,
 		Queue: a.Queue, Reader: &ingest.Reader{Roots: d.roots, Fetcher: d.fetcher, MaxFileBytes: cfg.Ingest.MaxFileBytes,
 			Parser: ingest.Parser{Limits: pdftext.Limits{MaxPages: cfg.Ingest.MaxPages, Timeout: cfg.Ingest.ParseTimeout,
 				MemoryBytes: cfg.Ingest.ParseMemoryBytes}, OCR: ocrOptions(cfg.Ingest)}, UploadsDir: uploadsDir(cfg),

@@ -40,6 +40,8 @@ type fileOutcome struct {
 	Replaced    int            `json:"x,omitempty"`
 	Images      int            `json:"i,omitempty"`
 	PagesOCR    int            `json:"o,omitempty"`
+	MovedFrom   string         `json:"mv,omitempty"`
+	Carried     int            `json:"vc,omitempty"`
 	TraceID     string         `json:"t,omitempty"`
 }
 
@@ -47,7 +49,7 @@ func newOutcome(pl DocumentPayload, retried int, progress ragd.Progress, res rag
 	o := fileOutcome{Namespace: pl.Namespace, CreatedAt: pl.CreatedAt.UnixNano(), CompletedAt: time.Now().Unix(),
 		Retried: retried, Source: res.Source, Chunks: res.ChunksIndexed, DedupHit: res.DedupHit,
 		ContentHash: res.ContentHash, Replaced: res.Replaced, Images: res.ImagesIndexed, PagesOCR: res.PagesOCR,
-		TraceID: pl.Trace.TraceID()}
+		MovedFrom: res.MovedFrom, Carried: res.VectorsCarried, TraceID: pl.Trace.TraceID()}
 	if progress != o.usualProgress() {
 		o.Progress = &progress
 	}
@@ -60,7 +62,8 @@ func (o fileOutcome) usualProgress() ragd.Progress {
 
 func (o fileOutcome) result() ragd.DocumentResult {
 	return ragd.DocumentResult{DocumentID: ragd.DocumentID(o.Namespace, o.Source), Source: o.Source, ChunksIndexed: o.Chunks,
-		DedupHit: o.DedupHit, ContentHash: o.ContentHash, Replaced: o.Replaced, ImagesIndexed: o.Images, PagesOCR: o.PagesOCR}
+		DedupHit: o.DedupHit, ContentHash: o.ContentHash, Replaced: o.Replaced, ImagesIndexed: o.Images, PagesOCR: o.PagesOCR,
+		MovedFrom: o.MovedFrom, VectorsCarried: o.Carried}
 }
 
 // parentOf splits a file job's id, <directory id>.<suffix> (worker's

@@ -16,7 +16,7 @@ func TestOutcomeKeepsTheWholeResult(t *testing.T) {
 	created := time.Date(2026, 12, 1, 8, 0, 0, 123, time.UTC)
 	pl := DocumentPayload{Namespace: "docs", ParentID: "p", CreatedAt: created}
 	res := ragd.DocumentResult{Source: "file:///docs/a.pdf", ChunksIndexed: 7, DedupHit: true, ContentHash: "abc",
-		Replaced: 3, ImagesIndexed: 2, PagesOCR: 1}
+		Replaced: 3, ImagesIndexed: 2, PagesOCR: 1, MovedFrom: "0123456789abcdef0123456789abcdef", VectorsCarried: 7}
 	res.DocumentID = ragd.DocumentID("docs", res.Source)
 	v := reflect.ValueOf(res)
 	for i := range v.NumField() {

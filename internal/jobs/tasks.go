@@ -57,6 +57,11 @@ type DocumentPayload struct {
 	// it was read at (ragd.Document's).
 	WebURL string `json:"web_url,omitempty"`
 	Commit string `json:"commit,omitempty"`
+	// MoveFrom is the document of the same content under the source's
+	// old name (a renamed file): its chunks' vectors are carried over
+	// instead of embedding again, and it is deleted once this one is
+	// indexed.
+	MoveFrom string `json:"move_from,omitempty"`
 
 	Traced
 }

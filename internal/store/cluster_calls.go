@@ -81,6 +81,14 @@ func (c *Cluster) DocumentChunks(ctx context.Context, namespace, documentID, con
 	})
 }
 
+// DocumentVectors reads a document version's chunks in order, with
+// their vectors.
+func (c *Cluster) DocumentVectors(ctx context.Context, namespace, documentID, contentHash string, from, limit int) ([]ragd.Chunk, error) {
+	return over(ctx, c, func(s *Store) ([]ragd.Chunk, error) {
+		return s.DocumentVectors(ctx, namespace, documentID, contentHash, from, limit)
+	})
+}
+
 // Chunk reads one chunk by id.
 func (c *Cluster) Chunk(ctx context.Context, namespace, id string) (*ragd.Chunk, error) {
 	return over(ctx, c, func(s *Store) (*ragd.Chunk, error) { return s.Chunk(ctx, namespace, id) })

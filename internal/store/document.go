@@ -18,12 +18,21 @@ import (
 // sorted by the store, so a caller pages a document of any size by asking
 // again from the last index + 1.
 func (s *Store) DocumentChunks(ctx context.Context, namespace, documentID, contentHash string, from, limit int) ([]ragd.Chunk, error) {
+	return s.documentChunks(ctx, namespace, documentID, contentHash, from, limit, false)
+}
+
+// DocumentVectors is DocumentChunks with the chunks' vectors.
+func (s *Store) DocumentVectors(ctx context.Context, namespace, documentID, contentHash string, from, limit int) ([]ragd.Chunk, error) {
+	return s.documentChunks(ctx, namespace, documentID, contentHash, from, limit, true)
+}
+
+func (s *Store) documentChunks(ctx context.Context, namespace, documentID, contentHash string, from, limit int, vectors bool) ([]ragd.Chunk, error) {
 	where := filters.Where().WithOperator(filters.And).WithOperands([]*filters.WhereBuilder{
 		eq(propDocumentID, documentID), eq(propContentHash, contentHash),
 		filters.Where().WithPath([]string{propChunkIndex}).WithOperator(filters.GreaterThanEqual).WithValueInt(int64(from)),
 	})
 	results, err := s.objects(ctx, objectQuery{class: s.class, namespace: namespace, limit: limit,
-		properties: chunkProperties, where: where, sortBy: propChunkIndex})
+		properties: chunkProperties, where: where, sortBy: propChunkIndex, vectors: vectors})
 	if err != nil {
 		if isMissingTenant(err) {
 			return nil, nil
@@ -33,6 +42,7 @@ func (s *Store) DocumentChunks(ctx context.Context, namespace, documentID, conte
 	chunks := make([]ragd.Chunk, len(results))
 	for i, r := range results {
 		chunks[i] = chunkFrom(r.ID, namespace, r.Properties)
+		chunks[i].Vector = r.Vector
 	}
 	// The store sorts already; this keeps the order a guarantee of ours.
 	sort.SliceStable(chunks, func(i, j int) bool { return chunks[i].Index < chunks[j].Index })

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"ragd"
@@ -46,6 +47,30 @@ func TestDocumentChunksInOrder(t *testing.T) {
 	}
 	if none, err := s.DocumentChunks(ctx, "never-written", "doc1", "h1", 0, 10); err != nil || len(none) != 0 {
 		t.Fatalf("namespace never written: %v %v", none, err)
+	}
+}
+
+// DocumentVectors reads a version's chunks with the vectors they were
+// written with; DocumentChunks leaves them out.
+func TestDocumentVectorsAsWritten(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTestStore(t, "m", 8)
+	written := chunks("doc1", "h1", "alpha", "beta", "gamma")
+	if err := s.Upsert(ctx, "ns", written); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.DocumentVectors(ctx, "ns", "doc1", "h1", 0, 10)
+	if err != nil || len(got) != len(written) {
+		t.Fatalf("DocumentVectors: %d chunks, %v", len(got), err)
+	}
+	for i, c := range got {
+		if c.Index != i || !slices.Equal(c.Vector, written[i].Vector) {
+			t.Fatalf("chunk %d: vector %v, written %v", i, c.Vector, written[i].Vector)
+		}
+	}
+	plain, err := s.DocumentChunks(ctx, "ns", "doc1", "h1", 0, 10)
+	if err != nil || len(plain) != len(written) || plain[0].Vector != nil {
+		t.Fatalf("DocumentChunks: %d chunks, vector %v, %v", len(plain), plain[0].Vector, err)
 	}
 }
 

@@ -106,6 +106,12 @@ func (x *guarded) DocumentChunks(ctx context.Context, namespace, documentID, con
 	})
 }
 
+func (x *guarded) DocumentVectors(ctx context.Context, namespace, documentID, contentHash string, from, limit int) ([]ragd.Chunk, error) {
+	return resilience.Do(ctx, x.g, "document_vectors", func(ctx context.Context) ([]ragd.Chunk, error) {
+		return x.ChunkStore.DocumentVectors(ctx, namespace, documentID, contentHash, from, limit)
+	})
+}
+
 func (x *guarded) Chunk(ctx context.Context, namespace, id string) (*ragd.Chunk, error) {
 	return resilience.Do(ctx, x.g, "chunk", func(ctx context.Context) (*ragd.Chunk, error) { return x.ChunkStore.Chunk(ctx, namespace, id) })
 }

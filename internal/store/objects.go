@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"encoding/binary"
+	"math"
 	"sync"
 
 	"github.com/weaviate/weaviate-go-client/v5/weaviate/db"
@@ -18,6 +20,7 @@ type object struct {
 	ID         string
 	Score      float32
 	Properties map[string]any
+	Vector     []float32 // with objectQuery.vectors
 }
 
 // objectQuery is a read of objects that is not a chunk search: a
@@ -31,6 +34,7 @@ type objectQuery struct {
 	sortBy           string // a property sorted ascending, "" for none
 	consistent       bool   // at the store's consistency level
 	withScore        bool
+	vectors          bool // each object's vector too
 	hybrid           *pb.Hybrid
 }
 
@@ -39,7 +43,7 @@ func (s *Store) request(q objectQuery) *pb.SearchRequest {
 	req := &pb.SearchRequest{
 		Collection: q.class, Tenant: q.namespace, Limit: uint32(max(q.limit, 0)),
 		Properties:   &pb.PropertiesRequest{NonRefProperties: q.properties},
-		Metadata:     &pb.MetadataRequest{Uuid: true, Score: q.withScore},
+		Metadata:     &pb.MetadataRequest{Uuid: true, Score: q.withScore, Vector: q.vectors},
 		HybridSearch: q.hybrid,
 		Uses_123Api:  true, Uses_125Api: true, Uses_127Api: true,
 	}
@@ -65,6 +69,9 @@ func (s *Store) objects(ctx context.Context, q objectQuery) ([]object, error) {
 	for i, r := range reply.GetResults() {
 		out[i] = object{ID: r.GetMetadata().GetId(), Score: r.GetMetadata().GetScore(),
 			Properties: make(map[string]any, len(q.properties))}
+		if q.vectors {
+			out[i].Vector = vectorOf(r.GetMetadata())
+		}
 		for name, v := range r.GetProperties().GetNonRefProps().GetFields() {
 			out[i].Properties[name] = propertyValue(v)
 		}
@@ -125,4 +132,18 @@ func (n *nodeVersion) Version() string {
 		n.v = n.read()
 	}
 	return n.v
+}
+
+// vectorOf is a result's vector: sent as little-endian float32 bytes by
+// Weaviate since 1.22, as floats before.
+func vectorOf(m *pb.MetadataResult) []float32 {
+	b := m.GetVectorBytes()
+	if len(b) == 0 {
+		return m.GetVector()
+	}
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ragd"
+	"ragd/internal/jobs/worker"
 	"ragd/internal/library"
 	"ragd/internal/platform/config"
 	"ragd/internal/testkit/gitserver"
@@ -137,8 +138,15 @@ func TestGitSyncOverHTTPReflectsEachChange(t *testing.T) {
 		t.Fatalf("second sync: %s %s", job.Status, job.Error)
 	}
 	equal(t, "after the second sync", paths(t, s), []string{"a.md", "d.txt", "docs/e.md", "f.md", "sea-charts.md"})
-	if res.FilesAdded != 2 || res.FilesChanged != 1 || res.FilesUnchanged != 2 || res.DocumentsDeleted != 2 || res.Commit != second {
+	if res.FilesAdded != 2 || res.FilesMoved != 1 || res.FilesChanged != 1 || res.FilesUnchanged != 2 || res.DocumentsDeleted != 1 || res.Commit != second {
 		t.Fatalf("second sync: %+v", res)
+	}
+	// The renamed file took over its document: its chunks' vectors
+	// carried over, not embedded again, and the old name's document gone.
+	var moved ragd.DocumentResult
+	childJob(t, s, worker.SyncChildJobID(job.ID, "sea-charts.md"), &moved)
+	if moved.MovedFrom != ragd.DocumentID("default", ragd.GitURI(url, "", "c.md")) || moved.VectorsCarried == 0 || moved.VectorsCarried != moved.ChunksIndexed {
+		t.Fatalf("the renamed file's job: %+v", moved)
 	}
 	if n := s.Git.Reads.Load(); n != 5+3 {
 		t.Fatalf("the second sync read %d blobs, want the 3 the commit added or changed", n-5)
@@ -150,9 +158,21 @@ func TestGitSyncOverHTTPReflectsEachChange(t *testing.T) {
 	r := s.Do(t, "GET", "/sources/"+id, nil)
 	var src ragd.Source
 	decode(t, r.Body, &src)
-	if src.Commit != second || src.LastSync == nil || src.LastSync.Outcome != string(ragd.JobCompleted) || src.LastSync.Deleted != 2 {
+	if src.Commit != second || src.LastSync == nil || src.LastSync.Outcome != string(ragd.JobCompleted) || src.LastSync.Deleted != 1 || src.LastSync.Moved != 1 {
 		t.Fatalf("GET /sources/%s: %s", id, r.Body)
 	}
+}
+
+// childJob reads a finished job's result into out.
+func childJob(t *testing.T, s *stack.Stack, id string, out any) {
+	t.Helper()
+	r := s.Do(t, "GET", "/jobs/"+id, nil)
+	var j ragd.Job
+	decode(t, r.Body, &j)
+	if r.Status != http.StatusOK || j.Status != ragd.JobCompleted {
+		t.Fatalf("job %s: %d %s", id, r.Status, r.Body)
+	}
+	decode(t, j.Result, out)
 }
 
 func document(t *testing.T, s *stack.Stack, source string) ragd.Document {

@@ -123,14 +123,15 @@ func refName(src ragd.Source) string {
 }
 
 // planDiff plans from the changes between the last synced tree and the
-// new one: only changed paths are looked at.
+// new one: only changed paths are looked at. An added path whose blob a
+// gone path had is a move: its document takes over the gone one's.
 func (s *Syncer) planDiff(ctx context.Context, p *sourcesync.Plan, old, tree *object.Tree, sc scope) error {
 	changes, err := object.DiffTreeWithOptions(ctx, old, tree, nil)
 	if err != nil {
 		return fmt.Errorf("git diff: %w", err)
 	}
 	var gone []string
-	goneBlobs := map[plumbing.Hash]bool{}
+	goneBlobs := map[plumbing.Hash][]string{}
 	for _, c := range changes {
 		from, to := c.From.Name, c.To.Name
 		_, inNew := sc.files[to]
@@ -139,14 +140,9 @@ func (s *Syncer) planDiff(ctx context.Context, p *sourcesync.Plan, old, tree *ob
 			p.Added = append(p.Added, to)
 		case from != "" && to == "":
 			gone = append(gone, from)
-			goneBlobs[c.From.TreeEntry.Hash] = true
+			goneBlobs[c.From.TreeEntry.Hash] = append(goneBlobs[c.From.TreeEntry.Hash], from)
 		case inNew:
 			p.Changed = append(p.Changed, to)
-		}
-	}
-	for _, a := range p.Added {
-		if goneBlobs[sc.files[a]] {
-			p.Renamed++
 		}
 	}
 	p.Unchanged = len(sc.files) - len(p.Added) - len(p.Changed)
@@ -155,7 +151,39 @@ func (s *Syncer) planDiff(ctx context.Context, p *sourcesync.Plan, old, tree *ob
 		uris[i] = ragd.GitURI(p.Src.URL, p.Src.Ref, g)
 	}
 	p.Deleted, err = sourcesync.Known(ctx, s.Registry, p.Src.Namespace, uris)
-	return err
+	if err != nil {
+		return err
+	}
+	s.pairMoves(p, goneBlobs, sc)
+	return nil
+}
+
+// pairMoves makes each added path whose blob a gone path with a document
+// had a move of that document, which is then not deleted.
+func (s *Syncer) pairMoves(p *sourcesync.Plan, goneBlobs map[plumbing.Hash][]string, sc scope) {
+	docs := map[string]registry.SourceRef{}
+	for _, d := range p.Deleted {
+		if path, ok := ragd.GitURIPath(d.Source); ok {
+			docs[path] = d
+		}
+	}
+	for _, a := range p.Added {
+		for paths := goneBlobs[sc.files[a]]; len(paths) > 0; paths = paths[1:] {
+			goneBlobs[sc.files[a]] = paths[1:]
+			if d, ok := docs[paths[0]]; ok {
+				p.Moved = append(p.Moved, sourcesync.Move{From: d, To: a})
+				delete(docs, paths[0])
+				break
+			}
+		}
+	}
+	kept := p.Deleted[:0]
+	for _, d := range p.Deleted {
+		if path, _ := ragd.GitURIPath(d.Source); docs[path] == d {
+			kept = append(kept, d)
+		}
+	}
+	p.Deleted = kept
 }
 
 // planFull compares every path in scope with the source's documents:

@@ -65,11 +65,14 @@ func (k Kinds) For(kind ragd.SourceKind) (Kind, error) {
 // Plan is what a sync does. Items are what the kind names within its
 // source: a path for git, a page URL for web, a key for s3.
 type Plan struct {
-	Commit    string               `json:"commit,omitempty" jsonschema:"for git: the commit synced"`
-	Full      bool                 `json:"full" jsonschema:"true when every item was compared with the documents (a first sync, or a forced one); false when only the changes since the last sync were looked at"`
-	Added     []string             `json:"added" jsonschema:"items new since the last sync"`
-	Changed   []string             `json:"changed" jsonschema:"items whose content changed since the last sync (or may have: they are read, and an unchanged content is not embedded again)"`
-	Renamed   int                  `json:"renamed" jsonschema:"of the added items, those whose content was deleted under another name"`
+	Commit  string   `json:"commit,omitempty" jsonschema:"for git: the commit synced"`
+	Full    bool     `json:"full" jsonschema:"true when every item was compared with the documents (a first sync, or a forced one); false when only the changes since the last sync were looked at"`
+	Added   []string `json:"added" jsonschema:"items new since the last sync"`
+	Changed []string `json:"changed" jsonschema:"items whose content changed since the last sync (or may have: they are read, and an unchanged content is not embedded again)"`
+	// Moved are added items whose content is a gone item's: their
+	// document takes over the gone one's chunks and vectors instead of
+	// embedding them again, and the gone one is deleted once it has.
+	Moved     []Move               `json:"moved" jsonschema:"of the added items, those whose content was deleted under another name (renames): indexed without embedding again, the old document deleted after"`
 	Unchanged int                  `json:"unchanged" jsonschema:"items in scope not read: unchanged"`
 	Deleted   []registry.SourceRef `json:"deleted" jsonschema:"documents whose item is gone"`
 	// Failed are items the listing saw but could not read, with why:
@@ -84,13 +87,34 @@ type Plan struct {
 
 // NewPlan is an empty plan of src, its lists non-nil.
 func NewPlan(src ragd.Source, state any) *Plan {
-	return &Plan{Added: []string{}, Changed: []string{}, Deleted: []registry.SourceRef{}, Src: src, State: state}
+	return &Plan{Added: []string{}, Changed: []string{}, Moved: []Move{}, Deleted: []registry.SourceRef{}, Src: src, State: state}
+}
+
+// Move is an item whose content was under another name, whose document
+// it takes over.
+type Move struct {
+	From registry.SourceRef `json:"from" jsonschema:"the document of the old name"`
+	To   string             `json:"to" jsonschema:"the new item"`
+}
+
+// MovedFrom is the document item takes over, "" when it is not moved.
+func (p *Plan) MovedFrom(item string) string {
+	for _, m := range p.Moved {
+		if m.To == item {
+			return m.From.DocumentID
+		}
+	}
+	return ""
 }
 
 // File is an item of a plan staged for the document pipeline.
 type File struct {
-	Item     string
-	Upload   string // sha256 of the bytes, their name under the uploads directory
+	Item   string
+	Upload string // sha256 of the bytes, their name under the uploads directory
+	// Path, instead of Upload, is a file inside the ingest roots read in
+	// place (the directory kind's): its document records the file's size
+	// and time as a directory sync's does.
+	Path     string
 	Filename string // a name whose extension the loader follows
 	Source   string // the document's source URI
 	WebURL   string // the citation, "" when none can be derived

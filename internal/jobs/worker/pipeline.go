@@ -51,6 +51,11 @@ type Pipeline struct {
 	// Thesaurus, when set, gives each chunk the words it relates to the
 	// chunk's own (ragd.Chunk.Related).
 	Thesaurus ragd.Thesaurus
+	// Vectors, when set, reads the vectors a moved document carries over
+	// (move.go): the guarded chunk store.
+	Vectors interface {
+		DocumentVectors(ctx context.Context, namespace, documentID, contentHash string, from, limit int) ([]ragd.Chunk, error)
+	}
 	// Kinds and Sources, when set, run sources' syncs (source.go).
 	Kinds   sourcesync.Kinds
 	Sources *sources.Store
@@ -71,6 +76,14 @@ func (p *Pipeline) claimCommit(ctx context.Context, pl jobs.DocumentPayload) err
 // old version's chunks are deleted after, so a search sees either the old
 // version or the new one, never a mix.
 func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, rep *jobs.Reporter) (ragd.DocumentResult, error) {
+	res, err := p.indexDocument(ctx, pl, rep)
+	if err == nil {
+		err = p.finishMove(ctx, pl, &res)
+	}
+	return res, err
+}
+
+func (p *Pipeline) indexDocument(ctx context.Context, pl jobs.DocumentPayload, rep *jobs.Reporter) (ragd.DocumentResult, error) {
 	if b, ok := p.Store.(interface{ Enter() func() }); ok {
 		defer b.Enter()() // its writes may share batches with the other jobs' (BatchWriter)
 	}
@@ -115,6 +128,7 @@ func (p *Pipeline) IndexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 
 	now := time.Now().UTC()
 	chunks := p.chunkVersion(pl, pieces, loaded, hash, access, now)
+	res.VectorsCarried = p.carryVectors(ctx, pl, hash, chunks)
 	if err := p.write(ctx, pl.Namespace, chunks, rep); err != nil {
 		return res, err
 	}
@@ -294,8 +308,10 @@ func (p *Pipeline) write(ctx context.Context, namespace string, chunks []ragd.Ch
 	}
 	for start := 0; start < len(chunks); start += step {
 		batch := chunks[start:min(start+step, len(chunks))]
-		if err := p.embed(ctx, batch); err != nil {
-			return fmt.Errorf("embed: %w", err)
+		if !carried(batch) {
+			if err := p.embed(ctx, batch); err != nil {
+				return fmt.Errorf("embed: %w", err)
+			}
 		}
 		// Finished even if the job is cancelled meanwhile (weaviate.timeout
 		// bounds each attempt), so that what the run wrote is in Weaviate by

@@ -53,9 +53,9 @@ func (p *Pipeline) SyncSource(ctx context.Context, parentID string, pl jobs.Dire
 	}
 	rep.Children(ids, files)
 	res.FilesTotal, res.FilesUnchanged = len(files)+plan.Unchanged, plan.Unchanged
-	res.FilesAdded, res.FilesChanged, res.Commit = len(plan.Added), len(plan.Changed), plan.Commit
+	res.FilesAdded, res.FilesChanged, res.FilesMoved, res.Commit = len(plan.Added), len(plan.Changed), len(plan.Moved), plan.Commit
 	p.recordSync(ctx, src.ID, ragd.SourceSync{JobID: parentID, Outcome: "enqueued", Commit: plan.Commit, Added: len(plan.Added),
-		Changed: len(plan.Changed), Unchanged: plan.Unchanged, Deleted: res.DocumentsDeleted}, plan.Commit)
+		Changed: len(plan.Changed), Unchanged: plan.Unchanged, Deleted: res.DocumentsDeleted, Moved: len(plan.Moved)}, plan.Commit)
 	p.Log.InfoContext(ctx, "source synced", "kb_name", pl.Namespace, "source_id", src.ID, "commit", plan.Commit,
 		"added", len(plan.Added), "changed", len(plan.Changed), "unchanged", plan.Unchanged, "deleted", res.DocumentsDeleted)
 	return res, nil
@@ -92,8 +92,8 @@ func (p *Pipeline) enqueueSourceFiles(ctx context.Context, parentID string, pl j
 		}
 		err = p.Queue.EnqueueDocument(ctx, ids[i], jobs.DocumentPayload{
 			Namespace: pl.Namespace, DocumentID: ragd.DocumentID(pl.Namespace, staged.Source), Source: staged.Source,
-			SourceType: staged.Type, Upload: staged.Upload, Filename: staged.Filename, WebURL: staged.WebURL, Commit: plan.Commit,
-			Tags: src.Tags, Access: pl.Access, Viewer: pl.Viewer, Distinct: true,
+			SourceType: staged.Type, FilePath: staged.Path, Upload: staged.Upload, Filename: staged.Filename, WebURL: staged.WebURL, Commit: plan.Commit,
+			Tags: src.Tags, Access: pl.Access, Viewer: pl.Viewer, Distinct: true, MoveFrom: plan.MovedFrom(f),
 			ParentID: parentID, CreatedAt: pl.CreatedAt,
 		})
 		if err != nil {

@@ -49,6 +49,12 @@ func (s *Store) DocumentChunks(ctx context.Context, ns, documentID, hash string,
 	return s.live(ctx).DocumentChunks(ctx, ns, documentID, hash, from, limit)
 }
 
+// DocumentVectors implements ragd.ChunkReader: the vectors of the live
+// collection, the space the chunks written with them land in.
+func (s *Store) DocumentVectors(ctx context.Context, ns, documentID, hash string, from, limit int) ([]ragd.Chunk, error) {
+	return s.live(ctx).DocumentVectors(ctx, ns, documentID, hash, from, limit)
+}
+
 // Chunk implements ragd.ChunkReader.
 func (s *Store) Chunk(ctx context.Context, ns, id string) (*ragd.Chunk, error) {
 	return s.live(ctx).Chunk(ctx, ns, id)

@@ -34,16 +34,29 @@ func (s *Store) count(namespace string, match func(*ragd.Chunk) bool) int {
 // from chunk_index from on, in chunk_index order, without vectors or
 // related words (a store read returns neither).
 func (s *Store) DocumentChunks(_ context.Context, namespace, documentID, contentHash string, from, limit int) ([]ragd.Chunk, error) {
+	return s.documentChunks(namespace, documentID, contentHash, from, limit, false), nil
+}
+
+// DocumentVectors is DocumentChunks with the chunks' vectors.
+func (s *Store) DocumentVectors(_ context.Context, namespace, documentID, contentHash string, from, limit int) ([]ragd.Chunk, error) {
+	return s.documentChunks(namespace, documentID, contentHash, from, limit, true), nil
+}
+
+func (s *Store) documentChunks(namespace, documentID, contentHash string, from, limit int, vectors bool) []ragd.Chunk {
 	s.mu.RLock()
 	var out []ragd.Chunk
 	for _, c := range s.chunks[namespace] {
 		if c.DocumentID == documentID && c.ContentHash == contentHash && c.Index >= from {
-			out = append(out, read(c))
+			r := read(c)
+			if vectors {
+				r.Vector = slices.Clone(c.Vector)
+			}
+			out = append(out, r)
 		}
 	}
 	s.mu.RUnlock()
 	slices.SortFunc(out, func(a, b ragd.Chunk) int { return cmp.Compare(a.Index, b.Index) })
-	return out[:min(limit, len(out))], nil
+	return out[:min(limit, len(out))]
 }
 
 // Chunk returns one chunk by id, or nil when the namespace has none.

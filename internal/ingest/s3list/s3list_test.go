@@ -2,117 +2,20 @@ package s3list_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
-
-	"github.com/minio/minio-go/v7"
-	"github.com/minio/minio-go/v7/pkg/credentials"
 
 	"ragd"
 	"ragd/internal/ingest/guard"
 	"ragd/internal/ingest/s3list"
+	"ragd/internal/testkit/s3bucket"
 	"ragd/internal/testkit/testenv"
 )
-
-// bucket is a fresh bucket on the test S3 server, and a client that fills
-// it.
-type bucket struct {
-	name   string
-	client *minio.Client
-	server testenv.S3Server
-}
-
-func newBucket(t *testing.T) *bucket {
-	t.Helper()
-	srv := testenv.S3(t)
-	u, err := url.Parse(srv.Endpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := minio.New(u.Host, &minio.Options{Creds: credentials.NewStaticV4(srv.AccessKey, srv.SecretKey, "")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	name := "ragd-test-" + hex.EncodeToString(b)
-	if err := c.MakeBucket(context.Background(), name, minio.MakeBucketOptions{}); err != nil {
-		t.Fatalf("make bucket on %s: %v", srv.Endpoint, err)
-	}
-	return &bucket{name: name, client: c, server: srv}
-}
-
-func (b *bucket) put(t *testing.T, key, body string) {
-	t.Helper()
-	if _, err := b.client.PutObject(context.Background(), b.name, key, strings.NewReader(body), int64(len(body)), minio.PutObjectOptions{}); err != nil {
-		t.Fatalf("put %s: %v", key, err)
-	}
-}
-
-func (b *bucket) remove(t *testing.T, key string) {
-	t.Helper()
-	if err := b.client.RemoveObject(context.Background(), b.name, key, minio.RemoveObjectOptions{}); err != nil {
-		t.Fatalf("remove %s: %v", key, err)
-	}
-}
-
-// proxy passes requests to the S3 server, counting object reads and list
-// pages. A request signed with the access key "wrong-key" it answers as S3
-// answers an unknown key (403 InvalidAccessKeyId): a stand-in for the
-// signature check the test server does not make.
-type proxy struct {
-	srv          *httptest.Server
-	mu           sync.Mutex
-	reads        map[string]int // object GETs by key
-	listRequests atomic.Int32
-}
-
-func newProxy(t *testing.T, endpoint string) *proxy {
-	target, _ := url.Parse(endpoint)
-	rp := httputil.NewSingleHostReverseProxy(target)
-	p := &proxy{reads: map[string]int{}}
-	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.Contains(r.Header.Get("Authorization"), "Credential=wrong-key/") {
-			w.Header().Set("Content-Type", "application/xml")
-			w.WriteHeader(http.StatusForbidden)
-			fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>InvalidAccessKeyId</Code><Message>The AWS Access Key Id you provided does not exist in our records.</Message></Error>`)
-			return
-		}
-		parts := strings.SplitN(strings.TrimPrefix(r.URL.Path, "/"), "/", 2)
-		switch {
-		case r.Method == http.MethodGet && len(parts) == 2 && parts[1] != "":
-			p.mu.Lock()
-			p.reads[parts[1]]++
-			p.mu.Unlock()
-		case r.Method == http.MethodGet && r.URL.Query().Has("list-type"):
-			p.listRequests.Add(1)
-		}
-		rp.ServeHTTP(w, r)
-	}))
-	t.Cleanup(p.srv.Close)
-	return p
-}
-
-func (p *proxy) readCount() (n int, keys []string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for k, c := range p.reads {
-		n += c
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return n, keys
-}
 
 var open = &guard.Fetcher{AllowPrivate: true} // the test server is on loopback
 
@@ -155,22 +58,22 @@ func syncOnce(t *testing.T, l *s3list.Lister, prev map[string]string) (s3list.Li
 // reports exactly that and reads only the changed and the added (object
 // GETs counted on the wire).
 func TestListIncremental(t *testing.T) {
-	b := newBucket(t)
+	b := s3bucket.New(t)
 	for _, k := range []string{"docs/a.md", "docs/b.md", "docs/c.md", "other/x.md"} {
-		b.put(t, k, "# "+k)
+		b.Put(t, k, "# "+k)
 	}
-	p := newProxy(t, b.server.Endpoint)
-	l := lister(t, s3list.Config{Endpoint: p.srv.URL, Bucket: b.name, Prefix: "docs/"})
+	p := s3bucket.NewProxy(t, b.Server.Endpoint)
+	l := lister(t, s3list.Config{Endpoint: p.URL, Bucket: b.Name, Prefix: "docs/"})
 	first, etags := syncOnce(t, l, nil)
 	if !slices.Equal(first.Added, []string{"docs/a.md", "docs/b.md", "docs/c.md"}) || len(first.Objects) != 3 {
 		t.Fatalf("first listing added %v (%d objects); want docs/a, b, c (not other/)", first.Added, len(first.Objects))
 	}
-	if n, _ := p.readCount(); n != 3 {
+	if n, _ := p.Reads(); n != 3 {
 		t.Fatalf("first sync read %d objects, want 3", n)
 	}
-	b.put(t, "docs/b.md", "# b, edited")
-	b.remove(t, "docs/c.md")
-	b.put(t, "docs/d.md", "# d")
+	b.Put(t, "docs/b.md", "# b, edited")
+	b.Remove(t, "docs/c.md")
+	b.Put(t, "docs/d.md", "# d")
 	second, _ := syncOnce(t, l, etags)
 	want := s3list.Listing{Added: []string{"docs/d.md"}, Changed: []string{"docs/b.md"}, Unchanged: []string{"docs/a.md"}, Deleted: []string{"docs/c.md"}}
 	if !slices.Equal(second.Added, want.Added) || !slices.Equal(second.Changed, want.Changed) ||
@@ -178,8 +81,8 @@ func TestListIncremental(t *testing.T) {
 		t.Errorf("second listing: added %v changed %v unchanged %v deleted %v; want %v %v %v %v",
 			second.Added, second.Changed, second.Unchanged, second.Deleted, want.Added, want.Changed, want.Unchanged, want.Deleted)
 	}
-	if n, keys := p.readCount(); n != 5 || p.reads["docs/a.md"] != 1 {
-		t.Errorf("after two syncs %d object reads (%v, a.md %d times); want 5, a.md once", n, keys, p.reads["docs/a.md"])
+	if n, keys := p.Reads(); n != 5 || p.ReadsOf("docs/a.md") != 1 {
+		t.Errorf("after two syncs %d object reads (%v, a.md %d times); want 5, a.md once", n, keys, p.ReadsOf("docs/a.md"))
 	}
 }
 
@@ -187,7 +90,7 @@ func TestListIncremental(t *testing.T) {
 // more objects than MaxObjects is an error; an object over MaxObjectBytes
 // is listed as too large, never read, and Read refuses it.
 func TestListBounds(t *testing.T) {
-	b := newBucket(t)
+	b := s3bucket.New(t)
 	const n = 1010
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 8)
@@ -196,25 +99,25 @@ func TestListBounds(t *testing.T) {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			b.put(t, fmt.Sprintf("p/%04d.txt", i), "x")
+			b.Put(t, fmt.Sprintf("p/%04d.txt", i), "x")
 		}()
 	}
 	wg.Wait()
-	b.put(t, "big/large.txt", strings.Repeat("y", 100))
-	b.put(t, "big/small.txt", "y")
-	p := newProxy(t, b.server.Endpoint)
-	listing, _ := syncOnce(t, lister(t, s3list.Config{Endpoint: p.srv.URL, Bucket: b.name, Prefix: "p/"}), nil)
-	if len(listing.Objects) != n || p.listRequests.Load() < 2 {
-		t.Errorf("listed %d objects in %d requests; want %d over at least 2 pages", len(listing.Objects), p.listRequests.Load(), n)
+	b.Put(t, "big/large.txt", strings.Repeat("y", 100))
+	b.Put(t, "big/small.txt", "y")
+	p := s3bucket.NewProxy(t, b.Server.Endpoint)
+	listing, _ := syncOnce(t, lister(t, s3list.Config{Endpoint: p.URL, Bucket: b.Name, Prefix: "p/"}), nil)
+	if len(listing.Objects) != n || p.ListRequests.Load() < 2 {
+		t.Errorf("listed %d objects in %d requests; want %d over at least 2 pages", len(listing.Objects), p.ListRequests.Load(), n)
 	}
-	_, err := lister(t, s3list.Config{Endpoint: p.srv.URL, Bucket: b.name, Prefix: "p/", MaxObjects: 1000}).List(context.Background(), nil)
+	_, err := lister(t, s3list.Config{Endpoint: p.URL, Bucket: b.Name, Prefix: "p/", MaxObjects: 1000}).List(context.Background(), nil)
 	if ragd.KindOf(err) != ragd.KindTooLarge || !strings.Contains(err.Error(), "max_objects (1000)") {
 		t.Errorf("1010 objects, MaxObjects 1000: %v; want a too-large error naming max_objects", err)
 	}
-	l := lister(t, s3list.Config{Endpoint: p.srv.URL, Bucket: b.name, Prefix: "big/", MaxObjectBytes: 10})
-	before, _ := p.readCount()
+	l := lister(t, s3list.Config{Endpoint: p.URL, Bucket: b.Name, Prefix: "big/", MaxObjectBytes: 10})
+	before, _ := p.Reads()
 	listing, _ = syncOnce(t, l, nil)
-	if after, _ := p.readCount(); !slices.Equal(listing.TooLarge, []string{"big/large.txt"}) || after-before != 1 {
+	if after, _ := p.Reads(); !slices.Equal(listing.TooLarge, []string{"big/large.txt"}) || after-before != 1 {
 		t.Errorf("too large %v, %d reads; want big/large.txt only, and only small.txt read", listing.TooLarge, after-before)
 	}
 	if _, err := l.Read(context.Background(), "big/large.txt"); ragd.KindOf(err) != ragd.KindTooLarge {
@@ -226,9 +129,9 @@ func TestListBounds(t *testing.T) {
 // missing from the environment, a server that is down and an endpoint on
 // a private address (the server's guard): each an error, never a listing.
 func TestListFailures(t *testing.T) {
-	b := newBucket(t)
-	b.put(t, "a.md", "# a")
-	p := newProxy(t, b.server.Endpoint)
+	b := s3bucket.New(t)
+	b.Put(t, "a.md", "# a")
+	p := s3bucket.NewProxy(t, b.Server.Endpoint)
 	ctx := context.Background()
 	check := func(name string, l *s3list.Lister, kind ragd.ErrorKind, says string) {
 		t.Helper()
@@ -237,22 +140,22 @@ func TestListFailures(t *testing.T) {
 			t.Errorf("%s: %v, listing %+v; want kind %d saying %q, no listing", name, err, listing, kind, says)
 		}
 	}
-	check("missing bucket", lister(t, s3list.Config{Endpoint: p.srv.URL, Bucket: b.name + "-missing"}), ragd.KindNotFound, "does not exist")
-	t.Setenv("RAGD_TEST_WRONG_AK", "wrong-key")
-	check("refused credentials", lister(t, s3list.Config{Endpoint: p.srv.URL, Bucket: b.name, AccessKey: "env:RAGD_TEST_WRONG_AK", SecretKey: "env:RAGD_TEST_S3_SK"}),
+	check("missing bucket", lister(t, s3list.Config{Endpoint: p.URL, Bucket: b.Name + "-missing"}), ragd.KindNotFound, "does not exist")
+	t.Setenv("RAGD_TEST_WRONG_AK", s3bucket.WrongKey)
+	check("refused credentials", lister(t, s3list.Config{Endpoint: p.URL, Bucket: b.Name, AccessKey: "env:RAGD_TEST_WRONG_AK", SecretKey: "env:RAGD_TEST_S3_SK"}),
 		ragd.KindForbidden, "refused the credentials")
 	down := httptest.NewServer(http.NotFoundHandler())
 	down.Close()
-	check("server down", lister(t, s3list.Config{Endpoint: down.URL, Bucket: b.name}), ragd.KindUnavailable, "could not be listed")
-	l, err := s3list.New(s3list.Config{Endpoint: b.server.Endpoint, Bucket: b.name}, &guard.Fetcher{})
+	check("server down", lister(t, s3list.Config{Endpoint: down.URL, Bucket: b.Name}), ragd.KindUnavailable, "could not be listed")
+	l, err := s3list.New(s3list.Config{Endpoint: b.Server.Endpoint, Bucket: b.Name}, &guard.Fetcher{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	check("private endpoint", l, ragd.KindForbidden, "allow_private_urls")
 	for _, c := range []s3list.Config{
-		{Endpoint: p.srv.URL, Bucket: b.name, AccessKey: "env:RAGD_TEST_UNSET_VARIABLE", SecretKey: "env:RAGD_TEST_S3_SK"},
-		{Endpoint: p.srv.URL, Bucket: b.name, AccessKey: "AKIAPLAINTEXT", SecretKey: "plain-secret"},
-		{Endpoint: "ftp://host/", Bucket: b.name},
+		{Endpoint: p.URL, Bucket: b.Name, AccessKey: "env:RAGD_TEST_UNSET_VARIABLE", SecretKey: "env:RAGD_TEST_S3_SK"},
+		{Endpoint: p.URL, Bucket: b.Name, AccessKey: "AKIAPLAINTEXT", SecretKey: "plain-secret"},
+		{Endpoint: "ftp://host/", Bucket: b.Name},
 	} {
 		if _, err := s3list.New(c, open); ragd.KindOf(err) != ragd.KindInvalid || strings.Contains(err.Error(), "plain-secret") {
 			t.Errorf("New(%s, %s): %v; want invalid, naming no secret", c.Endpoint, c.AccessKey, err)

@@ -34,21 +34,12 @@ func (q *Queue) replicated(ctx context.Context, jobID string, body []byte) error
 	if q.opts.WaitReplicas <= 0 || json.Unmarshal(body, &m) != nil || m.ParentID != "" {
 		return nil
 	}
-	conn, err := q.markerConn(ctx)
-	if conn == nil || err != nil {
-		return err
-	}
-	defer func() { _ = conn.Close() }()
-	err = conn.Incr(ctx, q.keys.Replicated()).Err()
-	var acked int64
-	if err == nil {
-		acked, err = conn.Wait(ctx, q.opts.WaitReplicas, q.opts.WaitTimeout).Result()
-	}
+	acked, done, err := q.waitReplicas(ctx)
 	if err != nil {
 		// The job may or may not survive a failover under way.
 		return q.unconfirmed(jobID, fmt.Errorf("job %s: WAIT: %w", jobID, err))
 	}
-	if acked >= int64(q.opts.WaitReplicas) {
+	if done || acked >= int64(q.opts.WaitReplicas) {
 		return nil
 	}
 	if q.opts.RiskJobLoss {
@@ -58,6 +49,44 @@ func (q *Queue) replicated(ctx context.Context, jobID string, body []byte) error
 		return nil
 	}
 	return q.unconfirmed(jobID, fmt.Errorf("job %s: %d of %d replicas within %s", jobID, acked, q.opts.WaitReplicas, q.opts.WaitTimeout))
+}
+
+// waitReplicas writes the marker on a connection of its own and WAITs
+// for the replicas to hold it, returning how many did; done is true when
+// the client offers no such connection (nothing to wait for).
+func (q *Queue) waitReplicas(ctx context.Context) (acked int64, done bool, err error) {
+	conn, err := q.markerConn(ctx)
+	if conn == nil || err != nil {
+		return 0, conn == nil && err == nil, err
+	}
+	defer func() { _ = conn.Close() }()
+	if err := conn.Incr(ctx, q.keys.Replicated()).Err(); err != nil {
+		return 0, false, err
+	}
+	acked, err = conn.Wait(ctx, q.opts.WaitReplicas, q.opts.WaitTimeout).Result()
+	return acked, false, err
+}
+
+// Confirm returns once the replicas WaitReplicas asks for hold every
+// write the primary made before the call, or the 503 that says retrying
+// is safe. An answer that rests on what Redis holds without a new job — a
+// dedup hit: the document a refused request's job indexed — is
+// acknowledged only then, as a job is: a failover would lose a document
+// the primary alone held, and a client told "already indexed" would not
+// send it again. RiskJobLoss and WaitReplicas 0 confirm at once.
+func (q *Queue) Confirm(ctx context.Context) error {
+	if q.opts.WaitReplicas <= 0 || q.opts.RiskJobLoss {
+		return nil
+	}
+	acked, done, err := q.waitReplicas(ctx)
+	if err == nil && (done || acked >= int64(q.opts.WaitReplicas)) {
+		return nil
+	}
+	if err == nil {
+		err = fmt.Errorf("%d of %d replicas within %s", acked, q.opts.WaitReplicas, q.opts.WaitTimeout)
+	}
+	return &ragd.Error{Kind: ragd.KindUnavailable, RetryAfterSeconds: UnconfirmedRetryAfter, Err: err,
+		Message: "what Redis holds was not confirmed on a Redis replica in time: retrying the same request is safe"}
 }
 
 // UnconfirmedRetryAfter is the Retry-After, in seconds, of a job refused

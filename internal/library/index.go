@@ -159,6 +159,11 @@ func (s *Service) dedup(ctx context.Context, ns string, pl jobs.DocumentPayload,
 		// own (or, the same one, re-shared).
 		return nil, nil
 	}
+	// Acknowledged only once a replica holds the document (it may be a
+	// refused request's job's, on the primary alone).
+	if err := s.Queue.Confirm(ctx); err != nil {
+		return nil, err
+	}
 	return &Enqueued{Status: ragd.JobCompleted, DocumentID: owner, DedupHit: true, Existing: doc}, nil
 }
 

@@ -57,4 +57,25 @@ func TestIngestNoReplicaHoldsIs503AndItsRetryIsSafe(t *testing.T) {
 	if n := countDocuments(t, s, "unreplicated"); n != 1 {
 		t.Errorf("%d documents after the refused request and its retry, want 1", n)
 	}
+
+	// A dedup hit rests on what Redis holds: with no replica to confirm
+	// it (the document may be a refused request's job's, on the primary
+	// alone), it is refused as a new job is, never answered "already
+	// indexed" for a document a failover would lose.
+	replica = set.KillReplica(t)
+	resp = s.Do(t, http.MethodPost, "/tools/rag_index", req)
+	if detail, _ := resp.JSON["detail"].(string); resp.Status != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" ||
+		!strings.Contains(detail, "retrying the same request is safe") {
+		t.Fatalf("the same text again with the replica down: %d (Retry-After %q) %s; want 503", resp.Status, resp.Header.Get("Retry-After"), resp.Body)
+	}
+	set.Restart(t, replica)
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Second) {
+		resp = s.Do(t, http.MethodPost, "/tools/rag_index", req)
+		if dedup, _ := resp.JSON["dedup_hit"].(bool); resp.Status == http.StatusOK && dedup {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the same text with the replica back: %d %s; want a dedup hit", resp.Status, resp.Body)
+		}
+	}
 }

@@ -98,6 +98,7 @@ func (a *App) assembleSources(d services, keeper *versions.Keeper) {
 		Fetcher: d.fetcher, Registry: d.registry, MaxRepoBytes: cfg.Sources.GitMaxRepoBytes, MaxFiles: cfg.Sources.GitMaxFiles,
 		MaxFileBytes: cfg.Ingest.MaxFileBytes, WebURL: cfg.Sources.GitWebURL, Timeout: cfg.Sources.GitTimeout}
 	kinds := sourcesync.Kinds{ragd.SourceGit: git}
+	kinds[ragd.SourceWeb] = a.webSyncer(d)
 	a.Sources = &library.Sources{Store: &sources.Store{KV: a.KV, Keys: keyspace.New(cfg.Redis.KeyPrefix)}, Kinds: kinds,
 		Roots: d.roots, Queue: a.Queue, Versions: keeper, MinEvery: cfg.Sources.MinEvery, Jitter: cfg.Sources.ScheduleJitter}
 	a.Pipeline.Kinds, a.Pipeline.Sources, a.Git = kinds, a.Sources.Store, git

@@ -59,6 +59,20 @@ type Sources struct {
 	// ScheduleTick is how often the scheduling replica looks for due
 	// sources.
 	ScheduleTick time.Duration `yaml:"schedule_tick"`
+	// WebMaxPages refuses a web sync of a site with more pages in scope;
+	// WebMaxDepth is how many links deep a crawl goes. Both are also the
+	// caps of a source's own max_pages and max_depth.
+	WebMaxPages int `yaml:"web_max_pages"`
+	WebMaxDepth int `yaml:"web_max_depth"`
+	// WebMaxPageBytes bounds one page (ingest.max_file_bytes too).
+	WebMaxPageBytes int64 `yaml:"web_max_page_bytes"`
+	// WebMaxTime bounds a whole crawl.
+	WebMaxTime time.Duration `yaml:"web_max_time"`
+	// WebConcurrency is how many requests a crawl has open at once on
+	// its host; WebDelay the least time between their starts (0: none;
+	// robots.txt's Crawl-delay when longer).
+	WebConcurrency int           `yaml:"web_concurrency"`
+	WebDelay       time.Duration `yaml:"web_delay"`
 }
 
 // Telemetry configures tracing: spans of requests, tool calls and jobs
@@ -465,7 +479,8 @@ func Default() Config {
 		Import:     Import{MaxBytes: 4 << 30},
 		Telemetry:  Telemetry{Protocol: "http/protobuf", ServiceName: "ragd", SampleRatio: 1, Headers: map[string]string{}},
 		Sources: Sources{GitMaxRepoBytes: 1 << 30, GitMaxFiles: 10000, GitWebURL: "{repo}/blob/{commit}/{path}",
-			GitTimeout: 5 * time.Minute, MinEvery: 5 * time.Minute, ScheduleJitter: time.Minute, ScheduleTick: 30 * time.Second},
+			GitTimeout: 5 * time.Minute, MinEvery: 5 * time.Minute, ScheduleJitter: time.Minute, ScheduleTick: 30 * time.Second,
+			WebMaxPages: 500, WebMaxDepth: 10, WebMaxPageBytes: 10 << 20, WebMaxTime: 15 * time.Minute, WebConcurrency: 2, WebDelay: 100 * time.Millisecond},
 	}
 }
 

@@ -110,6 +110,12 @@ func TestBadSettingsAreNamed(t *testing.T) {
 		"RAGD_EMBED_CONCURRENCY=0":            "embed.concurrency must be positive",
 		"RAGD_WORKER_BATCH_WAIT=-1ms":         "worker.batch_wait must be between 0 and 1s",
 		"RAGD_WORKER_BATCH_WAIT=2s":           "worker.batch_wait must be between 0 and 1s",
+		"RAGD_SOURCES_WEB_MAX_PAGES=0":        "sources.web_max_pages must be positive",
+		"RAGD_SOURCES_WEB_MAX_DEPTH=0":        "sources.web_max_depth must be positive",
+		"RAGD_SOURCES_WEB_MAX_PAGE_BYTES=0":   "sources.web_max_page_bytes must be positive",
+		"RAGD_SOURCES_WEB_MAX_TIME=0s":        "sources.web_max_time must be positive",
+		"RAGD_SOURCES_WEB_CONCURRENCY=17":     "sources.web_concurrency must be between 1 and 16, not 17",
+		"RAGD_SOURCES_WEB_DELAY=-1ms":         "sources.web_delay must not be negative",
 	} {
 		_, err := Load("", []string{env})
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -112,6 +112,11 @@ const pollEvery = 100 * time.Millisecond
 
 // waitJob polls a job until it completes.
 func waitJob(b *testing.B, client *http.Client, base, id string) {
+	waitJobEvery(b, client, base, id, pollEvery)
+}
+
+// waitJobEvery polls a job every so often until it completes.
+func waitJobEvery(b *testing.B, client *http.Client, base, id string, every time.Duration) {
 	deadline := time.Now().Add(10 * time.Minute)
 	for time.Now().Before(deadline) {
 		var job ragd.Job
@@ -133,7 +138,7 @@ func waitJob(b *testing.B, client *http.Client, base, id string) {
 		case ragd.JobFailed, ragd.JobCancelled:
 			b.Fatalf("job %s %s: %s", id, job.Status, job.Error)
 		}
-		time.Sleep(pollEvery)
+		time.Sleep(every)
 	}
 	b.Fatalf("job %s did not end", id)
 }

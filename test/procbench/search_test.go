@@ -82,7 +82,7 @@ func post(b testing.TB, client *http.Client, url string, body, out any) {
 	}
 	defer resp.Body.Close()
 	got, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusAccepted {
+	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusAccepted && resp.StatusCode != http.StatusCreated {
 		b.Fatalf("%s: %d %s", url, resp.StatusCode, got)
 	}
 	if out != nil {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
@@ -38,6 +39,7 @@ func (s *Syncer) fetch(ctx context.Context, src ragd.Source) (fetched, error) {
 	if err != nil {
 		return fetched{}, err
 	}
+	defer s.lockClone(src.ID)()
 	repo, err := s.open(src.ID, e)
 	if err != nil {
 		return fetched{}, err
@@ -109,6 +111,15 @@ func (s *Syncer) remoteRef(ctx context.Context, repo *git.Repository, ref string
 	return "", ragd.Invalid("ref", "value_error", "the repository has no branch or tag %q", ref)
 }
 
+// lockClone takes the source's clone for a fetch (a sync and a dry run
+// may fetch at once) and returns its release.
+func (s *Syncer) lockClone(id string) func() {
+	m, _ := s.clones.LoadOrStore(id, &sync.Mutex{})
+	mu := m.(*sync.Mutex)
+	mu.Lock()
+	return mu.Unlock
+}
+
 // open opens the source's bare clone, made on first use, with its remote
 // pointing at e.
 func (s *Syncer) open(id string, e Endpoint) (*git.Repository, error) {
@@ -134,7 +145,11 @@ func (s *Syncer) open(id string, e Endpoint) (*git.Repository, error) {
 func (s *Syncer) cloneDir(id string) string { return filepath.Join(s.Dir, id+".git") }
 
 // RemoveClone deletes the source's clone.
-func (s *Syncer) RemoveClone(id string) error { return os.RemoveAll(s.cloneDir(id)) }
+func (s *Syncer) RemoveClone(id string) error {
+	defer s.lockClone(id)()
+	defer s.clones.Delete(id)
+	return os.RemoveAll(s.cloneDir(id))
+}
 
 // checkSize refuses a clone past MaxRepoBytes.
 func (s *Syncer) checkSize(id string) error {

@@ -13,6 +13,7 @@ package gitsync
 import (
 	"context"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -45,6 +46,9 @@ type Syncer struct {
 
 	// Reads counts the blobs staged: a sync reads only what changed.
 	Reads atomic.Int64
+
+	clones sync.Map // source id → *sync.Mutex held while its clone is fetched into
+
 }
 
 // planState is a git plan's own: the fetched repository and the blobs

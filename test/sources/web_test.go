@@ -11,6 +11,7 @@ import (
 	"ragd/internal/jobs/sourcesync"
 	"ragd/internal/platform/keyspace"
 	"ragd/internal/testkit/stack"
+	"ragd/internal/testkit/testenv"
 	"ragd/internal/testkit/website"
 )
 
@@ -46,17 +47,18 @@ func webPages(t *testing.T, s *stack.Stack) []string {
 	return out
 }
 
-// harbour is a site of four pages under /docs/ — HTML, Markdown and
-// text — with a page robots.txt keeps ragd from.
+// harbour is a site of six pages under /docs/ — HTML, Markdown, text
+// and PDF — with a page robots.txt keeps ragd from.
 func harbour(t *testing.T) *website.Site {
 	site := website.New(t)
 	site.Set("/robots.txt", "text/plain", "User-agent: ragd\nDisallow: /docs/private/\n")
 	site.Set("/docs/", website.HTML, website.Page("Harbour handbook", "How the harbour is run.",
-		"anchors.html", "buoys.html", "charts.md", "log.txt", "private/keys.html"))
+		"anchors.html", "buoys.html", "charts.md", "log.txt", "tides.pdf", "private/keys.html"))
 	site.Set("/docs/anchors.html", website.HTML, website.Page("Anchors", "The anchor chain is inspected every spring by the bosun."))
 	site.Set("/docs/buoys.html", website.HTML, website.Page("Buoys", "Red buoys mark the port side of the channel."))
 	site.Set("/docs/charts.md", "text/markdown", "# Charts\n\nCharts are corrected from the weekly notices to mariners.\n")
 	site.Set("/docs/log.txt", "text/plain", "Deck log: entries are made every watch, signed by the officer.\n")
+	site.Set("/docs/tides.pdf", "application/pdf", string(testenv.MinimalPDF("BT /F1 12 Tf 72 720 Td (Tide tables are printed for every month of the year.) Tj ET")))
 	site.Set("/docs/private/keys.html", website.HTML, website.Page("Keys", "The key safe code."))
 	return site
 }
@@ -73,7 +75,7 @@ func TestWebSyncReflectsEachChange(t *testing.T) {
 	s := start(t)
 	id := addWebSource(t, s, map[string]any{"url": site.URL("/docs/"), "tags": []string{"harbour"}})
 	pages := []string{site.URL("/docs/"), site.URL("/docs/anchors.html"), site.URL("/docs/buoys.html"),
-		site.URL("/docs/charts.md"), site.URL("/docs/log.txt")}
+		site.URL("/docs/charts.md"), site.URL("/docs/log.txt"), site.URL("/docs/tides.pdf")}
 
 	r := s.Do(t, "POST", "/sources/"+id+"/sync", map[string]any{"dry_run": true})
 	var plan sourcesync.Plan
@@ -84,7 +86,7 @@ func TestWebSyncReflectsEachChange(t *testing.T) {
 	equal(t, "after the dry run", webPages(t, s), []string{})
 
 	job, res := sync(t, s, id, nil)
-	if job.Status != ragd.JobCompleted || res.FilesAdded != 5 || res.FilesFailed != 0 {
+	if job.Status != ragd.JobCompleted || res.FilesAdded != 6 || res.FilesFailed != 0 {
 		t.Fatalf("first sync: %s %s %+v", job.Status, job.Error, res)
 	}
 	equal(t, "after the first sync", webPages(t, s), pages)
@@ -96,19 +98,21 @@ func TestWebSyncReflectsEachChange(t *testing.T) {
 	if doc.WebURL != site.URL("/docs/anchors.html") || doc.SourceType != ragd.SourceHTML || !slices.Equal(doc.Tags, []string{"harbour"}) {
 		t.Fatalf("the top hit for the anchors: %+v, its document %+v", hit, doc)
 	}
-	if d := document(t, s, ragd.SourceItemURI(ragd.SourceWeb, site.URL("/docs/"), site.URL("/docs/charts.md"))); d.SourceType != ragd.SourceMarkdown {
-		t.Fatalf("charts.md: %+v", d)
+	for page, typ := range map[string]ragd.SourceType{"/docs/charts.md": ragd.SourceMarkdown, "/docs/log.txt": ragd.SourceText, "/docs/tides.pdf": ragd.SourcePDF} {
+		if d := document(t, s, ragd.SourceItemURI(ragd.SourceWeb, site.URL("/docs/"), site.URL(page))); d.SourceType != typ || d.Chunks == 0 {
+			t.Fatalf("%s: %+v; want a %s document with chunks", page, d, typ)
+		}
 	}
 
 	site.Set("/docs/anchors.html", website.HTML, website.Page("Anchors", "The anchor chain is inspected every autumn by the harbour master."))
 	site.Remove("/docs/buoys.html")
 	site.Reset()
 	job, res = sync(t, s, id, nil)
-	if job.Status != ragd.JobCompleted || res.FilesChanged != 1 || res.FilesAdded != 0 || res.DocumentsDeleted != 1 || res.FilesUnchanged != 3 {
+	if job.Status != ragd.JobCompleted || res.FilesChanged != 1 || res.FilesAdded != 0 || res.DocumentsDeleted != 1 || res.FilesUnchanged != 4 {
 		t.Fatalf("second sync: %s %s %+v", job.Status, job.Error, res)
 	}
-	if c := site.Count(""); c.Full != 1 || c.NotModified != 3 {
-		t.Fatalf("the second sync asked the site %+v; want the changed page in full and 3 answers of 304", c)
+	if c := site.Count(""); c.Full != 1 || c.NotModified != 4 {
+		t.Fatalf("the second sync asked the site %+v; want the changed page in full and 4 answers of 304", c)
 	}
 	equal(t, "after the second sync", webPages(t, s), slices.Delete(slices.Clone(pages), 2, 3))
 	if hit := searchTop(t, s, "harbour master autumn anchor"); hit.Source != doc.Source || !strings.Contains(hit.Text, "autumn") {
@@ -170,27 +174,27 @@ func TestWebSyncNeverDestroysWhatItCouldNotSee(t *testing.T) {
 	}
 	job, _ := sync(t, s, id, nil)
 	if job.Status != ragd.JobFailed || !strings.Contains(job.Error, "more than max_pages (3)") {
-		t.Fatalf("5 pages with max_pages 3: %s %q", job.Status, job.Error)
+		t.Fatalf("6 pages with max_pages 3: %s %q", job.Status, job.Error)
 	}
 	equal(t, "after the refused sync", webPages(t, s), all)
 	s.Do(t, "PATCH", "/sources/"+id, map[string]any{"max_pages": 0})
 
-	for _, p := range []string{"/docs/anchors.html", "/docs/buoys.html", "/docs/charts.md"} {
+	for _, p := range []string{"/docs/anchors.html", "/docs/buoys.html", "/docs/charts.md", "/docs/log.txt"} {
 		site.Remove(p)
 	}
 	r := s.Do(t, "POST", "/sources/"+id+"/sync", map[string]any{"dry_run": true})
-	if r.Status != http.StatusConflict || !strings.Contains(string(r.Body), "3 of the source's 5 documents") {
-		t.Fatalf("dry run deleting 3 of 5: %d %s", r.Status, r.Body)
+	if r.Status != http.StatusConflict || !strings.Contains(string(r.Body), "4 of the source's 6 documents") {
+		t.Fatalf("dry run deleting 4 of 6: %d %s", r.Status, r.Body)
 	}
 	if job, _ := sync(t, s, id, nil); job.Status != ragd.JobFailed || !strings.Contains(job.Error, "more than half") {
-		t.Fatalf("sync deleting 3 of 5: %s %q", job.Status, job.Error)
+		t.Fatalf("sync deleting 4 of 6: %s %q", job.Status, job.Error)
 	}
 	equal(t, "after the stopped sync", webPages(t, s), all)
 	job, res := sync(t, s, id, map[string]any{"force": true})
-	if job.Status != ragd.JobCompleted || res.DocumentsDeleted != 3 {
+	if job.Status != ragd.JobCompleted || res.DocumentsDeleted != 4 {
 		t.Fatalf("forced sync: %s %s %+v", job.Status, job.Error, res)
 	}
-	equal(t, "after the forced sync", webPages(t, s), []string{site.URL("/docs/"), site.URL("/docs/log.txt")})
+	equal(t, "after the forced sync", webPages(t, s), []string{site.URL("/docs/"), site.URL("/docs/tides.pdf")})
 }
 
 // What POST /sources refuses of a web source, naming the field; and with

@@ -106,7 +106,7 @@ func handbook(t *testing.T) *website.Site {
 	site.Set("/docs/", website.HTML, website.Page("Handbook", "The crew's handbook.", "a.html", "b.md", "c.pdf", "/elsewhere.html"))
 	site.Set("/docs/a.html", website.HTML, website.Page("Anchors", "The anchor chain is inspected every spring."))
 	site.Set("/docs/b.md", "text/markdown", "# Buoys\n\nRed buoys mark the port side.\n")
-	site.Set("/docs/c.pdf", "application/pdf", string(testenv.MinimalPDF("Charts are corrected weekly.")))
+	site.Set("/docs/c.pdf", "application/pdf", string(testenv.MinimalPDF("BT /F1 12 Tf 72 720 Td (Charts are corrected weekly.) Tj ET")))
 	site.Set("/elsewhere.html", website.HTML, website.Page("Elsewhere", "Out of scope."))
 	return site
 }

@@ -25,6 +25,7 @@ import (
 	"ragd/internal/jobs"
 	"ragd/internal/jobs/gitsync"
 	"ragd/internal/jobs/importjob"
+	"ragd/internal/jobs/s3sync"
 	"ragd/internal/jobs/switchjob"
 	"ragd/internal/jobs/worker"
 	"ragd/internal/library"
@@ -86,6 +87,8 @@ type Services struct {
 	Sources *library.Sources
 	// Git syncs the git sources (one of Sources.Kinds).
 	Git *gitsync.Syncer
+	// S3 syncs the s3 sources (one of Sources.Kinds).
+	S3 *s3sync.Syncer
 }
 
 // NewLogger returns the slog logger the config asks for, writing to stderr.

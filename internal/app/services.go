@@ -18,6 +18,7 @@ import (
 	"ragd/internal/ingest/pdftext"
 	"ragd/internal/jobs/gitsync"
 	"ragd/internal/jobs/importjob"
+	"ragd/internal/jobs/s3sync"
 	"ragd/internal/jobs/sourcesync"
 	"ragd/internal/jobs/worker"
 	"ragd/internal/library"
@@ -90,14 +91,19 @@ func (a *App) assemble(d services) {
 }
 
 // assembleSources builds the sources' service and gives the pipeline
-// their syncs: clones under <data.dir>/sources, staged blobs with the
-// uploads.
+// their syncs: git's clones under <data.dir>/sources, staged blobs and
+// objects with the uploads, s3's ETags in Redis; the ingest fetcher's
+// address rules (ingest.allow_private_urls) govern every remote.
 func (a *App) assembleSources(d services, keeper *versions.Keeper) {
 	cfg := d.cfg
 	git := &gitsync.Syncer{Dir: filepath.Join(cfg.Data.Dir, "sources"), UploadsDir: uploadsDir(cfg), Roots: d.roots,
 		Fetcher: d.fetcher, Registry: d.registry, MaxRepoBytes: cfg.Sources.GitMaxRepoBytes, MaxFiles: cfg.Sources.GitMaxFiles,
 		MaxFileBytes: cfg.Ingest.MaxFileBytes, WebURL: cfg.Sources.GitWebURL, Timeout: cfg.Sources.GitTimeout}
 	kinds := sourcesync.Kinds{ragd.SourceGit: git}
+	a.S3 = &s3sync.Syncer{UploadsDir: uploadsDir(cfg), Fetcher: d.fetcher, Registry: d.registry, KV: a.KV,
+		Keys: keyspace.New(cfg.Redis.KeyPrefix), MaxObjects: cfg.Sources.S3MaxObjects, MaxObjectBytes: cfg.Ingest.MaxFileBytes,
+		Timeout: cfg.Sources.S3Timeout}
+	kinds[ragd.SourceS3] = a.S3
 	kinds[ragd.SourceWeb] = a.webSyncer(d)
 	a.Sources = &library.Sources{Store: &sources.Store{KV: a.KV, Keys: keyspace.New(cfg.Redis.KeyPrefix)}, Kinds: kinds,
 		Roots: d.roots, Queue: a.Queue, Versions: keeper, MinEvery: cfg.Sources.MinEvery, Jitter: cfg.Sources.ScheduleJitter}

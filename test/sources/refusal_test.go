@@ -30,7 +30,6 @@ func TestSourceRefusals(t *testing.T) {
 		says   string
 	}{
 		{"web with a ref", map[string]any{"kind": "web", "url": "https://example.org/", "ref": "main"}, 422, "ref is not a field of web sources"},
-		{"s3 not built", map[string]any{"kind": "s3", "url": "s3://bucket/prefix"}, 422, "kind s3 is not built yet: this ragd syncs ["},
 		{"unknown kind", map[string]any{"kind": "svn", "url": "svn://x"}, 422, "unknown kind"},
 		{"no kind", map[string]any{"url": "https://example.org/r.git"}, 422, "kind is required"},
 		{"no url", map[string]any{"kind": "git"}, 422, "needs a url"},

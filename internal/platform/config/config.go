@@ -52,6 +52,10 @@ type Sources struct {
 	GitWebURL string `yaml:"git_web_url"`
 	// GitTimeout bounds one fetch.
 	GitTimeout time.Duration `yaml:"git_timeout"`
+	// S3MaxObjects refuses an s3 sync of more objects under the prefix.
+	S3MaxObjects int `yaml:"s3_max_objects"`
+	// S3Timeout bounds an s3 source's listing, and each object read.
+	S3Timeout time.Duration `yaml:"s3_timeout"`
 	// MinEvery is the shortest schedule a source may have.
 	MinEvery time.Duration `yaml:"min_every"`
 	// ScheduleJitter is the most a scheduled sync is moved later by.
@@ -479,7 +483,7 @@ func Default() Config {
 		Import:     Import{MaxBytes: 4 << 30},
 		Telemetry:  Telemetry{Protocol: "http/protobuf", ServiceName: "ragd", SampleRatio: 1, Headers: map[string]string{}},
 		Sources: Sources{GitMaxRepoBytes: 1 << 30, GitMaxFiles: 10000, GitWebURL: "{repo}/blob/{commit}/{path}",
-			GitTimeout: 5 * time.Minute, MinEvery: 5 * time.Minute, ScheduleJitter: time.Minute, ScheduleTick: 30 * time.Second,
+			GitTimeout: 5 * time.Minute, S3MaxObjects: 10000, S3Timeout: 5 * time.Minute, MinEvery: 5 * time.Minute, ScheduleJitter: time.Minute, ScheduleTick: 30 * time.Second,
 			WebMaxPages: 500, WebMaxDepth: 10, WebMaxPageBytes: 10 << 20, WebMaxTime: 15 * time.Minute, WebConcurrency: 2, WebDelay: 100 * time.Millisecond},
 	}
 }

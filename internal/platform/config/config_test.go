@@ -110,6 +110,8 @@ func TestBadSettingsAreNamed(t *testing.T) {
 		"RAGD_EMBED_CONCURRENCY=0":            "embed.concurrency must be positive",
 		"RAGD_WORKER_BATCH_WAIT=-1ms":         "worker.batch_wait must be between 0 and 1s",
 		"RAGD_WORKER_BATCH_WAIT=2s":           "worker.batch_wait must be between 0 and 1s",
+		"RAGD_SOURCES_S3_MAX_OBJECTS=0":       "sources.s3_max_objects must be positive",
+		"RAGD_SOURCES_S3_TIMEOUT=0s":          "sources.s3_timeout must be positive",
 		"RAGD_SOURCES_WEB_MAX_PAGES=0":        "sources.web_max_pages must be positive",
 		"RAGD_SOURCES_WEB_MAX_DEPTH=0":        "sources.web_max_depth must be positive",
 		"RAGD_SOURCES_WEB_MAX_PAGE_BYTES=0":   "sources.web_max_page_bytes must be positive",

@@ -16,6 +16,8 @@ func (s Sources) validate() []error {
 	check(s.GitMaxRepoBytes > 0, "sources.git_max_repo_bytes must be positive")
 	check(s.GitMaxFiles > 0, "sources.git_max_files must be positive")
 	check(s.GitTimeout > 0, "sources.git_timeout must be positive")
+	check(s.S3MaxObjects > 0, "sources.s3_max_objects must be positive")
+	check(s.S3Timeout > 0, "sources.s3_timeout must be positive")
 	check(s.WebMaxPages > 0, "sources.web_max_pages must be positive")
 	check(s.WebMaxDepth > 0, "sources.web_max_depth must be positive")
 	check(s.WebMaxPageBytes > 0, "sources.web_max_page_bytes must be positive")

@@ -134,3 +134,18 @@ func (p *Proxy) ReadsOf(key string) int {
 	defer p.mu.Unlock()
 	return p.reads[key]
 }
+
+// Drop removes every object and then the bucket itself.
+func (b *Bucket) Drop(t testing.TB) {
+	t.Helper()
+	ctx := context.Background()
+	for obj := range b.client.ListObjects(ctx, b.Name, minio.ListObjectsOptions{Recursive: true}) {
+		if obj.Err != nil {
+			t.Fatalf("list %s: %v", b.Name, obj.Err)
+		}
+		b.Remove(t, obj.Key)
+	}
+	if err := b.client.RemoveBucket(ctx, b.Name); err != nil {
+		t.Fatalf("remove bucket %s: %v", b.Name, err)
+	}
+}

@@ -108,8 +108,9 @@ func checkPlan(t *testing.T, what string, p *sourcesync.Plan, added, changed []s
 // hidden, under the prefix) and stages their bytes with the s3 source
 // URI; the second, after one object changed, one was deleted and one
 // added, plans exactly that and reads only the changed and the added
-// (reads counted by the syncer and on the wire). Forget drops the
-// ETags: the next sync reads everything again.
+// (reads counted by the syncer and on the wire). A key the exclude globs
+// now leave out has its document deleted. Forget drops the ETags: the
+// next sync reads everything again.
 func TestSyncReadsOnlyWhatChanged(t *testing.T) {
 	f := newFixture(t, "docs/")
 	for _, k := range []string{"docs/a.md", "docs/b.md", "docs/c.md", "docs/drafts/x.md", "docs/.trash/y.md", "docs/logo.png", "other/z.md"} {
@@ -144,11 +145,15 @@ func TestSyncReadsOnlyWhatChanged(t *testing.T) {
 		t.Fatalf("second sync read %d objects (%v), full %v; want 2 (b and d)", after-before, keys, p.Full)
 	}
 
+	f.src.Exclude = []string{"drafts/", "d.md"}
+	p = f.sync(t, false, nil)
+	checkPlan(t, "d.md excluded", p, []string{}, []string{}, 2, []string{"docs/d.md"})
+
 	if err := f.s.Forget(context.Background(), f.src); err != nil {
 		t.Fatal(err)
 	}
 	p = f.sync(t, false, nil)
-	checkPlan(t, "after Forget", p, []string{}, []string{"docs/a.md", "docs/b.md", "docs/d.md"}, 0, []string{})
+	checkPlan(t, "after Forget", p, []string{}, []string{"docs/a.md", "docs/b.md"}, 0, []string{})
 }
 
 // TestFailedDocumentIsReadAgain: the ETag of an object whose document

@@ -303,3 +303,31 @@ func TestStateKeptAndForgotten(t *testing.T) {
 		t.Fatal("the state outlived Forget")
 	}
 }
+
+// A page that cannot be read — larger than the page bound, or answering
+// 503 — is failed, never deleted; the state kept of it stays, so the
+// next plan asks for it conditionally, and reads it once it can.
+func TestUnreadablePagesAreKept(t *testing.T) {
+	t.Parallel()
+	site, s := handbook(t), newSyncer(t)
+	src := source(site.URL("/docs/"))
+	apply(t, s, plan(t, s, src, false))
+	site.Set("/docs/a.html", website.HTML, website.Page("Anchors", strings.Repeat("The anchor chain grew. ", 200)))
+	site.Status("/docs/b.md", http.StatusServiceUnavailable)
+	s.Limits.MaxPageBytes = 2000
+	p := plan(t, s, src, false)
+	a, b := site.URL("/docs/a.html"), site.URL("/docs/b.md")
+	if !strings.Contains(p.Failed[a], "max_page_bytes (2000 bytes)") || !strings.Contains(p.Failed[b], "503") ||
+		len(p.Deleted) != 0 || len(p.Changed) != 0 || p.Unchanged != 2 {
+		t.Fatalf("plan with a page too large and one answering 503: %+v", p)
+	}
+	apply(t, s, p)
+	s.Limits.MaxPageBytes = 1 << 20
+	site.Status("/docs/b.md", 0)
+	site.Reset()
+	p = plan(t, s, src, false)
+	equal(t, "changed once readable", p.Changed, []string{a})
+	if p.Unchanged != 3 || len(p.Added) != 0 || site.Count("/docs/b.md").NotModified != 1 {
+		t.Fatalf("plan once both can be read: %+v; b.md asked %+v", p, site.Count("/docs/b.md"))
+	}
+}

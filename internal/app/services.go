@@ -16,6 +16,7 @@ import (
 	"ragd/internal/ingest"
 	"ragd/internal/ingest/guard"
 	"ragd/internal/ingest/pdftext"
+	"ragd/internal/jobs/dirsync"
 	"ragd/internal/jobs/gitsync"
 	"ragd/internal/jobs/importjob"
 	"ragd/internal/jobs/s3sync"
@@ -105,6 +106,7 @@ func (a *App) assembleSources(d services, keeper *versions.Keeper) {
 		Timeout: cfg.Sources.S3Timeout}
 	kinds[ragd.SourceS3] = a.S3
 	kinds[ragd.SourceWeb] = a.webSyncer(d)
+	kinds[ragd.SourceDirectory] = &dirsync.Syncer{Registry: d.registry, Roots: d.roots, MaxFiles: cfg.Ingest.MaxDirectoryFiles}
 	a.Sources = &library.Sources{Store: &sources.Store{KV: a.KV, Keys: keyspace.New(cfg.Redis.KeyPrefix)}, Kinds: kinds,
 		Roots: d.roots, Queue: a.Queue, Versions: keeper, MinEvery: cfg.Sources.MinEvery, Jitter: cfg.Sources.ScheduleJitter}
 	a.Pipeline.Kinds, a.Pipeline.Sources, a.Git = kinds, a.Sources.Store, git

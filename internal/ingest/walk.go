@@ -24,6 +24,10 @@ type WalkOptions struct {
 	// MaxFiles > 0 bounds the files listed (a ragd.KindTooLarge error
 	// past it), so one request cannot fan out without bound.
 	MaxFiles int
+	// Take, when set, is asked of each supported file's path relative to
+	// root (slash-separated): a file it refuses is left out, and not
+	// counted against MaxFiles (a source's include and exclude globs).
+	Take func(rel string) bool
 }
 
 // WalkFiles is WalkFilesWith without IncludeIgnored.
@@ -77,6 +81,9 @@ func WalkFilesWith(root string, roots *guard.Roots, o WalkOptions) ([]string, er
 		if skip, err := skipper.Skip(p, false); err != nil || skip {
 			return err
 		}
+		if o.Take != nil && !o.Take(relSlash(root, p)) {
+			return nil
+		}
 		real := p
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
@@ -111,4 +118,13 @@ func WalkFilesWith(root string, roots *guard.Roots, o WalkOptions) ([]string, er
 	}
 	slices.Sort(files)
 	return files, nil
+}
+
+// relSlash is p's path relative to root, slash-separated.
+func relSlash(root, p string) string {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return p
+	}
+	return filepath.ToSlash(rel)
 }

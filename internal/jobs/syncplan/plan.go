@@ -42,6 +42,11 @@ type Scope struct {
 	// Access, when set, is every file's: a file whose document has
 	// another is changed, however unchanged its bytes.
 	Access *[]string
+	// Take, when set, leaves out the files it refuses (their path from
+	// Dir, slash-separated): a directory source's include and exclude
+	// globs. A document of a file left out is not deleted: its file is
+	// there.
+	Take func(rel string) bool
 }
 
 // Make compares the directory's supported files with the namespace's
@@ -56,7 +61,7 @@ func Make(ctx context.Context, reg *registry.Registry, roots *guard.Roots, sc Sc
 	aud := ragd.AudienceIn(ctx)
 	plan := Plan{Added: []string{}, Changed: []string{}, Deleted: []registry.SourceRef{}}
 	files, err := ingest.WalkFilesWith(sc.Dir, roots, ingest.WalkOptions{Recursive: sc.Recursive,
-		IncludeIgnored: sc.IncludeIgnored, MaxFiles: sc.MaxFiles})
+		IncludeIgnored: sc.IncludeIgnored, MaxFiles: sc.MaxFiles, Take: sc.Take})
 	if err != nil {
 		return plan, err
 	}

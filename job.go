@@ -102,6 +102,10 @@ type DirectoryResult struct {
 	// FilesTotal) and the commit synced.
 	FilesAdded   int `json:"files_added,omitempty"`
 	FilesChanged int `json:"files_changed,omitempty"`
+	// FilesUnread counts a source's items listed but not read (too
+	// large, gone since the listing, unreadable): their documents are
+	// kept; the source's last sync says why (ragd.SourceSync.Unread).
+	FilesUnread int `json:"files_unread,omitempty"`
 	// FilesMoved counts the added files that took over a gone file's
 	// document (a rename): that document is deleted by the file's job.
 	FilesMoved int    `json:"files_moved,omitempty"`

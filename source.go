@@ -58,7 +58,13 @@ type Source struct {
 	// Commit is the commit the last successful sync brought in: the next
 	// sync reads only the paths that changed since.
 	Commit string `json:"commit,omitempty" jsonschema:"the commit of the last successful sync"`
+	// Watch marks a directory of the config's watch: entries, listed as
+	// a source: synced like one, changed and deleted only in the config.
+	Watch bool `json:"watch,omitempty" jsonschema:"true for a directory of the server config's watch: entries: synced like any source (and by its watcher), changed or deleted only in the config"`
 }
+
+// MaxUnreadListed bounds the unread items a source's last sync lists.
+const MaxUnreadListed = 20
 
 // SourceSync is how one sync of a source went.
 type SourceSync struct {
@@ -72,6 +78,9 @@ type SourceSync struct {
 	// Unchanged counts the files left unread.
 	Unchanged int `json:"unchanged" jsonschema:"files not read: unchanged since the last sync"`
 	Deleted   int `json:"deleted" jsonschema:"documents deleted: their file is gone"`
+	// Unread are items listed but not read, with why (up to
+	// MaxUnreadListed of them): their documents are kept.
+	Unread map[string]string `json:"unread,omitempty" jsonschema:"items listed but not read (too large, gone since the listing, unreadable), with why, up to 20: their documents are kept"`
 	// Moved counts the renamed files (of Added).
 	Moved  int `json:"moved,omitempty" jsonschema:"of the added files, those renamed: their document was carried over, not embedded again"`
 	Failed int `json:"failed" jsonschema:"files whose indexing failed (read from the job)"`

@@ -88,7 +88,9 @@ func (s *Sources) checkKind(k ragd.SourceKind) error {
 	switch k {
 	case "":
 		return ragd.Invalid("kind", "missing", "kind is required: one of %s", built)
-	case ragd.SourceWeb, ragd.SourceS3, ragd.SourceGit, ragd.SourceDirectory:
+	case ragd.SourceDirectory:
+		return ragd.Invalid("kind", "value_error", "a directory is synced with POST /tools/rag_index_directory (sync: true) or watch:, not as a source yet: this ragd's sources are %s", built)
+	case ragd.SourceWeb, ragd.SourceS3, ragd.SourceGit:
 		return ragd.Invalid("kind", "value_error", "kind %s is not built yet: this ragd syncs %s", k, built)
 	}
 	return ragd.Invalid("kind", "value_error", "unknown kind %q: this ragd syncs %s", k, built)
@@ -103,11 +105,11 @@ func (s *Sources) check(ctx context.Context, src ragd.Source) error {
 		return err
 	}
 	if err := kind.Check(ctx, src); err != nil {
-		return relabel(err, "file_path", "url")
+		return err
 	}
 	if p := kind.LocalPath(src); p != "" {
 		if _, err := resolveFor(ctx, s.Roots, p); err != nil {
-			return relabel(err, "file_path", "url")
+			return err
 		}
 	}
 	if err := ragd.ValidTags(src.Tags); err != nil {
@@ -175,7 +177,7 @@ func (s *Sources) withJob(ctx context.Context, src *ragd.Source) {
 	}
 	var res ragd.DirectoryResult
 	if j.Result != nil && json.Unmarshal(j.Result, &res) == nil {
-		src.LastSync.Failed = res.FilesFailed
+		src.LastSync.Failed = res.FilesFailed + res.FilesUnread
 	}
 }
 

@@ -144,3 +144,36 @@ func TestCancelledSyncIsRecorded(t *testing.T) {
 		t.Fatalf("after the cancel: %s", r.Body)
 	}
 }
+
+// A file past ingest.max_file_bytes is not read, and the rest of the sync
+// goes on: the sync completes with it unread, saying why, and a document
+// it had is kept.
+func TestAFileTooLargeIsUnreadNotTheSyncFailed(t *testing.T) {
+	t.Parallel()
+	repo := gitserver.NewRepo(t, "mixed")
+	repo.Write("a.md", "# Anchors\n\nThe anchor chain is inspected every spring.\n")
+	repo.Write("big.md", "# Big\n\nIt grows.\n")
+	repo.Commit("two")
+	url := gitserver.HTTP(t, repo)
+	cfg := stack.Config(t)
+	cfg.Ingest.AllowPrivateURLs, cfg.Worker.MaxRetries, cfg.Ingest.MaxFileBytes = true, 0, 100
+	s := start2(t, cfg)
+	id := addSource(t, s, map[string]any{"url": url})
+	if job, _ := sync(t, s, id, nil); job.Status != ragd.JobCompleted {
+		t.Fatalf("first sync: %s %s", job.Status, job.Error)
+	}
+	repo.Write("big.md", "# Big\n\n"+strings.Repeat("It grows and grows. ", 20)+"\n")
+	repo.Write("c.md", "# Charts\n\nCharts are corrected weekly.\n")
+	repo.Commit("big grew, c added")
+	job, res := sync(t, s, id, nil)
+	if job.Status != ragd.JobCompleted || res.FilesUnread != 1 || res.FilesIndexed != 1 {
+		t.Fatalf("sync with a file too large: %s %q %+v", job.Status, job.Error, res)
+	}
+	equal(t, "big.md's document kept, c.md indexed", paths(t, s), []string{"a.md", "big.md", "c.md"})
+	r := s.Do(t, "GET", "/sources/"+id, nil)
+	var src ragd.Source
+	decode(t, r.Body, &src)
+	if src.LastSync == nil || src.LastSync.Failed != 1 || !strings.Contains(src.LastSync.Unread["big.md"], "ingest.max_file_bytes") {
+		t.Fatalf("GET /sources/%s: %s", id, r.Body)
+	}
+}

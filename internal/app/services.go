@@ -110,6 +110,7 @@ func (a *App) assembleSources(d services, keeper *versions.Keeper) {
 	a.Sources = &library.Sources{Store: &sources.Store{KV: a.KV, Keys: keyspace.New(cfg.Redis.KeyPrefix)}, Kinds: kinds,
 		Roots: d.roots, Queue: a.Queue, Versions: keeper, MinEvery: cfg.Sources.MinEvery, Jitter: cfg.Sources.ScheduleJitter}
 	a.Pipeline.Kinds, a.Pipeline.Sources, a.Git = kinds, a.Sources.Store, git
+	a.Sources.Watch, a.Sources.Directories = cfg.Watch, a.Library
 }
 
 // slots bounds work to n at once; n ≤ 0 (a configuration built in code

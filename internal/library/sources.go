@@ -16,6 +16,7 @@ import (
 	"ragd/internal/ingest/guard"
 	"ragd/internal/jobs"
 	"ragd/internal/jobs/sourcesync"
+	"ragd/internal/platform/config"
 	"ragd/wire"
 )
 
@@ -46,6 +47,10 @@ type Sources struct {
 	// (sources.schedule_jitter).
 	MinEvery time.Duration
 	Jitter   time.Duration
+	// Watch are the config's watch: entries, listed as read-only
+	// directory sources (sources_watch.go) whose syncs Directories runs.
+	Watch       []config.WatchEntry
+	Directories *Service
 }
 
 // Create validates and records a source.
@@ -88,9 +93,7 @@ func (s *Sources) checkKind(k ragd.SourceKind) error {
 	switch k {
 	case "":
 		return ragd.Invalid("kind", "missing", "kind is required: one of %s", built)
-	case ragd.SourceDirectory:
-		return ragd.Invalid("kind", "value_error", "a directory is synced with POST /tools/rag_index_directory (sync: true) or watch:, not as a source yet: this ragd's sources are %s", built)
-	case ragd.SourceWeb, ragd.SourceS3, ragd.SourceGit:
+	case ragd.SourceWeb, ragd.SourceS3, ragd.SourceGit, ragd.SourceDirectory:
 		return ragd.Invalid("kind", "value_error", "kind %s is not built yet: this ragd syncs %s", k, built)
 	}
 	return ragd.Invalid("kind", "value_error", "unknown kind %q: this ragd syncs %s", k, built)
@@ -105,11 +108,11 @@ func (s *Sources) check(ctx context.Context, src ragd.Source) error {
 		return err
 	}
 	if err := kind.Check(ctx, src); err != nil {
-		return err
+		return relabel(err, "file_path", "url")
 	}
 	if p := kind.LocalPath(src); p != "" {
 		if _, err := resolveFor(ctx, s.Roots, p); err != nil {
-			return err
+			return relabel(err, "file_path", "url")
 		}
 	}
 	if err := ragd.ValidTags(src.Tags); err != nil {
@@ -151,6 +154,13 @@ func (s *Sources) next(src ragd.Source, now time.Time) *time.Time {
 
 // Get returns a source the caller may see: one of a namespace it may use.
 func (s *Sources) Get(ctx context.Context, id string) (ragd.Source, error) {
+	if e, ok := s.watched(id); ok {
+		src, ok := watchSource(e)
+		if !ok || authn.CheckNamespace(ctx, src.Namespace) != nil {
+			return ragd.Source{}, ragd.NotFound("source %q not found", id)
+		}
+		return src, nil
+	}
 	src, err := s.Store.Get(ctx, id)
 	if err != nil {
 		return src, err
@@ -203,5 +213,6 @@ func (s *Sources) List(ctx context.Context, kb string) (SourceList, error) {
 			out.Sources = append(out.Sources, src)
 		}
 	}
+	out.Sources = append(out.Sources, s.watchSources(ctx, kb)...)
 	return out, nil
 }

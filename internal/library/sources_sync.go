@@ -14,7 +14,11 @@ import (
 // every file with the documents instead of diffing; the kinds that keep
 // a state of their own compare it with what the source reads now.
 func (s *Sources) Update(ctx context.Context, id string, req SourcePatch) (ragd.Source, error) {
-	if _, err := s.Get(ctx, id); err != nil {
+	cur, err := s.Get(ctx, id)
+	if err == nil {
+		err = readOnly(cur)
+	}
+	if err != nil {
 		return ragd.Source{}, err
 	}
 	var access *[]string
@@ -66,6 +70,9 @@ func (s *Sources) Delete(ctx context.Context, id string, keepDocuments bool) (So
 		return SourceDeleted{}, err
 	}
 	out := SourceDeleted{SourceID: id}
+	if err := readOnly(src); err != nil {
+		return out, err
+	}
 	kind, err := s.Kinds.For(src.Kind)
 	if err != nil {
 		return out, err
@@ -95,6 +102,9 @@ func (s *Sources) Sync(ctx context.Context, id string, req SyncSourceRequest) (E
 	src, err := s.Get(ctx, id)
 	if err != nil {
 		return Enqueued{}, nil, err
+	}
+	if e, ok := s.watched(id); ok {
+		return s.syncWatched(ctx, e, req)
 	}
 	if req.DryRun {
 		kind, err := s.Kinds.For(src.Kind)

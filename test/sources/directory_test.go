@@ -249,3 +249,46 @@ func TestDirectorySourceRefusals(t *testing.T) {
 		t.Errorf("inside the key's roots: %d %s", r.Status, r.Body)
 	}
 }
+
+// The config's watch: entries are listed as directory sources, read-only
+// (PATCH and DELETE answer 409 naming watch:) and synced on request by
+// the directory sync their watchers run.
+func TestWatchEntriesAreDirectorySources(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	dir := filepath.Join(root, "watched")
+	writeFiles(t, dir, map[string]string{"a.md": "# A\n\nWatched alpha.\n", "b.md": "# B\n\nWatched bravo.\n"})
+	cfg := stack.Config(t, root)
+	cfg.Watch = []config.WatchEntry{{Path: dir, KBName: "default"}}
+	s := start2(t, cfg)
+	r := s.Do(t, "GET", "/sources", nil)
+	var list library.SourceList
+	decode(t, r.Body, &list)
+	if len(list.Sources) != 1 {
+		t.Fatalf("GET /sources: %s", r.Body)
+	}
+	w := list.Sources[0]
+	if !w.Watch || w.Kind != ragd.SourceDirectory || w.URL != dir || w.Namespace != "default" || w.Every != "" || !strings.HasPrefix(w.ID, "watch_") {
+		t.Fatalf("the watch: entry as a source: %s", r.Body)
+	}
+	if r := s.Do(t, "GET", "/sources/"+w.ID, nil); r.Status != http.StatusOK || !strings.Contains(string(r.Body), `"watch":true`) {
+		t.Fatalf("GET /sources/%s: %d %s", w.ID, r.Status, r.Body)
+	}
+	for _, m := range []struct{ method, path string }{{"PATCH", "/sources/" + w.ID}, {"DELETE", "/sources/" + w.ID}} {
+		r := s.Do(t, m.method, m.path, map[string]any{"every": "1h"})
+		if m.method == "DELETE" {
+			r = s.Do(t, m.method, m.path, nil)
+		}
+		if r.Status != http.StatusConflict || !strings.Contains(string(r.Body), "comes from the config's watch:") {
+			t.Errorf("%s: %d %s, want 409 naming watch:", m.method, r.Status, r.Body)
+		}
+	}
+	if status, p := plan(t, s, w.ID, false); status != http.StatusOK || len(p.Added) != 2 {
+		t.Fatalf("dry run: %d %+v", status, p)
+	}
+	job, res := sync(t, s, w.ID, nil)
+	if job.Status != ragd.JobCompleted || res.FilesTotal != 2 {
+		t.Fatalf("sync: %s %s %+v", job.Status, job.Error, res)
+	}
+	equal(t, "documents", files(t, s, dir), []string{"a.md", "b.md"})
+}

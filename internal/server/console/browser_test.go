@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -377,4 +378,51 @@ func TestConsoleOpensOnANamespaceWithDocuments(t *testing.T) {
 	if ns := eval[string](t, ctx, selected); ns != "default" {
 		t.Fatalf("with documents in default, opened on %q", ns)
 	}
+}
+
+// The Sources view lists a source added through the API with its state,
+// and its "Sync now" starts a sync whose job shows in the jobs list until
+// it completes; the source then shows the sync's counts.
+func TestConsoleSyncsASource(t *testing.T) {
+	t.Parallel()
+	ctx := browser(t, 3*time.Minute)
+	root := t.TempDir()
+	dir := filepath.Join(root, "manuals")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"pump.md": "# Pump\n\nPrime the pump before the first start.\n",
+		"valve.md": "# Valve\n\nThe relief valve opens at six bar.\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := stack.Start(t, stack.Config(t, root), true)
+	r := s.Do(t, "POST", "/sources", map[string]any{"kind": "directory", "url": dir, "every": "2h"})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("POST /sources: %d %s", r.Status, r.Body)
+	}
+	var src struct {
+		ID string `json:"source_id"`
+	}
+	if err := json.Unmarshal(r.Body, &src); err != nil {
+		t.Fatalf("%v: %s", err, r.Body)
+	}
+	row := `#sources tr[data-source-id="` + src.ID + `"]`
+	do(t, ctx, "open the console", chromedp.Navigate(s.URL+"/ui/"), css("#app"), css(row))
+	text := textOf(t, ctx, row)
+	for _, want := range []string{"directory", dir, "default", "every 2h", "never", "Sync now"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("source row %q lacks %q", text, want)
+		}
+	}
+	do(t, ctx, "sync now", click(row+" button"), css(`#jobs li[data-status="completed"]`),
+		css(row+`[data-outcome="completed"]`))
+	if job := textOf(t, ctx, `#jobs li[data-status="completed"]`); !strings.Contains(job, "sync "+dir) {
+		t.Errorf("the sync's job: %q", job)
+	}
+	if last := textOf(t, ctx, row+" .last-sync"); !strings.Contains(last, "completed") || !strings.Contains(last, "+2 ~0 =0 -0") {
+		t.Errorf("last sync: %q", last)
+	}
+	screenshot(t, ctx, "console-sources")
 }

@@ -228,6 +228,7 @@ async function startApp(info) {
   // One read of the counts serves the choice and the list.
   const stats = await namespaceStats().catch(() => null);
   selectNamespace(openingNamespace(state.ns, info.namespaces, stats || {}), stats);
+  refreshSources();
   startJobs();
 }
 
@@ -426,8 +427,10 @@ async function refreshJobs() {
     return;
   }
   let finished = false;
+  let moved = false;
   for (const j of list.jobs) {
     const before = state.jobStatus.get(j.job_id);
+    if (before && before !== j.status) moved = true;
     // A job first seen completed finished since the last poll too, unless
     // this is the first poll.
     if (j.status === 'completed' && before !== 'completed' && (before || state.jobsPolled)) finished = true;
@@ -439,6 +442,7 @@ async function refreshJobs() {
     refreshNamespaces();
     refreshDocuments();
   }
+  if (moved || finished) refreshSources();
 }
 
 function jobLabel(j) {
@@ -478,6 +482,60 @@ async function cancelJob(id) {
     toast(`cancel: ${e.message}`);
   }
   refreshJobs();
+}
+
+// ------------------------------------------------------------- sources
+
+// refreshSources lists the sources the principal sees (GET /sources),
+// each with its state and a "Sync now" button; a sync's job shows in the
+// jobs list with its progress, as uploads do.
+async function refreshSources() {
+  let list;
+  try {
+    list = await api('GET', '/sources');
+  } catch (e) {
+    if (e.status !== 401) $('#sources').replaceChildren(el('tr', {}, el('td', { colspan: 6, class: 'muted' }, `sources: ${e.message}`)));
+    return;
+  }
+  const rows = (list.sources || []).map(sourceRow);
+  $('#sources').replaceChildren(...(rows.length ? rows : [el('tr', {}, el('td', { colspan: 6, class: 'muted' }, 'No sources.'))]));
+}
+
+function when(t) { return t ? new Date(t).toLocaleString() : ''; }
+
+// lastSync is a source's last sync: when, outcome, +added ~changed
+// =unchanged -deleted and failed files.
+function lastSync(l) {
+  if (!l) return el('span', { class: 'muted' }, 'never');
+  const counts = [`+${l.added}`, `~${l.changed}`, `=${l.unchanged}`, `-${l.deleted}`];
+  if (l.failed) counts.push(`${l.failed} failed`);
+  return el('span', {},
+    el('span', { class: `badge ${l.outcome}` }, l.outcome), ' ', when(l.at),
+    el('div', { class: 'sub' }, counts.join(' '), l.error ? ` · ${l.error}` : ''));
+}
+
+function sourceRow(src) {
+  const schedule = src.watch ? 'watch: (config)' : (src.every ? `every ${src.every}` : 'on request');
+  return el('tr', { 'data-source-id': src.source_id, 'data-outcome': (src.last_sync && src.last_sync.outcome) || 'never' },
+    el('td', {}, el('span', { class: 'badge' }, src.kind), ' ', el('span', { class: 'src-url' }, src.url)),
+    el('td', {}, src.kb_name),
+    el('td', {}, schedule),
+    el('td', { class: 'last-sync' }, lastSync(src.last_sync)),
+    el('td', {}, when(src.next_sync)),
+    el('td', {}, el('button', { type: 'button', class: 'ghost', onclick: (ev) => syncSource(ev.target, src) }, 'Sync now')));
+}
+
+async function syncSource(button, src) {
+  button.disabled = true;
+  try {
+    const e = await api('POST', `/sources/${encodeURIComponent(src.source_id)}/sync`);
+    if (e.job_id) state.jobLabel.set(e.job_id, `sync ${src.url}`);
+  } catch (e) {
+    toast(`sync: ${e.message}`);
+  }
+  button.disabled = false;
+  refreshJobs();
+  refreshSources();
 }
 
 // ------------------------------------------------------- search and ask

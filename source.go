@@ -27,8 +27,8 @@ const (
 type Source struct {
 	ID        string     `json:"source_id" jsonschema:"the source's id"`
 	Namespace string     `json:"kb_name" jsonschema:"the knowledge base its documents go to"`
-	Kind      SourceKind `json:"kind" jsonschema:"what it reads: git, web or s3"`
-	URL       string     `json:"url" jsonschema:"where it reads from: for git an https://, http://, git://, ssh:// (or user@host:path) or file:// URL; for web the start page; for s3 s3://<bucket>/<prefix>"`
+	Kind      SourceKind `json:"kind" jsonschema:"what it reads: git, web, s3 or directory"`
+	URL       string     `json:"url" jsonschema:"where it reads from: for git an https://, http://, git://, ssh:// (or user@host:path) or file:// URL; for web the start page; for s3 s3://<bucket>/<prefix>; for directory an absolute path inside the ingest roots"`
 	Ref       string     `json:"ref,omitempty" jsonschema:"the branch or tag synced; absent: the remote's default branch"`
 	Include   []string   `json:"include,omitempty" jsonschema:"globs of paths to index (** crosses directories); absent: every supported file"`
 	Exclude   []string   `json:"exclude,omitempty" jsonschema:"globs of paths never indexed, on top of the repository's .gitignore"`

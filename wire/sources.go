@@ -6,8 +6,8 @@ import "ragd"
 // knowledge base in sync with.
 type SourceRequest struct {
 	KBName  string          `json:"kb_name,omitempty" jsonschema:"namespace its documents go to (default: default)"`
-	Kind    ragd.SourceKind `json:"kind" jsonschema:"what it reads: git, web or s3 (directories are synced with rag_index_directory and watch:)"`
-	URL     string          `json:"url" jsonschema:"git: the repository, https://, http://, git://, ssh:// (or user@host:path) or file:// inside the ingest roots; web: the start page, http(s)://; s3: s3://<bucket>/<prefix>"`
+	Kind    ragd.SourceKind `json:"kind" jsonschema:"what it reads: git, web, s3 or directory (a directory inside the ingest roots, synced as rag_index_directory with sync: true)"`
+	URL     string          `json:"url" jsonschema:"git: the repository, https://, http://, git://, ssh:// (or user@host:path) or file:// inside the ingest roots; web: the start page, http(s)://; s3: s3://<bucket>/<prefix>; directory: an absolute path (or file:///path) inside the ingest roots"`
 	Ref     string          `json:"ref,omitempty" jsonschema:"branch or tag to sync (default: the remote's default branch)"`
 	Include []string        `json:"include,omitempty" jsonschema:"globs, in .gitignore syntax, of the paths to index (default: every supported file)"`
 	Exclude []string        `json:"exclude,omitempty" jsonschema:"globs, in .gitignore syntax, of paths never indexed, on top of the repository's .gitignore files"`

@@ -35,7 +35,7 @@ func (s *session) addSource(ctx context.Context, args []string) error {
 	req := wire.SourceRequest{}
 	var include, exclude, tags, access listFlag
 	var kind string
-	fs.StringVar(&kind, "kind", "", "git, web or s3 (default: s3 for an s3:// URL, git otherwise)")
+	fs.StringVar(&kind, "kind", "", "git, web, s3 or directory (default: s3 for an s3:// URL, git otherwise)")
 	fs.StringVar(&req.KBName, "kb", "", "namespace its documents go to (default: default)")
 	fs.StringVar(&req.Endpoint, "endpoint", "", "s3: the S3 endpoint, http(s)://host[:port]")
 	fs.StringVar(&req.Region, "region", "", "s3: the bucket's region")

@@ -292,3 +292,32 @@ func TestWatchEntriesAreDirectorySources(t *testing.T) {
 	}
 	equal(t, "documents", files(t, s, dir), []string{"a.md", "b.md"})
 }
+
+// include narrows a directory source to the files it names; a PATCH
+// widening it brings the others in at the next sync, and narrowing it
+// again keeps the documents of files still there.
+func TestDirectorySourceInclude(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	dir := filepath.Join(root, "site")
+	writeFiles(t, dir, map[string]string{"docs/a.md": "# A\n\nAlpha docs.\n", "docs/deep/b.md": "# B\n\nBravo deep docs.\n",
+		"notes/c.md": "# C\n\nCharlie notes here.\n", "d.txt": "Delta at the top, longer.\n"})
+	s := start(t, root)
+	id := directorySource(t, s, map[string]any{"url": dir, "include": []string{"docs/**"}})
+	if job, res := sync(t, s, id, nil); job.Status != ragd.JobCompleted || countsOf(res) != (counts{2, 0, 0, 0}) {
+		t.Fatalf("first sync: %s %s %+v", job.Status, job.Error, res)
+	}
+	equal(t, "with include docs/**", files(t, s, dir), []string{"docs/a.md", "docs/deep/b.md"})
+	if r := s.Do(t, "PATCH", "/sources/"+id, map[string]any{"include": []string{}, "exclude": []string{"*.txt"}}); r.Status != http.StatusOK {
+		t.Fatalf("PATCH: %d %s", r.Status, r.Body)
+	}
+	if job, res := sync(t, s, id, nil); job.Status != ragd.JobCompleted || countsOf(res) != (counts{1, 0, 2, 0}) {
+		t.Fatalf("after the PATCH: %s %s %+v", job.Status, job.Error, res)
+	}
+	equal(t, "without include, *.txt excluded", files(t, s, dir), []string{"docs/a.md", "docs/deep/b.md", "notes/c.md"})
+	s.Do(t, "PATCH", "/sources/"+id, map[string]any{"include": []string{"notes/"}})
+	if job, res := sync(t, s, id, nil); job.Status != ragd.JobCompleted || countsOf(res) != (counts{0, 0, 1, 0}) {
+		t.Fatalf("narrowed again: %s %s %+v", job.Status, job.Error, res)
+	}
+	equal(t, "narrowed again: the files left out are kept", files(t, s, dir), []string{"docs/a.md", "docs/deep/b.md", "notes/c.md"})
+}

@@ -46,13 +46,7 @@ func addDirectory(t *testing.T, s *stack.Stack, token string, body map[string]an
 // directorySource adds a directory source and returns its id.
 func directorySource(t *testing.T, s *stack.Stack, body map[string]any) string {
 	t.Helper()
-	r := addDirectory(t, s, "", body)
-	if r.Status != http.StatusCreated {
-		t.Fatalf("POST /sources: %d %s", r.Status, r.Body)
-	}
-	var src ragd.Source
-	decode(t, r.Body, &src)
-	return src.ID
+	return addKind(t, s, ragd.SourceDirectory, body)
 }
 
 // files are the paths, relative to dir, of the default namespace's

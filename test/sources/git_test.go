@@ -34,7 +34,13 @@ func start2(t *testing.T, cfg config.Config) *stack.Stack { return stack.Start(t
 // addSource adds a git source and returns its id.
 func addSource(t *testing.T, s *stack.Stack, body map[string]any) string {
 	t.Helper()
-	body["kind"] = "git"
+	return addKind(t, s, ragd.SourceGit, body)
+}
+
+// addKind adds a source of kind and returns its id.
+func addKind(t *testing.T, s *stack.Stack, kind ragd.SourceKind, body map[string]any) string {
+	t.Helper()
+	body["kind"] = kind
 	r := s.Do(t, "POST", "/sources", body)
 	if r.Status != http.StatusCreated {
 		t.Fatalf("POST /sources: %d %s", r.Status, r.Body)
@@ -67,6 +73,13 @@ func sync(t *testing.T, s *stack.Stack, id string, body map[string]any) (ragd.Jo
 // paths are the file paths of the namespace's documents from git sources.
 func paths(t *testing.T, s *stack.Stack) []string {
 	t.Helper()
+	return items(t, s, ragd.SourceGit)
+}
+
+// items are the items (paths, page URLs, keys) of the default
+// namespace's documents from sources of kind, sorted.
+func items(t *testing.T, s *stack.Stack, kind ragd.SourceKind) []string {
+	t.Helper()
 	r := s.Do(t, "GET", "/documents?limit=1000", nil)
 	var list struct {
 		Documents []ragd.Document `json:"documents"`
@@ -74,7 +87,7 @@ func paths(t *testing.T, s *stack.Stack) []string {
 	decode(t, r.Body, &list)
 	out := []string{}
 	for _, d := range list.Documents {
-		if p, ok := ragd.GitURIPath(d.Source); ok {
+		if p, ok := ragd.SourceItem(kind, d.Source); ok {
 			out = append(out, p)
 		}
 	}

@@ -42,32 +42,14 @@ func addS3Source(t *testing.T, s *stack.Stack, b *s3bucket.Bucket, endpoint, pre
 	for k, v := range more {
 		body[k] = v
 	}
-	r := s.Do(t, "POST", "/sources", body)
-	if r.Status != http.StatusCreated {
-		t.Fatalf("POST /sources: %d %s", r.Status, r.Body)
-	}
-	var src ragd.Source
-	decode(t, r.Body, &src)
-	return src.ID
+	return addKind(t, s, ragd.SourceS3, body)
 }
 
 // s3Keys are the object keys of the namespace's documents from s3
 // sources.
 func s3Keys(t *testing.T, s *stack.Stack) []string {
 	t.Helper()
-	r := s.Do(t, "GET", "/documents?limit=1000", nil)
-	var list struct {
-		Documents []ragd.Document `json:"documents"`
-	}
-	decode(t, r.Body, &list)
-	out := []string{}
-	for _, d := range list.Documents {
-		if k, ok := ragd.SourceItem(ragd.SourceS3, d.Source); ok {
-			out = append(out, k)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return items(t, s, ragd.SourceS3)
 }
 
 // Two syncs of a bucket's prefix over REST: the first indexes the

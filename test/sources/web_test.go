@@ -18,33 +18,14 @@ import (
 // addWebSource adds a web source and returns its id.
 func addWebSource(t *testing.T, s *stack.Stack, body map[string]any) string {
 	t.Helper()
-	body["kind"] = "web"
-	r := s.Do(t, "POST", "/sources", body)
-	if r.Status != http.StatusCreated {
-		t.Fatalf("POST /sources: %d %s", r.Status, r.Body)
-	}
-	var src ragd.Source
-	decode(t, r.Body, &src)
-	return src.ID
+	return addKind(t, s, ragd.SourceWeb, body)
 }
 
 // webPages are the page URLs of the namespace's documents from web
 // sources.
 func webPages(t *testing.T, s *stack.Stack) []string {
 	t.Helper()
-	r := s.Do(t, "GET", "/documents?limit=1000", nil)
-	var list struct {
-		Documents []ragd.Document `json:"documents"`
-	}
-	decode(t, r.Body, &list)
-	out := []string{}
-	for _, d := range list.Documents {
-		if p, ok := ragd.SourceItem(ragd.SourceWeb, d.Source); ok {
-			out = append(out, p)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return items(t, s, ragd.SourceWeb)
 }
 
 // harbour is a site of six pages under /docs/ — HTML, Markdown, text

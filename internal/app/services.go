@@ -99,7 +99,8 @@ func (a *App) assembleSources(d services, keeper *versions.Keeper) {
 	cfg := d.cfg
 	git := &gitsync.Syncer{Dir: filepath.Join(cfg.Data.Dir, "sources"), UploadsDir: uploadsDir(cfg), Roots: d.roots,
 		Fetcher: d.fetcher, Registry: d.registry, MaxRepoBytes: cfg.Sources.GitMaxRepoBytes, MaxFiles: cfg.Sources.GitMaxFiles,
-		MaxFileBytes: cfg.Ingest.MaxFileBytes, WebURL: cfg.Sources.GitWebURL, Timeout: cfg.Sources.GitTimeout}
+		MaxFileBytes: cfg.Ingest.MaxFileBytes, WebURL: cfg.Sources.GitWebURL, Timeout: cfg.Sources.GitTimeout,
+		CAFile: cfg.Sources.GitCAFile}
 	kinds := sourcesync.Kinds{ragd.SourceGit: git}
 	a.S3 = &s3sync.Syncer{UploadsDir: uploadsDir(cfg), Fetcher: d.fetcher, Registry: d.registry, KV: a.KV,
 		Keys: keyspace.New(cfg.Redis.KeyPrefix), MaxObjects: cfg.Sources.S3MaxObjects, MaxObjectBytes: cfg.Ingest.MaxFileBytes,

@@ -10,6 +10,7 @@ import (
 
 	"ragd"
 	"ragd/internal/testkit/gitserver"
+	"ragd/internal/testkit/stack"
 )
 
 // A repository over SSH, read with a deploy key from the server's
@@ -65,5 +66,46 @@ func TestGitOverSSHWithADeployKey(t *testing.T) {
 			t.Errorf("%s: %s %q, want failed saying %q", tc.name, job.Status, job.Error, tc.want)
 		}
 		equal(t, tc.name+": nothing deleted", paths(t, s), []string{"a.md", "b.md"})
+	}
+}
+
+// A repository over HTTPS whose certificate no system authority signed
+// (a Git server with an internal CA): the sync fails saying so, deleting
+// nothing, until sources.git_ca_file names the authority; a CA file that
+// holds no certificate fails naming the setting.
+func TestGitOverHTTPSWithAnInternalCA(t *testing.T) {
+	t.Parallel()
+	repo := gitserver.NewRepo(t, "internal.git")
+	repo.Write("a.md", "# Access\n\nBadges are renewed every year.\n")
+	repo.Commit("first")
+	url, ca := gitserver.HTTPS(t, repo)
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	notCA := filepath.Join(t.TempDir(), "not-a-ca.pem")
+	for f, body := range map[string]string{caFile: ca, notCA: "not a certificate"} {
+		if err := os.WriteFile(f, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct{ caFile, want string }{
+		{"", "certificate"},
+		{notCA, "sources.git_ca_file"},
+		{caFile, ""},
+	} {
+		cfg := stack.Config(t)
+		cfg.Ingest.AllowPrivateURLs, cfg.Worker.MaxRetries, cfg.Sources.GitCAFile = true, 0, c.caFile
+		s := start2(t, cfg)
+		id := addSource(t, s, map[string]any{"url": url})
+		job, _ := sync(t, s, id, nil)
+		switch {
+		case c.want == "" && job.Status != ragd.JobCompleted:
+			t.Fatalf("with the CA file: %s %q", job.Status, job.Error)
+		case c.want != "" && (job.Status != ragd.JobFailed || !strings.Contains(job.Error, c.want)):
+			t.Errorf("CA file %q: %s %q, want failed saying %q", c.caFile, job.Status, job.Error, c.want)
+		}
+		want := []string{}
+		if c.want == "" {
+			want = []string{"a.md"}
+		}
+		equal(t, "CA file "+c.caFile, paths(t, s), want)
 	}
 }

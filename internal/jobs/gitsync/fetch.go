@@ -2,8 +2,10 @@ package gitsync
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -49,13 +51,17 @@ func (s *Syncer) fetch(ctx context.Context, src ragd.Source) (fetched, error) {
 		ctx, cancel = context.WithTimeout(ctx, s.Timeout)
 		defer cancel()
 	}
-	ref, err := s.remoteRef(ctx, repo, src.Ref, am)
+	ca, err := s.caBundle()
+	if err != nil {
+		return fetched{}, err
+	}
+	ref, err := s.remoteRef(ctx, repo, src.Ref, am, ca)
 	if err != nil {
 		return fetched{}, err
 	}
 	spec := config.RefSpec("+" + ref + ":refs/ragd/synced")
 	err = repo.FetchContext(ctx, &git.FetchOptions{RemoteName: "origin", RefSpecs: []config.RefSpec{spec}, Auth: am,
-		Tags: git.NoTags, Force: true})
+		Tags: git.NoTags, Force: true, CABundle: ca})
 	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
 		return fetched{}, unreachable(src.URL, err)
 	}
@@ -79,12 +85,12 @@ func (s *Syncer) fetch(ctx context.Context, src ragd.Source) (fetched, error) {
 
 // remoteRef is the remote's full name of ref: a branch, else a tag; an
 // empty ref is the remote's default branch.
-func (s *Syncer) remoteRef(ctx context.Context, repo *git.Repository, ref string, am transport.AuthMethod) (string, error) {
+func (s *Syncer) remoteRef(ctx context.Context, repo *git.Repository, ref string, am transport.AuthMethod, ca []byte) (string, error) {
 	rem, err := repo.Remote("origin")
 	if err != nil {
 		return "", err
 	}
-	refs, err := rem.ListContext(ctx, &git.ListOptions{Auth: am})
+	refs, err := rem.ListContext(ctx, &git.ListOptions{Auth: am, CABundle: ca})
 	if err != nil {
 		return "", unreachable(rem.Config().URLs[0], err)
 	}
@@ -176,4 +182,27 @@ func (s *Syncer) checkSize(id string) error {
 // refused ragd. The sync fails and prunes nothing.
 func unreachable(url string, err error) error {
 	return ragd.Unavailable("git remote", fmt.Errorf("fetch %s: %w", url, err))
+}
+
+// maxCABytes bounds the CA file read.
+const maxCABytes = 1 << 20
+
+// caBundle is CAFile's certificates, nil without one; a file that cannot
+// be read or holds no PEM certificate fails the fetch naming the setting.
+func (s *Syncer) caBundle() ([]byte, error) {
+	if s.CAFile == "" {
+		return nil, nil
+	}
+	f, err := os.Open(s.CAFile)
+	if err == nil {
+		defer f.Close()
+		var b []byte
+		if b, err = io.ReadAll(io.LimitReader(f, maxCABytes)); err == nil {
+			if x509.NewCertPool().AppendCertsFromPEM(b) {
+				return b, nil
+			}
+			err = errors.New("it holds no PEM certificate")
+		}
+	}
+	return nil, &ragd.Error{Kind: ragd.KindInvalid, Message: fmt.Sprintf("sources.git_ca_file %s cannot be used: %v", s.CAFile, err)}
 }

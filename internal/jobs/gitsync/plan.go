@@ -43,6 +43,9 @@ type Syncer struct {
 	WebURL string
 	// Timeout bounds one fetch (sources.git_timeout).
 	Timeout time.Duration
+	// CAFile holds the certificate authorities https remotes are also
+	// trusted from (sources.git_ca_file), read at each fetch.
+	CAFile string
 
 	// Reads counts the blobs staged: a sync reads only what changed.
 	Reads atomic.Int64

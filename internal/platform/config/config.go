@@ -52,6 +52,10 @@ type Sources struct {
 	GitWebURL string `yaml:"git_web_url"`
 	// GitTimeout bounds one fetch.
 	GitTimeout time.Duration `yaml:"git_timeout"`
+	// GitCAFile is a PEM file of certificate authorities trusted, besides
+	// the system's, by https git sources (a Git server with an internal
+	// CA); empty: the system's alone.
+	GitCAFile string `yaml:"git_ca_file"`
 	// S3MaxObjects refuses an s3 sync of more objects under the prefix.
 	S3MaxObjects int `yaml:"s3_max_objects"`
 	// S3Timeout bounds an s3 source's listing, and each object read.

@@ -1,11 +1,14 @@
 // Package gitserver starts real Git servers for tests — Debian's
-// `git daemon` (git://) and `git http-backend` behind Go's CGI handler
-// (smart HTTP) — over repositories the test builds with git commands
-// (Repo). Without git the test fails saying how to install it.
+// `git daemon` (git://), `git http-backend` behind Go's CGI handler
+// (smart HTTP, and HTTPS with a certificate of its own) and `git
+// upload-pack` behind an SSH server (ssh.go) — over repositories the
+// test builds with git commands (Repo). Without git the test fails saying
+// how to install it.
 package gitserver
 
 import (
 	"bytes"
+	"encoding/pem"
 	"fmt"
 	"net"
 	"net/http/cgi"
@@ -114,11 +117,26 @@ func Daemon(t testing.TB, r *Repo) (url string, stop func()) {
 // net/http/cgi) until the test ends, and returns the repository's URL.
 func HTTP(t testing.TB, r *Repo) string {
 	t.Helper()
-	backend := filepath.Join(execPath(t), "git-http-backend")
-	srv := httptest.NewServer(&cgi.Handler{Path: backend,
-		Env: []string{"GIT_PROJECT_ROOT=" + r.Root, "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_NOSYSTEM=1"}})
+	srv := httptest.NewServer(backend(t, r))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/" + r.Name
+}
+
+// HTTPS is HTTP over TLS, with a certificate of its own for 127.0.0.1:
+// it returns the repository's URL and the certificate's PEM, which a
+// client must be told to trust.
+func HTTPS(t testing.TB, r *Repo) (url, caPEM string) {
+	t.Helper()
+	srv := httptest.NewTLSServer(backend(t, r))
+	t.Cleanup(srv.Close)
+	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	return srv.URL + "/" + r.Name, string(ca)
+}
+
+// backend is `git http-backend` serving r's Root behind net/http/cgi.
+func backend(t testing.TB, r *Repo) *cgi.Handler {
+	return &cgi.Handler{Path: filepath.Join(execPath(t), "git-http-backend"),
+		Env: []string{"GIT_PROJECT_ROOT=" + r.Root, "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_NOSYSTEM=1"}}
 }
 
 // execPath is where git keeps its programs (git --exec-path).

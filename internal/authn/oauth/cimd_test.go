@@ -13,13 +13,15 @@ import (
 )
 
 // documentHost serves Client ID Metadata Documents over TLS: doc(url)
-// is the body at /client.json, and slow holds the answer until the test
-// ends.
+// is the body at /client.json, slow holds the answer until the test
+// ends, and moved, when set, answers every other path with a redirect
+// there.
 type documentHost struct {
-	srv  *httptest.Server
-	doc  func(id string) string
-	slow bool
-	done chan struct{}
+	srv   *httptest.Server
+	doc   func(id string) string
+	slow  bool
+	moved string
+	done  chan struct{}
 }
 
 func newDocumentHost(t *testing.T) *documentHost {
@@ -30,6 +32,10 @@ func newDocumentHost(t *testing.T) *documentHost {
 			case <-r.Context().Done():
 			case <-d.done:
 			}
+			return
+		}
+		if d.moved != "" && r.URL.Path != d.moved {
+			http.Redirect(w, r, d.moved, http.StatusFound)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -112,4 +118,15 @@ func TestClientDocumentOfAnotherClient(t *testing.T) {
 	d.doc = func(string) string { return clientDocument("https://other.example/client.json", a.redirect) }
 	res, body := h.get(a.query())
 	wantErrorPage(t, res, body, http.StatusBadRequest, "differs from its URL")
+}
+
+// TestClientDocumentRedirectIsNotFollowed: a document URL answering with
+// a redirect is refused, though the document it points to would do: ragd
+// reads the client_id URL itself or nothing, so a public host cannot send
+// the fetch on to another (a private address, say).
+func TestClientDocumentRedirectIsNotFollowed(t *testing.T) {
+	h, d, a := documentHarness(t, true)
+	d.moved = "/elsewhere.json"
+	res, body := h.get(a.query())
+	wantErrorPage(t, res, body, http.StatusBadRequest, "302")
 }

@@ -2,6 +2,9 @@ package mcpserver_test
 
 import (
 	"fmt"
+	"net/http"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,8 +49,40 @@ func TestListAndSyncSourcesOverMCP(t *testing.T) {
 	if job.Status != ragd.JobCompleted || job.Progress.Done != 2 {
 		t.Fatalf("the sync's job: %+v", job)
 	}
+	syncAsTask(t, s, repo, id)
 	res, _ = call(t, cs, "core_sync_source", map[string]any{"source_id": "src_0000000000000000"})
 	if !res.IsError {
 		t.Fatal("a source that does not exist was synced")
+	}
+}
+
+// syncAsTask syncs the source as a 2025-11-25 task after a commit adding
+// a file: core_sync_source declares optional task support, the task is
+// the sync's job, its status message counts the files, and its result is
+// the job's result as GET /jobs/{id} gives it.
+func syncAsTask(t *testing.T, s *stack.Stack, repo *gitserver.Repo, source string) {
+	t.Helper()
+	repo.Write("0003-use-asynq.md", "# Use Asynq\n\nWe run jobs with Asynq.\n")
+	repo.Commit("a third decision")
+	k := &tasker{t: t, url: s.URL}
+	k.send("initialize", "", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "ragd-sources-test", "version": "1"}})
+	tools, _ := k.send("tools/list", "", nil).Result["tools"].([]any)
+	for _, raw := range tools {
+		if tool := raw.(map[string]any); tool["name"] == "core_sync_source" &&
+			!reflect.DeepEqual(tool["execution"], map[string]any{"taskSupport": "optional"}) {
+			t.Fatalf("core_sync_source's execution: %v", tool["execution"])
+		}
+	}
+	id, _ := k.created(k.callAsTask("core_sync_source", map[string]any{"source_id": source}, nil))["taskId"].(string)
+	got := k.settle(id)
+	if got["status"] != "completed" || !strings.Contains(fmt.Sprint(got["statusMessage"]), "1 of 1 files") {
+		t.Fatalf("the sync's task: %v", got)
+	}
+	res := k.send("tasks/result", "", map[string]any{"taskId": id})
+	out := structured(t, res.Result)
+	job := s.Do(t, http.MethodGet, "/jobs/"+id, nil).JSON
+	if res.Result["isError"] == true || out["job_id"] != id || !reflect.DeepEqual(out["result"], job["result"]) {
+		t.Fatalf("tasks/result %s against GET /jobs/%s: %v", res.Raw, id, job)
 	}
 }

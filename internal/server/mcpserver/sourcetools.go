@@ -9,18 +9,18 @@ import (
 )
 
 // sourceTools are core_list_sources and core_sync_source, offered when
-// the server keeps sources.
+// the server keeps sources; a sync also runs as an MCP Task (its job).
 func (m *Server) sourceTools() []tool {
 	return []tool{
 		{name: "core_list_sources", annotations: sdk.ToolAnnotations{Title: "List synced sources", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
-			description: "The sources (Git repositories) kept in sync with the knowledge bases you may use: url, ref, schedule (every), " +
+			description: "The sources (Git repositories, websites, S3 buckets, server directories) kept in sync with the knowledge bases you may use: url, ref, schedule (every), " +
 				"the last sync (when, outcome, counts, commit) and the next one. Sync one with core_sync_source.",
 			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m, m.listSources(p))) }},
 		{name: "core_sync_source", annotations: sdk.ToolAnnotations{Title: "Sync a source now", DestructiveHint: yes(), IdempotentHint: true, OpenWorldHint: yes()},
 			description: "Sync a source now: its new and changed files are indexed and the documents of deleted files removed. " +
 				"Returns a job_id at once; poll core_job_status (files done/total; result files_added, files_changed, files_unchanged, documents_deleted). " +
 				"A sync already running is returned instead of a second. dry_run answers with the plan and changes nothing.",
-			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m, m.syncSource)) }},
+			register: func(s toolSet, t *sdk.Tool, p preset) { addTool(s, t, guarded(m, m.syncSource)) }, tasks: true},
 	}
 }
 

@@ -14,8 +14,8 @@ import (
 	"ragd/internal/library"
 )
 
-// MCP Tasks for the long tools (core_ingest, core_ingest_directory and the
-// profile tools built on them): a task is ragd's job, its id the job id,
+// MCP Tasks for the long tools (core_ingest, core_ingest_directory, the
+// profile tools built on them, and core_sync_source): a task is ragd's job, its id the job id,
 // so GET /jobs/{id}, the console and the CLI show the same thing. Nothing
 // is kept beside the job records in Redis, so /mcp stays stateless and any
 // replica answers for any task.

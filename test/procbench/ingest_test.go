@@ -78,6 +78,16 @@ func BenchmarkProcessDirectoryIngest(b *testing.B) {
 // readmes returns n Markdown files of 2–64 KB from the module cache,
 // READMEs first, in a fixed order.
 func readmes(b *testing.B, n int) []string {
+	found := markdownFiles(b)
+	if len(found) < n {
+		b.Fatalf("only %d Markdown files in the module cache (run go mod download)", len(found))
+	}
+	return found[:n]
+}
+
+// markdownFiles are the Markdown files of 2–64 KB in the module cache,
+// READMEs first, in a fixed order.
+func markdownFiles(b *testing.B) []string {
 	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
 		b.Fatal(err)
@@ -98,11 +108,7 @@ func readmes(b *testing.B, n int) []string {
 	})
 	slices.Sort(readmes)
 	slices.Sort(others)
-	found := append(readmes, others...)
-	if len(found) < n {
-		b.Fatalf("only %d Markdown files in the module cache (run go mod download)", len(found))
-	}
-	return found[:n]
+	return append(readmes, others...)
 }
 
 // pollEvery is how often waitJob asks: as often as ragd's own wait:true
@@ -115,8 +121,9 @@ func waitJob(b *testing.B, client *http.Client, base, id string) {
 	waitJobEvery(b, client, base, id, pollEvery)
 }
 
-// waitJobEvery polls a job every so often until it completes.
-func waitJobEvery(b *testing.B, client *http.Client, base, id string, every time.Duration) {
+// waitJobEvery polls a job every so often until it completes, and
+// returns its result.
+func waitJobEvery(b *testing.B, client *http.Client, base, id string, every time.Duration) ragd.DirectoryResult {
 	deadline := time.Now().Add(10 * time.Minute)
 	for time.Now().Before(deadline) {
 		var job ragd.Job
@@ -134,13 +141,14 @@ func waitJobEvery(b *testing.B, client *http.Client, base, id string, every time
 			if decodeRaw(job.Result, &res) == nil && res.FilesFailed > 0 {
 				b.Fatalf("job %s: %d files failed", id, res.FilesFailed)
 			}
-			return
+			return res
 		case ragd.JobFailed, ragd.JobCancelled:
 			b.Fatalf("job %s %s: %s", id, job.Status, job.Error)
 		}
 		time.Sleep(every)
 	}
 	b.Fatalf("job %s did not end", id)
+	return ragd.DirectoryResult{}
 }
 
 // floorCollection creates a collection with the schema of ragd's, for the

@@ -49,10 +49,12 @@ func BenchmarkProcessWebSync(b *testing.B) {
 		var src ragd.Source
 		post(b, client, r.URL+"/sources", map[string]any{"kind": "web", "url": site.URL("/docs/"), "kb_name": kb}, &src)
 		syncWeb := func() time.Duration {
-			return timed(b, client, r.URL+"/sources/"+src.ID+"/sync", map[string]any{}, r.URL)
+			d, _ := timed(b, client, r.URL+"/sources/"+src.ID+"/sync", map[string]any{}, r.URL)
+			return d
 		}
 		syncDir := func() time.Duration {
-			return timed(b, client, r.URL+"/tools/rag_index_directory", map[string]any{"directory_path": dir, "kb_name": "d" + kb, "sync": true}, r.URL)
+			d, _ := timed(b, client, r.URL+"/tools/rag_index_directory", map[string]any{"directory_path": dir, "kb_name": "d" + kb, "sync": true}, r.URL)
+			return d
 		}
 		var webTime, dirTime time.Duration
 		if round%2 == 0 { // which goes first alternates

@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -168,10 +169,12 @@ func TestTasksCancel(t *testing.T) {
 // TestTasksExtension follows the 2026-07-28 extension: server/discover
 // advertises it; a client that declares it gets a task from a directory
 // ingest (resultType task, ttlMs, pollIntervalMs), cancels one (an empty
-// complete result; GET /jobs agrees) and polls another to completed with
-// the directory's result inline; one that does not declare it gets the
-// plain result and -32021 from tasks/get; tasks/result and tasks/list are
-// not the extension's (-32601).
+// complete result; GET /jobs agrees; cancelling it again, or a completed
+// task, is the same acknowledgement and changes nothing) and polls another
+// to completed with the directory's result inline; one that does not
+// declare it gets the plain result and -32021 naming the extension in
+// data.requiredCapabilities from tasks/get and tasks/cancel; tasks/result
+// and tasks/list are not the extension's (-32601).
 func TestTasksExtension(t *testing.T) {
 	t.Parallel()
 	root, dir, broken := taskDocs(t)
@@ -194,8 +197,14 @@ func TestTasksExtension(t *testing.T) {
 	if st, _ := jobStatus(t, s, "", id); st != "cancelled" || k.settle(id)["status"] != "cancelled" {
 		t.Fatalf("GET /jobs/%s after the cancel: %s", id, st)
 	}
-	if a := k.send("tasks/cancel", id, map[string]any{"taskId": id}); a.code() != -32602 || a.Status != http.StatusBadRequest {
+	// The extension's cancel of an ended task is the same empty
+	// acknowledgement: its errors are for unknown ids only.
+	if a := k.send("tasks/cancel", id, map[string]any{"taskId": id}); a.Error != nil || a.Status != http.StatusOK ||
+		!reflect.DeepEqual(a.Result, map[string]any{"resultType": "complete"}) {
 		t.Fatalf("a second cancel: %d %s", a.Status, a.Raw)
+	}
+	if got := k.get(id).Result; got["status"] != "cancelled" {
+		t.Fatalf("after a second cancel: %v", got)
 	}
 
 	s.StartWorker(t)
@@ -206,6 +215,10 @@ func TestTasksExtension(t *testing.T) {
 	if done["status"] != "completed" || done["resultType"] != "complete" || res["resultType"] != "complete" ||
 		!reflect.DeepEqual(structured(t, res)["result"], job["result"]) {
 		t.Fatalf("completed: %v against GET /jobs: %v", done, job)
+	}
+	if a := k.send("tasks/cancel", id, map[string]any{"taskId": id}); a.Error != nil || !reflect.DeepEqual(a.Result, map[string]any{"resultType": "complete"}) ||
+		k.get(id).Result["status"] != "completed" {
+		t.Fatalf("cancelling a completed task: %d %s", a.Status, a.Raw)
 	}
 	// A job that failed is a completed task with an error result: the
 	// extension keeps failed for JSON-RPC errors.
@@ -228,8 +241,24 @@ func TestTasksExtension(t *testing.T) {
 	if out := structured(t, a.Result); a.Result["resultType"] != "complete" || out["job_id"] == "" {
 		t.Fatalf("a call without the extension: %s", a.Raw)
 	}
-	if a := plain.get(id); a.code() != -32021 || a.Status != http.StatusBadRequest {
-		t.Fatalf("tasks/get without the extension: %d %s", a.Status, a.Raw)
+	// -32021 names the capability to declare (data.requiredCapabilities),
+	// as the 2026-07-28 schema's MissingRequiredClientCapabilityError must.
+	for _, m := range []string{"tasks/get", "tasks/cancel"} {
+		a := plain.send(m, id, map[string]any{"taskId": id})
+		var e struct {
+			Error struct {
+				Data struct {
+					RequiredCapabilities struct {
+						Extensions map[string]any `json:"extensions"`
+					} `json:"requiredCapabilities"`
+				} `json:"data"`
+			} `json:"error"`
+		}
+		_ = json.Unmarshal([]byte(a.Raw), &e)
+		if a.code() != -32021 || a.Status != http.StatusBadRequest ||
+			!reflect.DeepEqual(e.Error.Data.RequiredCapabilities.Extensions, map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}) {
+			t.Fatalf("%s without the extension: %d %s", m, a.Status, a.Raw)
+		}
 	}
 }
 

@@ -34,7 +34,9 @@ import (
 //     (-32601).
 //
 // An unknown, malformed or foreign taskId is -32602 "Task not found" in
-// both, and so is a finished task's cancel ("already in terminal status").
+// both, and so is a finished task's cancel in 2025-11-25 ("already in
+// terminal status"); the extension acknowledges that cancel as any other.
+// Its -32021 names the extension in data.requiredCapabilities.
 // Every answer is JSON, never an event stream (a poll is not a stream).
 type taskWire struct {
 	backend taskBackend
@@ -195,8 +197,9 @@ func (t *taskWire) answer(w http.ResponseWriter, req taskRequest) {
 		return
 	}
 	if req.modern && !declaresTasks(req.p.Meta) {
-		t.fail(w, req, sdk.CodeMissingRequiredClientCapabilities,
-			"Missing required client capability: "+req.method+" needs the "+tasksExtension+" extension in the request's client capabilities")
+		t.failData(w, req, sdk.CodeMissingRequiredClientCapabilities,
+			"Missing required client capability: "+req.method+" needs the "+tasksExtension+" extension in the request's client capabilities",
+			map[string]any{"requiredCapabilities": map[string]any{"extensions": map[string]any{tasksExtension: map[string]any{}}}})
 		return
 	}
 	ctx := callerContext(req.r.Context(), &sdk.RequestExtra{TokenInfo: sdkauth.TokenInfoFromContext(req.r.Context())})
@@ -239,6 +242,11 @@ func (t *taskWire) onTask(ctx context.Context, w http.ResponseWriter, req taskRe
 	case "tasks/cancel":
 		s, err := t.backend.cancel(ctx, id)
 		switch {
+		case req.modern && ragd.KindOf(err) == ragd.KindConflict:
+			// The extension acknowledges a cancel of an ended task as of a
+			// running one (its errors are for unknown ids): the task keeps
+			// the status it ended with, as tasks/get shows.
+			t.write(w, req, map[string]any{"resultType": "complete"})
 		case err != nil:
 			t.failWith(w, req, err)
 		case req.modern:
@@ -332,9 +340,9 @@ func (t *taskWire) write(w http.ResponseWriter, req taskRequest, result any) {
 }
 
 // failWith answers a backend error: an unknown or foreign task, a bad
-// cursor, a finished task's cancel are invalid params (-32602), as both
-// generations ask; anything else an internal error (-32603) in
-// toolError's words.
+// cursor, a finished task's cancel (2025-11-25) are invalid params
+// (-32602), as the generations ask; anything else an internal error
+// (-32603) in toolError's words.
 func (t *taskWire) failWith(w http.ResponseWriter, req taskRequest, err error) {
 	switch ragd.KindOf(err) {
 	case ragd.KindNotFound:
@@ -351,7 +359,15 @@ func (t *taskWire) failWith(w http.ResponseWriter, req taskRequest, err error) {
 // fail answers a JSON-RPC error; from 2026-07-28 on with the HTTP status
 // SEP-2575 gives its code, as fastCalls does.
 func (t *taskWire) fail(w http.ResponseWriter, req taskRequest, code int64, msg string) {
+	t.failData(w, req, code, msg, nil)
+}
+
+// failData is fail with the error's data (nil: none).
+func (t *taskWire) failData(w http.ResponseWriter, req taskRequest, code int64, msg string, data any) {
 	werr := &sdkjsonrpc.Error{Code: code, Message: msg}
+	if data != nil {
+		werr.Data, _ = json.Marshal(data)
+	}
 	raw, _ := sdkjsonrpc.EncodeMessage(&sdkjsonrpc.Response{ID: req.id, Error: werr})
 	status := http.StatusOK
 	if s := errorStatus(werr); req.modern && s != 0 {

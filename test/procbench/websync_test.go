@@ -43,7 +43,7 @@ func BenchmarkProcessWebSync(b *testing.B) {
 	site.Set("/docs/", website.HTML, index)
 	testenv.WriteFile(b, filepath.Join(dir, "index.html"), index)
 	client := &http.Client{}
-	var firsts, resyncs []float64
+	rounds := syncRounds{what: "web sync", items: fmt.Sprintf("%d pages", webPages), resync: "unchanged (all 304)"}
 	for round := range max(b.N, 3) {
 		kb := fmt.Sprintf("w%d", round)
 		var src ragd.Source
@@ -62,19 +62,12 @@ func BenchmarkProcessWebSync(b *testing.B) {
 		} else {
 			dirTime, webTime = syncDir(), syncWeb()
 		}
-		firsts = append(firsts, dirTime.Seconds()/webTime.Seconds())
 		site.Reset()
 		reWeb, reDir := syncWeb(), syncDir()
 		if c := site.Count(""); c.NotModified != webPages || c.Full != 0 {
 			b.Fatalf("the unchanged re-sync asked the site %+v; want %d answers of 304", c, webPages)
 		}
-		resyncs = append(resyncs, reDir.Seconds()/reWeb.Seconds())
-		fmt.Printf("web sync, %d pages, round %d: first sync %s vs directory %s (%.2f×); unchanged re-sync %s vs directory sync %s (%.2f×)\n",
-			webPages, round, webTime.Round(time.Millisecond), dirTime.Round(time.Millisecond), firsts[round],
-			reWeb.Round(time.Millisecond), reDir.Round(time.Millisecond), resyncs[round])
+		rounds.add(webTime, dirTime, reWeb, reDir)
 	}
-	fmt.Printf("web source sync from a loopback site, ragd's own process: first sync / directory ingest rate %s (target ≥ 0.80); "+
-		"unchanged re-sync (all 304) / directory sync rate %s\n", spread(firsts), spread(resyncs))
-	b.ReportMetric(median(firsts), "web/dir-ratio")
-	b.ReportMetric(median(resyncs), "resync/dirsync-ratio")
+	rounds.report(b, "web source sync from a loopback site, ragd's own process", "web/dir-ratio")
 }

@@ -1,5 +1,5 @@
 // Package cli is ragd's command-line client: ingest, search, ask, jobs,
-// cancel, docs, rm, export, import and embedder, talking to a ragd server over its
+// cancel, docs, rm, sources, export, import and embedder, talking to a ragd server over its
 // REST API through package client (never to the services directly). Each
 // command prints for people, or with --json one JSON document for
 // scripts, and ends with an exit status a script can test.

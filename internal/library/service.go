@@ -1,7 +1,13 @@
-// Package library keeps the knowledge base's contents: it validates index
-// requests and enqueues their jobs, reports and waits for jobs, lists,
-// reads and deletes documents, clears namespaces and counts what each
-// holds.
+// Package library answers the requests about a knowledge base's contents
+// that REST, MCP and the watcher share, without their transport: index
+// requests and uploads validated and their jobs enqueued; jobs reported,
+// waited for, listed and cancelled; documents listed, read, shared and
+// deleted, namespaces cleared and counted; the health probe; a namespace's
+// export and the upload of an archive to import; the start of an embedder
+// switch (Embedders); and the sources kept in sync (Sources: their rules,
+// rights and sync requests, the watch: entries as read-only sources, and
+// the Scheduler that starts the due syncs). It enqueues jobs and runs
+// none: the worker, importjob and switchjob do.
 package library
 
 import (

@@ -1,5 +1,8 @@
 // Package worker runs ragd's Asynq server: it loads, chunks, embeds and writes
-// documents, and fans directories out into one job per file.
+// documents, fans directories out into one job per file, carries out
+// directory and source syncs (the plan of syncplan or of the source's
+// kind), and hands import and embedder-switch jobs to their runners
+// (importjob, switchjob).
 package worker
 
 import (

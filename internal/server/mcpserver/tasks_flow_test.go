@@ -173,8 +173,10 @@ func TestTasksCancel(t *testing.T) {
 // task, is the same acknowledgement and changes nothing) and polls another
 // to completed with the directory's result inline; one that does not
 // declare it gets the plain result and -32021 naming the extension in
-// data.requiredCapabilities from tasks/get and tasks/cancel; tasks/result
-// and tasks/list are not the extension's (-32601).
+// data.requiredCapabilities from tasks/get, tasks/cancel and tasks/update;
+// tasks/update acknowledges (ragd's tasks never ask for input, so every
+// response is ignored); tasks/result and tasks/list are not the
+// extension's (-32601).
 func TestTasksExtension(t *testing.T) {
 	t.Parallel()
 	root, dir, broken := taskDocs(t)
@@ -236,6 +238,24 @@ func TestTasksExtension(t *testing.T) {
 			t.Errorf("%s: %d %s", m, a.Status, a.Raw)
 		}
 	}
+	// tasks/update: ragd's tasks never ask for input, so no response is
+	// outstanding and each is ignored, as the extension asks; the task is
+	// unchanged. An unknown task is -32602, inputResponses no object too.
+	ack := map[string]any{"resultType": "complete"}
+	if a := k.send("tasks/update", id, map[string]any{"taskId": id, "inputResponses": map[string]any{"name": map[string]any{"action": "accept"}}}); a.Error != nil ||
+		!reflect.DeepEqual(a.Result, ack) || k.get(id).Result["status"] != "completed" {
+		t.Errorf("tasks/update: %d %s", a.Status, a.Raw)
+	}
+	unknown := "0f0e0d0c-0b0a-4908-8706-050403020100"
+	for i, params := range []map[string]any{{"taskId": unknown, "inputResponses": map[string]any{}}, {"taskId": id}, {"taskId": id, "inputResponses": "yes"}} {
+		name, _ := params["taskId"].(string)
+		if a := k.send("tasks/update", name, params); a.code() != -32602 || a.Status != http.StatusBadRequest {
+			t.Errorf("tasks/update #%d: %d %s", i, a.Status, a.Raw)
+		}
+	}
+	if a := (&tasker{t: t, url: s.URL}).send("tasks/update", "", map[string]any{"taskId": id, "inputResponses": map[string]any{}}); a.code() != -32601 {
+		t.Errorf("tasks/update in 2025-11-25: %d %s", a.Status, a.Raw)
+	}
 	plain := &tasker{t: t, url: s.URL, modern: true}
 	a := plain.callAsTask("core_ingest", map[string]any{"source_uri": "Winter timetable.", "source_type": "text"}, nil)
 	if out := structured(t, a.Result); a.Result["resultType"] != "complete" || out["job_id"] == "" {
@@ -243,8 +263,8 @@ func TestTasksExtension(t *testing.T) {
 	}
 	// -32021 names the capability to declare (data.requiredCapabilities),
 	// as the 2026-07-28 schema's MissingRequiredClientCapabilityError must.
-	for _, m := range []string{"tasks/get", "tasks/cancel"} {
-		a := plain.send(m, id, map[string]any{"taskId": id})
+	for _, m := range []string{"tasks/get", "tasks/cancel", "tasks/update"} {
+		a := plain.send(m, id, map[string]any{"taskId": id, "inputResponses": map[string]any{}})
 		var e struct {
 			Error struct {
 				Data struct {

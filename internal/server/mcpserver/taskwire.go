@@ -29,9 +29,10 @@ import (
 //     extension in its request's capabilities gets a task from a task
 //     tool (the server decides: resultType "task", ttlMs,
 //     pollIntervalMs); tasks/get answers the task with its result when
-//     completed, tasks/cancel an empty result; both need the extension
-//     (-32021 without it); tasks/result and tasks/list do not exist there
-//     (-32601).
+//     completed, tasks/cancel an empty result, tasks/update too (ragd's
+//     tasks never ask for input, so every response is ignored); each
+//     needs the extension (-32021 without it); tasks/result and tasks/list
+//     do not exist there (-32601).
 //
 // An unknown, malformed or foreign taskId is -32602 "Task not found" in
 // both, and so is a finished task's cancel in 2025-11-25 ("already in
@@ -63,6 +64,8 @@ type taskParams struct {
 	Task      json.RawMessage `json:"task"`
 	TaskID    json.RawMessage `json:"taskId"`
 	Cursor    *string         `json:"cursor"`
+	// InputResponses are tasks/update's (2026-07-28).
+	InputResponses json.RawMessage `json:"inputResponses"`
 }
 
 // taskRequest is one message taskWire answers.
@@ -82,13 +85,13 @@ func (t *taskWire) serve(w http.ResponseWriter, r *http.Request, env *envelope.E
 		if !mayBeTask(env.Params) {
 			return false // the common plain call, left to fastCalls undecoded
 		}
-	case "tasks/get", "tasks/result", "tasks/list", "tasks/cancel":
+	case "tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update":
 	default:
 		return false
 	}
 	version, ok := fastRequest(r)
-	if !ok {
-		return false
+	if !ok || env.Method == "tasks/update" && version < newProtocol {
+		return false // tasks/update is the extension's alone
 	}
 	id, ok := callID(env.ID)
 	if !ok {
@@ -239,6 +242,20 @@ func (t *taskWire) onTask(ctx context.Context, w http.ResponseWriter, req taskRe
 		}
 		res.Meta = sdk.Meta{relatedTaskKey: map[string]string{"taskId": id}}
 		t.toolResult(w, req, res)
+	case "tasks/update":
+		// ragd's tasks never ask for input: no response is outstanding,
+		// so each is ignored, as the extension asks, once the task is
+		// known to be the caller's.
+		var responses map[string]json.RawMessage
+		if json.Unmarshal(req.p.InputResponses, &responses) != nil || responses == nil {
+			t.fail(w, req, sdkjsonrpc.CodeInvalidParams, "Invalid params: tasks/update takes {taskId, inputResponses} (inputResponses an object)")
+			return
+		}
+		if _, err := t.backend.get(ctx, id); err != nil {
+			t.failWith(w, req, err)
+			return
+		}
+		t.write(w, req, map[string]any{"resultType": "complete"})
 	case "tasks/cancel":
 		s, err := t.backend.cancel(ctx, id)
 		switch {

@@ -11,9 +11,11 @@
 //
 // A directory is indexed as a task (preference "require") and followed to
 // its result; tasks/list must hold it (legacy); a second directory's task
-// is cancelled through the library. Each step prints one JSON line
+// is cancelled through the library while running (a status shows files
+// done). Each step prints one JSON line
 // {step, ok, ...}; the last line is the summary. The first task's wire
-// exchange, every request and its answer, is printed as step "wire".
+// exchange, every request and its answer, is printed as step "wire", the
+// cancelled task's as step "wire_cancel".
 //
 // Usage: node tasks.mjs '<scenario JSON>' (run by tasks_test.go).
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -173,6 +175,7 @@ async function run(session) {
         return { task_id: taskId, statuses, result: out };
     });
     report('wire', wire.length > 0, { exchange: wire });
+    wire.length = 0;
     if (!modern && first) {
         await step('tasks_list', async () => {
             let cursor;
@@ -188,15 +191,28 @@ async function run(session) {
         });
     }
     await step('task_cancelled', async () => {
+        tracing = true;
         const execution = await session.callTool('core_ingest_directory', { directory_path: sc.second_directory, kb_name: sc.kb_name },
             { task: { preference: 'require' } });
         const taskId = execution.handle?.taskId;
         check(typeof taskId === 'string' && taskId.length > 0, 'not task-backed');
+        // Cancel it running: once a status says files are done.
+        let running;
+        for await (const event of execution.updates()) {
+            if (event.type === 'outcome') throw new Error(`settled ${event.outcome.status} before it was seen running`);
+            if (doneCount(event.task.statusMessage) > 0) {
+                running = event.task.statusMessage;
+                break;
+            }
+        }
         await session.cancelTask(taskId);
         const outcome = await execution.result();
+        tracing = false;
         check(outcome.status === 'cancelled', `outcome ${JSON.stringify(outcome)}`);
-        return { task_id: taskId };
+        return { task_id: taskId, cancelled_at: running };
     });
+    tracing = false;
+    report('wire_cancel', wire.length > 0, { exchange: wire });
 }
 
 main()

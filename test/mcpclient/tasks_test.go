@@ -20,8 +20,9 @@ import (
 // progress and it settles completed with the directory's result, which
 // GET /jobs/{id} agrees with; tasks/list holds it (2025-11-25: the
 // extension has no list); a second directory's task is cancelled through
-// the library and GET /jobs/{id} says cancelled. The first task's wire
-// exchange is logged (step "wire").
+// the library once its statuses show files done, and GET /jobs/{id} says
+// cancelled: some files indexed, the others cancelled unread. Both tasks' wire exchanges are logged
+// (steps "wire" and "wire_cancel").
 func TestTasksRequester(t *testing.T) {
 	_, dir := node(t)
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "ext-tasks", "package.json")); err != nil {
@@ -34,8 +35,11 @@ func TestTasksRequester(t *testing.T) {
 			p := stack.StartProcess(t, map[string]string{config.EnvName("worker", "concurrency"): "1",
 				config.EnvName("worker", "parse_concurrency"): "1"})
 			first := writeFiles(t, filepath.Join(p.Root, "first"), 60, 40)
-			second := writeFiles(t, filepath.Join(p.Root, "second"), 400, 1)
-			want := []string{"connect", "task_completed", "wire", "task_cancelled"}
+			// Many files, so that the second directory still runs at the
+			// first poll (2 s), some 200 files in.
+			const secondFiles = 1000
+			second := writeFiles(t, filepath.Join(p.Root, "second"), secondFiles, 1)
+			want := []string{"connect", "task_completed", "wire", "task_cancelled", "wire_cancel"}
 			if gen == "legacy" {
 				want = append(want, "tasks_list")
 			}
@@ -46,6 +50,7 @@ func TestTasksRequester(t *testing.T) {
 				Result struct {
 					Result json.RawMessage `json:"result"`
 				} `json:"result"`
+				CancelledAt string `json:"cancelled_at"`
 			}
 			_ = json.Unmarshal(steps["task_completed"], &done)
 			_ = json.Unmarshal(steps["task_cancelled"], &cancelled)
@@ -60,8 +65,15 @@ func TestTasksRequester(t *testing.T) {
 			if fmt.Sprint(taskResult) != fmt.Sprint(jobResult) {
 				t.Errorf("the task's result %v, GET /jobs/%s's %v", taskResult, done.TaskID, jobResult)
 			}
-			if job := p.DoAs(t, "", http.MethodGet, "/jobs/"+cancelled.TaskID, nil); job.JSON["status"] != "cancelled" {
-				t.Fatalf("GET /jobs/%s after the requester cancelled its task: %d %s", cancelled.TaskID, job.Status, job.Body)
+			// Cancelled running: some files were indexed, the rest cancelled
+			// unread.
+			job = p.DoAs(t, "", http.MethodGet, "/jobs/"+cancelled.TaskID, nil)
+			result, _ := job.JSON["result"].(map[string]any)
+			indexed, _ := result["files_indexed"].(float64)
+			unread, _ := result["files_cancelled"].(float64)
+			if job.JSON["status"] != "cancelled" || indexed == 0 || unread == 0 || indexed+unread != secondFiles {
+				t.Fatalf("GET /jobs/%s after the requester cancelled its task (at %q): %d %v %v", cancelled.TaskID, cancelled.CancelledAt,
+					job.Status, job.JSON["status"], result)
 			}
 		})
 	}

@@ -284,13 +284,17 @@ func TestTasksExtension(t *testing.T) {
 
 // TestTasksIsolation: a task is its job's, seen only by whom the job is:
 // another key's tasks/get, tasks/result and tasks/cancel answer as for an
-// unknown id, and its tasks/list leaves the task out.
+// unknown id, and its tasks/list leaves the task out — a key of another
+// namespace, and a key of the same namespace but other groups (in both
+// generations, tasks/update too).
 func TestTasksIsolation(t *testing.T) {
 	t.Parallel()
 	cfg := stack.Config(t)
 	cfg.Auth.Mode = "static-token"
 	cfg.Auth.Keys = []config.AuthKey{{Name: "all", Token: "tok-all-0123456789", Groups: []string{"*"}},
-		{Name: "finance", Token: "tok-fin-0123456789", Namespaces: []string{"finance"}}}
+		{Name: "finance", Token: "tok-fin-0123456789", Namespaces: []string{"finance"}},
+		{Name: "hr", Token: "tok-hr-0123456789", Namespaces: []string{"shared"}, Groups: []string{"hr"}},
+		{Name: "eng", Token: "tok-eng-0123456789", Namespaces: []string{"shared"}, Groups: []string{"eng"}}}
 	s := stack.Start(t, cfg, false)
 	all := &tasker{t: t, url: s.URL, token: "tok-all-0123456789"}
 	fin := &tasker{t: t, url: s.URL, token: "tok-fin-0123456789"}
@@ -311,6 +315,34 @@ func TestTasksIsolation(t *testing.T) {
 	}
 	if a := all.send("tasks/cancel", "", map[string]any{"taskId": hr}); a.Result["status"] != "cancelled" {
 		t.Errorf("the owner's cancel: %s", a.Raw)
+	}
+
+	// In one namespace, a key of other groups may not see the task of a
+	// key that saw what it may not (ragd.Audience.SeesJobsOf): the same
+	// answers as for an unknown id, in both generations, and no listing.
+	hrKey := &tasker{t: t, url: s.URL, token: "tok-hr-0123456789"}
+	engKey := &tasker{t: t, url: s.URL, token: "tok-eng-0123456789"}
+	theirs := hrKey.created(hrKey.callAsTask("core_ingest", map[string]any{"source_uri": "Salaries are reviewed in May.", "source_type": "text", "kb_name": "shared"}, nil))["taskId"].(string)
+	modern := &tasker{t: t, url: s.URL, token: "tok-eng-0123456789", modern: true, declares: true}
+	for _, k := range []*tasker{engKey, modern} {
+		for _, m := range []string{"tasks/get", "tasks/result", "tasks/cancel", "tasks/update"} {
+			if m == map[bool]string{false: "tasks/update", true: "tasks/result"}[k.modern] {
+				continue // tasks/result is 2025-11-25's, tasks/update the extension's
+			}
+			params := func(id string) map[string]any {
+				return map[string]any{"taskId": id, "inputResponses": map[string]any{}}
+			}
+			got, none := k.send(m, theirs, params(theirs)), k.send(m, unknown, params(unknown))
+			if got.code() != -32602 || strings.ReplaceAll(got.Raw, theirs, "ID") != strings.ReplaceAll(none.Raw, unknown, "ID") {
+				t.Errorf("eng key %s (modern %v): hr's task answers %s, an unknown one %s", m, k.modern, got.Raw, none.Raw)
+			}
+		}
+	}
+	if ids := listAll(t, engKey); ids[theirs] {
+		t.Errorf("eng key's tasks/list holds hr's task %s: %v", theirs, ids)
+	}
+	if got := hrKey.get(theirs).Result; got["taskId"] != theirs {
+		t.Errorf("hr key's own task: %v", got)
 	}
 }
 

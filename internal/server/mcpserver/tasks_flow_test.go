@@ -408,7 +408,8 @@ func TestTasksHostileInput(t *testing.T) {
 
 // TestTasksAcrossReplicas: two API replicas on one Redis; a task created
 // through one is read, cancelled and its result taken through the other,
-// and both list it.
+// and both list it; a 2026-07-28 task created through one completes, its
+// result inline, in the other's tasks/get.
 func TestTasksAcrossReplicas(t *testing.T) {
 	t.Parallel()
 	root, dir, _ := taskDocs(t)
@@ -430,9 +431,16 @@ func TestTasksAcrossReplicas(t *testing.T) {
 	if got := kb.settle(kept); got["status"] != "completed" {
 		t.Fatalf("replica b settles a's task: %v", got)
 	}
-	res := ka.send("tasks/result", "", map[string]any{"taskId": kept})
+	res := kb.send("tasks/result", "", map[string]any{"taskId": kept})
 	if out := structured(t, res.Result); out["status"] != "completed" || out["job_id"] != kept {
-		t.Fatalf("replica a's result: %s", res.Raw)
+		t.Fatalf("replica b's result of a's task: %s", res.Raw)
+	}
+	// The 2026-07-28 extension likewise: created on a, its result inline
+	// in b's tasks/get.
+	ma, mb := &tasker{t: t, url: a.URL, modern: true, declares: true}, &tasker{t: t, url: b.URL, modern: true, declares: true}
+	modern := ma.created(ma.callAsTask("core_ingest_directory", map[string]any{"directory_path": dir, "kb_name": "three"}, nil))["taskId"].(string)
+	if got := mb.settle(modern); got["status"] != "completed" || structured(t, got["result"].(map[string]any))["job_id"] != modern {
+		t.Fatalf("replica b settles a's 2026-07-28 task: %v", got)
 	}
 	for _, k := range []*tasker{ka, kb} {
 		if ids := listAll(t, k); !ids[doomed] || !ids[kept] {

@@ -10,9 +10,9 @@ import (
 	"ragd/wire"
 )
 
-// accessParam validates a request's access (ragd.NormalizeAccess) into
+// AccessParam validates a request's access (ragd.NormalizeAccess) into
 // the payload's form: nil when not given, so the document keeps its own.
-func accessParam(access []string) (*[]string, error) {
+func AccessParam(access []string) (*[]string, error) {
 	if access == nil {
 		return nil, nil
 	}
@@ -26,8 +26,8 @@ func accessParam(access []string) (*[]string, error) {
 	return &n, nil
 }
 
-// viewerOf is the payload's Viewer for ctx's principal.
-func viewerOf(ctx context.Context) *[]string {
+// ViewerOf is the payload's Viewer for ctx's principal.
+func ViewerOf(ctx context.Context) *[]string {
 	aud := ragd.AudienceIn(ctx)
 	if aud.All() {
 		return nil
@@ -101,12 +101,12 @@ func (s *Service) SetAccess(ctx context.Context, kb, id string, req AccessReques
 // one outside the ingest roots is. Every index request resolves its path
 // here, so a request outside the roots is refused before any job exists.
 func (s *Service) resolve(ctx context.Context, path string) (string, error) {
-	return resolveFor(ctx, s.Roots, path)
+	return ResolveFor(ctx, s.Roots, path)
 }
 
-// resolveFor resolves path inside roots and, for a key limited to roots
+// ResolveFor resolves path inside roots and, for a key limited to roots
 // of its own, inside those.
-func resolveFor(ctx context.Context, roots *guard.Roots, path string) (string, error) {
+func ResolveFor(ctx context.Context, roots *guard.Roots, path string) (string, error) {
 	p := authn.FromContext(ctx)
 	if p == nil || len(p.Roots) == 0 {
 		return roots.Resolve(path)

@@ -44,11 +44,11 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 	if err := ragd.ValidTitle(req.Title); err != nil {
 		return Enqueued{}, err
 	}
-	access, err := accessParam(req.Access)
+	access, err := AccessParam(req.Access)
 	if err != nil {
 		return Enqueued{}, err
 	}
-	pl := jobs.DocumentPayload{Namespace: ns, Title: req.Title, Tags: req.Tags, Access: access, Viewer: viewerOf(ctx), Force: req.Force,
+	pl := jobs.DocumentPayload{Namespace: ns, Title: req.Title, Tags: req.Tags, Access: access, Viewer: ViewerOf(ctx), Force: req.Force,
 		CreatedAt: time.Now().UTC()}
 	var rawHash string
 	switch n := countSet(req.FilePath, req.URL, req.Text); {
@@ -176,7 +176,7 @@ func (s *Service) IndexDirectory(ctx context.Context, req DirectoryRequest) (Enq
 	}
 	id := jobs.NewJobID()
 	err = s.Queue.EnqueueDirectory(ctx, id, jobs.DirectoryPayload{Namespace: sc.Namespace, DirectoryPath: sc.Dir,
-		Recursive: sc.Recursive, Tags: req.Tags, Access: sc.Access, Viewer: viewerOf(ctx), Force: req.Force, Sync: req.Sync, Prune: sc.Prune,
+		Recursive: sc.Recursive, Tags: req.Tags, Access: sc.Access, Viewer: ViewerOf(ctx), Force: req.Force, Sync: req.Sync, Prune: sc.Prune,
 		IncludeIgnored: sc.IncludeIgnored, CreatedAt: time.Now().UTC()})
 	if err != nil {
 		return Enqueued{}, enqueueFailed(err)
@@ -211,7 +211,7 @@ func (s *Service) directoryScope(ctx context.Context, req DirectoryRequest) (syn
 	if err := ragd.ValidTags(req.Tags); err != nil {
 		return syncplan.Scope{}, err
 	}
-	access, err := accessParam(req.Access)
+	access, err := AccessParam(req.Access)
 	if err != nil {
 		return syncplan.Scope{}, err
 	}
@@ -223,7 +223,7 @@ func (s *Service) directoryScope(ctx context.Context, req DirectoryRequest) (syn
 	}
 	dir, err := s.resolve(ctx, req.DirectoryPath)
 	if err != nil {
-		return syncplan.Scope{}, relabel(err, "file_path", "directory_path")
+		return syncplan.Scope{}, Relabel(err, "file_path", "directory_path")
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return syncplan.Scope{}, ragd.Invalid("directory_path", "value_error", "%s is not a directory", req.DirectoryPath)
@@ -258,8 +258,8 @@ func hashFile(path string) (string, error) {
 	return h.sum(), nil
 }
 
-// relabel points a path error at the request field that carried the path.
-func relabel(err error, from, to string) error {
+// Relabel points a path error at the request field that carried the path.
+func Relabel(err error, from, to string) error {
 	if e, ok := err.(*ragd.Error); ok {
 		for i := range e.Fields {
 			for j, l := range e.Fields[i].Loc {

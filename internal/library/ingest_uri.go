@@ -104,7 +104,7 @@ func (s *Service) uploadOne(ctx context.Context, r IngestRequest, data []byte) (
 	sp := s.NewSpool()
 	defer sp.Close()
 	if err := sp.Add(r.Filename, bytes.NewReader(data)); err != nil {
-		return Enqueued{}, relabel(err, "file", "filename")
+		return Enqueued{}, Relabel(err, "file", "filename")
 	}
 	up, err := s.Upload(ctx, UploadRequest{KBName: r.KBName, Tags: r.Tags, Access: r.Access, Force: r.Force, Files: sp})
 	if err != nil {

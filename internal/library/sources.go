@@ -66,8 +66,8 @@ func (s *Sources) Create(ctx context.Context, req SourceRequest) (ragd.Source, e
 		Include: req.Include, Exclude: req.Exclude, Every: req.Every, SSHKey: req.SSHKey, Tags: req.Tags,
 		Endpoint: strings.TrimSpace(req.Endpoint), Region: req.Region, AccessKey: req.AccessKey, SecretKey: req.SecretKey,
 		MaxPages: req.MaxPages, MaxDepth: req.MaxDepth,
-		Viewer: viewerOf(ctx), CreatedAt: time.Now().UTC()}
-	access, err := accessParam(req.Access)
+		Viewer: ViewerOf(ctx), CreatedAt: time.Now().UTC()}
+	access, err := AccessParam(req.Access)
 	if err != nil {
 		return ragd.Source{}, err
 	}
@@ -108,11 +108,11 @@ func (s *Sources) check(ctx context.Context, src ragd.Source) error {
 		return err
 	}
 	if err := kind.Check(ctx, src); err != nil {
-		return relabel(err, "file_path", "url")
+		return Relabel(err, "file_path", "url")
 	}
 	if p := kind.LocalPath(src); p != "" {
-		if _, err := resolveFor(ctx, s.Roots, p); err != nil {
-			return relabel(err, "file_path", "url")
+		if _, err := ResolveFor(ctx, s.Roots, p); err != nil {
+			return Relabel(err, "file_path", "url")
 		}
 	}
 	if err := ragd.ValidTags(src.Tags); err != nil {

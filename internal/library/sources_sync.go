@@ -23,7 +23,7 @@ func (s *Sources) Update(ctx context.Context, id string, req SourcePatch) (ragd.
 	}
 	var access *[]string
 	if req.Access != nil {
-		a, err := accessParam(*req.Access)
+		a, err := AccessParam(*req.Access)
 		if err != nil {
 			return ragd.Source{}, err
 		}
@@ -114,7 +114,7 @@ func (s *Sources) Sync(ctx context.Context, id string, req SyncSourceRequest) (E
 		plan, err := kind.Plan(ctx, src, req.Force)
 		return Enqueued{}, plan, err
 	}
-	e, err := s.start(ctx, src, jobs.NewJobID(), viewerOf(ctx), req.Force)
+	e, err := s.start(ctx, src, jobs.NewJobID(), ViewerOf(ctx), req.Force)
 	return e, nil, err
 }
 

@@ -60,11 +60,11 @@ func (s *Service) Upload(ctx context.Context, req UploadRequest) (Uploaded, erro
 }
 
 func (s *Service) enqueueUpload(ctx context.Context, ns string, req UploadRequest, f SpooledFile) (UploadJob, error) {
-	access, err := accessParam(req.Access)
+	access, err := AccessParam(req.Access)
 	if err != nil {
 		return UploadJob{}, err
 	}
-	pl := jobs.DocumentPayload{Namespace: ns, Source: ragd.UploadURI(ns, askerScope(ctx), f.Filename), Tags: req.Tags, Access: access, Viewer: viewerOf(ctx),
+	pl := jobs.DocumentPayload{Namespace: ns, Source: ragd.UploadURI(ns, askerScope(ctx), f.Filename), Tags: req.Tags, Access: access, Viewer: ViewerOf(ctx),
 		Force: req.Force, CreatedAt: time.Now().UTC(), Upload: f.Hash, Filename: f.Filename}
 	pl.DocumentID = ragd.DocumentID(ns, pl.Source)
 	if err := s.mayReplace(ctx, pl); err != nil {

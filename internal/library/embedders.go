@@ -112,7 +112,7 @@ func (e *Embedders) StartSwitch(ctx context.Context, req SwitchRequest) (SwitchA
 	}
 	if err := e.Queue.EnqueueSwitch(ctx, id, jobs.SwitchPayload{From: from.Name, To: name, CreatedAt: time.Now().UTC()}); err != nil {
 		e.abandon(context.WithoutCancel(ctx), id)
-		return SwitchAccepted{}, enqueueFailed(err)
+		return SwitchAccepted{}, EnqueueFailed(err)
 	}
 	e.Log.InfoContext(ctx, "embedder switch started", "job_id", id, "from", from.Name, "to", name, "collection", to.Collection)
 	return SwitchAccepted{JobID: id, Status: ragd.JobQueued, From: from.Name, To: name}, nil

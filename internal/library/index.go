@@ -104,16 +104,16 @@ func (s *Service) Index(ctx context.Context, req IndexRequest) (Enqueued, error)
 	}
 	id := jobs.NewJobID()
 	if err := s.Queue.EnqueueDocument(ctx, id, pl); err != nil {
-		return Enqueued{}, enqueueFailed(err)
+		return Enqueued{}, EnqueueFailed(err)
 	}
 	s.Log.InfoContext(ctx, "document job enqueued", "job_id", id, "kb_name", ns, "source", pl.Source)
 	return Enqueued{JobID: &id, Status: ragd.JobQueued, DocumentID: pl.DocumentID, Source: pl.Source}, nil
 }
 
-// enqueueFailed is the error a failed enqueue answers: the queue's own
+// EnqueueFailed is the error a failed enqueue answers: the queue's own
 // when it says why (a job no Redis replica confirmed in time: 503, retry
 // safe), else Redis unavailable.
-func enqueueFailed(err error) error {
+func EnqueueFailed(err error) error {
 	var re *ragd.Error
 	if errors.As(err, &re) && re.Kind == ragd.KindUnavailable {
 		return err
@@ -179,7 +179,7 @@ func (s *Service) IndexDirectory(ctx context.Context, req DirectoryRequest) (Enq
 		Recursive: sc.Recursive, Tags: req.Tags, Access: sc.Access, Viewer: ViewerOf(ctx), Force: req.Force, Sync: req.Sync, Prune: sc.Prune,
 		IncludeIgnored: sc.IncludeIgnored, CreatedAt: time.Now().UTC()})
 	if err != nil {
-		return Enqueued{}, enqueueFailed(err)
+		return Enqueued{}, EnqueueFailed(err)
 	}
 	s.Log.InfoContext(ctx, "directory job enqueued", "job_id", id, "kb_name", sc.Namespace, "directory", sc.Dir, "sync", req.Sync)
 	return Enqueued{JobID: &id, Status: ragd.JobQueued, Source: sc.Dir}, nil

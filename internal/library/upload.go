@@ -84,7 +84,7 @@ func (s *Service) enqueueUpload(ctx context.Context, ns string, req UploadReques
 	}
 	id := jobs.NewJobID()
 	if err := s.Queue.EnqueueDocument(ctx, id, pl); err != nil {
-		return UploadJob{}, enqueueFailed(err)
+		return UploadJob{}, EnqueueFailed(err)
 	}
 	s.Log.InfoContext(ctx, "upload job enqueued", "job_id", id, "kb_name", ns, "source", pl.Source, "bytes", f.Size)
 	job.JobID = &id

@@ -110,8 +110,9 @@ func (a *Authenticator) ScopeNeeded(r *http.Request) string {
 	case readOnly(r.Method):
 		return ScopeRead
 	case p == mcpPath:
-		// Every MCP method but a call of a tool that changes state reads;
-		// DELETE only ends the client's own session.
+		// Every MCP method but a call of a tool that changes state and a
+		// task's cancel (a job's) reads; DELETE only ends the client's own
+		// session.
 		if r.Method == http.MethodPost && a.callsWriteTool(r) {
 			return ScopeWrite
 		}
@@ -123,8 +124,9 @@ func (a *Authenticator) ScopeNeeded(r *http.Request) string {
 }
 
 // callsWriteTool reads the start of an MCP request (and puts it back) and
-// reports whether it calls a tool that changes state, or cannot be read
-// within maxPeekBytes.
+// reports whether it calls a tool that changes state or cancels a task (a
+// job, as core_cancel_job and POST /jobs/{id}/cancel do), or cannot be
+// read within maxPeekBytes.
 func (a *Authenticator) callsWriteTool(r *http.Request) bool {
 	if r.Body == nil {
 		return false
@@ -153,7 +155,7 @@ func (a *Authenticator) callsWriteTool(r *http.Request) bool {
 		calls = []call{c}
 	}
 	for _, c := range calls {
-		if c.Method == "tools/call" && (a.writeTool == nil || a.writeTool(c.Params.Name)) {
+		if c.Method == "tools/call" && (a.writeTool == nil || a.writeTool(c.Params.Name)) || c.Method == "tasks/cancel" {
 			return true
 		}
 	}

@@ -34,6 +34,14 @@ func TestScopeNeeded(t *testing.T) {
 		{"POST", "/mcp", "[" + call("core_retrieve_text") + "," + call("core_delete_document") + "]", ScopeWrite},
 		{"POST", "/mcp", call("core_retrieve_text") + strings.Repeat(" ", maxPeekBytes), ScopeWrite},
 		{"DELETE", "/mcp", "", ScopeRead},
+		// An MCP task is a job: cancelling it changes state, as
+		// POST /jobs/{id}/cancel and core_cancel_job do; reading it does not.
+		{"POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"tasks/cancel","params":{"taskId":"x"}}`, ScopeWrite},
+		{"POST", "/mcp", "[" + call("core_retrieve_text") + `,{"jsonrpc":"2.0","id":2,"method":"tasks/cancel","params":{"taskId":"x"}}]`, ScopeWrite},
+		{"POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"x"}}`, ScopeRead},
+		{"POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"tasks/result","params":{"taskId":"x"}}`, ScopeRead},
+		{"POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"tasks/list","params":{}}`, ScopeRead},
+		{"POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"tasks/update","params":{"taskId":"x","inputResponses":{}}}`, ScopeRead},
 	} {
 		r := httptest.NewRequest(c.method, "http://rag.example.com"+c.path, strings.NewReader(c.body))
 		if got := a.ScopeNeeded(r); got != c.want {

@@ -29,6 +29,7 @@ import (
 	"ragd/internal/jobs/switchjob"
 	"ragd/internal/jobs/worker"
 	"ragd/internal/library"
+	"ragd/internal/library/sourcesvc"
 	"ragd/internal/platform/cache"
 	"ragd/internal/platform/config"
 	"ragd/internal/platform/keyspace"
@@ -84,7 +85,7 @@ type Services struct {
 	// Embedders reports and switches the live embedder.
 	Embedders *library.Embedders
 	// Sources keeps the sources synced from elsewhere (POST /sources).
-	Sources *library.Sources
+	Sources *sourcesvc.Sources
 	// Git syncs the git sources (one of Sources.Kinds).
 	Git *gitsync.Syncer
 	// S3 syncs the s3 sources (one of Sources.Kinds).

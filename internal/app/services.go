@@ -23,6 +23,7 @@ import (
 	"ragd/internal/jobs/sourcesync"
 	"ragd/internal/jobs/worker"
 	"ragd/internal/library"
+	"ragd/internal/library/sourcesvc"
 	"ragd/internal/platform/cache"
 	"ragd/internal/platform/config"
 	"ragd/internal/platform/keyspace"
@@ -108,7 +109,7 @@ func (a *App) assembleSources(d services, keeper *versions.Keeper) {
 	kinds[ragd.SourceS3] = a.S3
 	kinds[ragd.SourceWeb] = a.webSyncer(d)
 	kinds[ragd.SourceDirectory] = &dirsync.Syncer{Registry: d.registry, Roots: d.roots, MaxFiles: cfg.Ingest.MaxDirectoryFiles}
-	a.Sources = &library.Sources{Store: &sources.Store{KV: a.KV, Keys: keyspace.New(cfg.Redis.KeyPrefix)}, Kinds: kinds,
+	a.Sources = &sourcesvc.Sources{Store: &sources.Store{KV: a.KV, Keys: keyspace.New(cfg.Redis.KeyPrefix)}, Kinds: kinds,
 		Roots: d.roots, Queue: a.Queue, Versions: keeper, MinEvery: cfg.Sources.MinEvery, Jitter: cfg.Sources.ScheduleJitter}
 	a.Pipeline.Kinds, a.Pipeline.Sources, a.Git = kinds, a.Sources.Store, git
 	a.Sources.Watch, a.Sources.Directories = cfg.Watch, a.Library

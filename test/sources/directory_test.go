@@ -11,6 +11,7 @@ import (
 
 	"ragd"
 	"ragd/internal/library"
+	"ragd/internal/library/sourcesvc"
 	"ragd/internal/platform/config"
 	"ragd/internal/testkit/stack"
 )
@@ -69,10 +70,10 @@ func files(t *testing.T, s *stack.Stack, dir string) []string {
 }
 
 // plan is a dry run's answer.
-func plan(t *testing.T, s *stack.Stack, id string, force bool) (int, library.SourcePlan) {
+func plan(t *testing.T, s *stack.Stack, id string, force bool) (int, sourcesvc.SourcePlan) {
 	t.Helper()
 	r := s.Do(t, "POST", "/sources/"+id+"/sync", map[string]any{"dry_run": true, "force": force})
-	var p library.SourcePlan
+	var p sourcesvc.SourcePlan
 	if r.Status == http.StatusOK {
 		decode(t, r.Body, &p)
 	}
@@ -256,7 +257,7 @@ func TestWatchEntriesAreDirectorySources(t *testing.T) {
 	cfg.Watch = []config.WatchEntry{{Path: dir, KBName: "default"}}
 	s := start2(t, cfg)
 	r := s.Do(t, "GET", "/sources", nil)
-	var list library.SourceList
+	var list sourcesvc.SourceList
 	decode(t, r.Body, &list)
 	if len(list.Sources) != 1 {
 		t.Fatalf("GET /sources: %s", r.Body)

@@ -8,7 +8,7 @@ import (
 
 	"ragd"
 	"ragd/internal/catalog/lease"
-	"ragd/internal/library"
+	"ragd/internal/library/sourcesvc"
 	"ragd/internal/platform/keyspace"
 	"ragd/internal/testkit/stack"
 )
@@ -31,12 +31,12 @@ func TestScheduleFiresOnceAcrossTwoReplicas(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := keyspace.New(cfg.Redis.KeyPrefix).SourceScheduler()
-	scheduler := func(s *stack.Stack) *library.Scheduler {
-		return &library.Scheduler{Sources: s.Sources, Lease: lease.New(s.Redis, key, time.Minute), Tick: time.Second, Log: stack.Logger(t)}
+	scheduler := func(s *stack.Stack) *sourcesvc.Scheduler {
+		return &sourcesvc.Scheduler{Sources: s.Sources, Lease: lease.New(s.Redis, key, time.Minute), Tick: time.Second, Log: stack.Logger(t)}
 	}
 	first, second := scheduler(one), scheduler(two)
 	ctx := context.Background()
-	for i, sc := range []*library.Scheduler{first, second, first, second} {
+	for i, sc := range []*sourcesvc.Scheduler{first, second, first, second} {
 		n, err := sc.Step(ctx, now)
 		if err != nil {
 			t.Fatal(err)

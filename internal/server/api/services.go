@@ -7,6 +7,7 @@ import (
 
 	"ragd"
 	"ragd/internal/library"
+	"ragd/internal/library/sourcesvc"
 	"ragd/internal/retrieval/answer"
 	"ragd/internal/retrieval/search"
 )
@@ -29,12 +30,12 @@ type Services struct {
 
 // SourceKeeper answers /sources.
 type SourceKeeper interface {
-	Create(ctx context.Context, req library.SourceRequest) (ragd.Source, error)
-	List(ctx context.Context, kb string) (library.SourceList, error)
+	Create(ctx context.Context, req sourcesvc.SourceRequest) (ragd.Source, error)
+	List(ctx context.Context, kb string) (sourcesvc.SourceList, error)
 	Get(ctx context.Context, id string) (ragd.Source, error)
-	Update(ctx context.Context, id string, req library.SourcePatch) (ragd.Source, error)
-	Delete(ctx context.Context, id string, keepDocuments bool) (library.SourceDeleted, error)
-	Sync(ctx context.Context, id string, req library.SyncSourceRequest) (library.Enqueued, *library.SourcePlan, error)
+	Update(ctx context.Context, id string, req sourcesvc.SourcePatch) (ragd.Source, error)
+	Delete(ctx context.Context, id string, keepDocuments bool) (sourcesvc.SourceDeleted, error)
+	Sync(ctx context.Context, id string, req sourcesvc.SyncSourceRequest) (library.Enqueued, *sourcesvc.SourcePlan, error)
 }
 
 // EmbedderSwitcher answers GET /embedder and POST /embedder/switch.

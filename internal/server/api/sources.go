@@ -7,6 +7,7 @@ import (
 
 	"ragd"
 	"ragd/internal/library"
+	"ragd/internal/library/sourcesvc"
 	"ragd/internal/server/openapi"
 )
 
@@ -17,25 +18,25 @@ func sourceRoutes() []route {
 		{handler: (*handlers).createSource, op: openapi.Operation{Method: "POST", Path: "/sources", Summary: "Add a source kept in sync (a Git repository)", Tags: tags,
 			Description: "Records the source; it syncs when asked (POST /sources/{id}/sync) and, with every, on its schedule. kind git only: web and s3 are refused (422) until they are built. " +
 				"Its access and tags apply to every document it brings. 403 for a namespace the caller may not use, or a file:// URL outside the ingest roots.",
-			Request: library.SourceRequest{}, Responses: with(errs(403, 409, 415, 422, 503), 201, openapi.Response{Body: ragd.Source{}})}},
+			Request: sourcesvc.SourceRequest{}, Responses: with(errs(403, 409, 415, 422, 503), 201, openapi.Response{Body: ragd.Source{}})}},
 		{handler: (*handlers).listSources, op: openapi.Operation{Method: "GET", Path: "/sources", Summary: "Sources, with their last and next sync", Tags: tags,
 			Description: "The sources of the namespaces the caller may use, and the directories of the config's watch: entries (kind directory, watch true: synced here, changed only in the config).", Query: []openapi.Param{{Name: "kb_name", Description: "only this namespace's sources (default: every namespace the caller may use)"}},
-			Responses: with(errs(503), 200, openapi.Response{Body: library.SourceList{}})}},
+			Responses: with(errs(503), 200, openapi.Response{Body: sourcesvc.SourceList{}})}},
 		{handler: (*handlers).getSource, op: openapi.Operation{Method: "GET", Path: "/sources/:id", Summary: "One source", Tags: tags,
 			Responses: with(errs(404, 503), 200, openapi.Response{Body: ragd.Source{}})}},
 		{handler: (*handlers).patchSource, op: openapi.Operation{Method: "PATCH", Path: "/sources/:id", Summary: "Change a source", Tags: tags,
 			Description: "Absent fields are kept. A change of ref, include or exclude makes the next sync compare every file with the documents.",
-			Request:     library.SourcePatch{}, Responses: with(errs(404, 409, 415, 422, 503), 200, openapi.Response{Body: ragd.Source{}})}},
+			Request:     sourcesvc.SourcePatch{}, Responses: with(errs(404, 409, 415, 422, 503), 200, openapi.Response{Body: ragd.Source{}})}},
 		{handler: (*handlers).deleteSource, op: openapi.Operation{Method: "DELETE", Path: "/sources/:id", Summary: "Delete a source and its documents", Tags: tags,
 			Query:       []openapi.Param{{Name: "keep_documents", Type: "boolean", Description: "keep the documents it brought (default false)"}},
 			Description: "409 for a directory of the config's watch: (watch true), which is changed or removed in the config.",
-			Responses:   with(errs(404, 409, 422, 503), 200, openapi.Response{Body: library.SourceDeleted{}})}},
+			Responses:   with(errs(404, 409, 422, 503), 200, openapi.Response{Body: sourcesvc.SourceDeleted{}})}},
 		{handler: (*handlers).syncSource, op: openapi.Operation{Method: "POST", Path: "/sources/:id/sync", Summary: "Sync a source now (asynchronous)", Tags: tags,
 			Description: "202 with the sync's job (GET /jobs/{id}: progress in files, result with files_added, files_changed, files_unchanged, documents_deleted, files_failed). " +
 				"A sync already queued or running is answered instead of a second. A sync that cannot fetch, whose ref lost the last synced commit, or that would delete more than half of the documents fails and deletes nothing (the last two unless force). " +
 				"The body is optional; with dry_run the answer is 200 with the plan.",
-			Request: library.SyncSourceRequest{}, Responses: with(with(errs(404, 409, 415, 422, 503), 202, openapi.Response{Body: library.Enqueued{}}),
-				200, openapi.Response{Description: "dry_run: the plan", Body: library.SourcePlan{}})}},
+			Request: sourcesvc.SyncSourceRequest{}, Responses: with(with(errs(404, 409, 415, 422, 503), 202, openapi.Response{Body: library.Enqueued{}}),
+				200, openapi.Response{Description: "dry_run: the plan", Body: sourcesvc.SourcePlan{}})}},
 	}
 }
 
@@ -51,7 +52,7 @@ func (h *handlers) createSource(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var req library.SourceRequest
+	var req sourcesvc.SourceRequest
 	if err := bindStrict(c, &req); err != nil {
 		return err
 	}
@@ -91,7 +92,7 @@ func (h *handlers) patchSource(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var req library.SourcePatch
+	var req sourcesvc.SourcePatch
 	if err := bindStrict(c, &req); err != nil {
 		return err
 	}
@@ -123,7 +124,7 @@ func (h *handlers) syncSource(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var req library.SyncSourceRequest
+	var req sourcesvc.SyncSourceRequest
 	if c.Request().ContentLength != 0 {
 		if err := bindStrict(c, &req); err != nil {
 			return err

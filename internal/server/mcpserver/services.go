@@ -6,6 +6,7 @@ import (
 
 	"ragd"
 	"ragd/internal/library"
+	"ragd/internal/library/sourcesvc"
 	"ragd/internal/retrieval/answer"
 	"ragd/internal/retrieval/search"
 )
@@ -53,8 +54,8 @@ type Librarian interface {
 	DocumentIDsMatching(ctx context.Context, kb, prefix string, limit int) ([]string, bool, error)
 }
 
-// SourceKeeper lists and syncs the sources kept in sync (library.Sources).
+// SourceKeeper lists and syncs the sources kept in sync (sourcesvc.Sources).
 type SourceKeeper interface {
-	List(ctx context.Context, kb string) (library.SourceList, error)
-	Sync(ctx context.Context, id string, req library.SyncSourceRequest) (library.Enqueued, *library.SourcePlan, error)
+	List(ctx context.Context, kb string) (sourcesvc.SourceList, error)
+	Sync(ctx context.Context, id string, req sourcesvc.SyncSourceRequest) (library.Enqueued, *sourcesvc.SourcePlan, error)
 }

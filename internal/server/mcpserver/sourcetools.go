@@ -5,7 +5,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"ragd/internal/library"
+	"ragd/internal/library/sourcesvc"
 )
 
 // sourceTools are core_list_sources and core_sync_source, offered when
@@ -33,18 +33,18 @@ type SourceListInput struct {
 // request REST takes in its body.
 type SyncSourceInput struct {
 	SourceID string `json:"source_id" jsonschema:"the source to sync (core_list_sources lists them)"`
-	library.SyncSourceRequest
+	sourcesvc.SyncSourceRequest
 }
 
 // SyncSourceOutput is core_sync_source's result.
 type SyncSourceOutput struct {
-	JobID  string              `json:"job_id,omitempty" jsonschema:"poll it with core_job_status; empty for a dry_run"`
-	Status string              `json:"status" jsonschema:"queued, active or retry; planned for a dry_run"`
-	Plan   *library.SourcePlan `json:"plan,omitempty" jsonschema:"with dry_run: what the sync would do; nothing was changed"`
+	JobID  string                `json:"job_id,omitempty" jsonschema:"poll it with core_job_status; empty for a dry_run"`
+	Status string                `json:"status" jsonschema:"queued, active or retry; planned for a dry_run"`
+	Plan   *sourcesvc.SourcePlan `json:"plan,omitempty" jsonschema:"with dry_run: what the sync would do; nothing was changed"`
 }
 
-func (m *Server) listSources(p preset) sdk.ToolHandlerFor[SourceListInput, library.SourceList] {
-	return func(ctx context.Context, _ *sdk.CallToolRequest, in SourceListInput) (*sdk.CallToolResult, library.SourceList, error) {
+func (m *Server) listSources(p preset) sdk.ToolHandlerFor[SourceListInput, sourcesvc.SourceList] {
+	return func(ctx context.Context, _ *sdk.CallToolRequest, in SourceListInput) (*sdk.CallToolResult, sourcesvc.SourceList, error) {
 		list, err := m.svc.Sources.List(ctx, p.kb(in.KBName))
 		return nil, list, err
 	}

@@ -1,4 +1,4 @@
-package library
+package sourcesvc
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"ragd"
 	"ragd/internal/jobs"
+	"ragd/internal/library"
 )
 
 // Update changes a source. A change of what it reads (ref, include,
@@ -23,7 +24,7 @@ func (s *Sources) Update(ctx context.Context, id string, req SourcePatch) (ragd.
 	}
 	var access *[]string
 	if req.Access != nil {
-		a, err := AccessParam(*req.Access)
+		a, err := library.AccessParam(*req.Access)
 		if err != nil {
 			return ragd.Source{}, err
 		}
@@ -98,10 +99,10 @@ func (s *Sources) Delete(ctx context.Context, id string, keepDocuments bool) (So
 
 // Sync starts a sync of the source now as the caller (its audience, as a
 // directory sync's), or with DryRun answers its plan.
-func (s *Sources) Sync(ctx context.Context, id string, req SyncSourceRequest) (Enqueued, *SourcePlan, error) {
+func (s *Sources) Sync(ctx context.Context, id string, req SyncSourceRequest) (library.Enqueued, *SourcePlan, error) {
 	src, err := s.Get(ctx, id)
 	if err != nil {
-		return Enqueued{}, nil, err
+		return library.Enqueued{}, nil, err
 	}
 	if e, ok := s.watched(id); ok {
 		return s.syncWatched(ctx, e, req)
@@ -109,21 +110,21 @@ func (s *Sources) Sync(ctx context.Context, id string, req SyncSourceRequest) (E
 	if req.DryRun {
 		kind, err := s.Kinds.For(src.Kind)
 		if err != nil {
-			return Enqueued{}, nil, err
+			return library.Enqueued{}, nil, err
 		}
 		plan, err := kind.Plan(ctx, src, req.Force)
-		return Enqueued{}, plan, err
+		return library.Enqueued{}, plan, err
 	}
-	e, err := s.start(ctx, src, jobs.NewJobID(), ViewerOf(ctx), req.Force)
+	e, err := s.start(ctx, src, jobs.NewJobID(), library.ViewerOf(ctx), req.Force)
 	return e, nil, err
 }
 
 // start enqueues a sync of src under jobID, unless the last one is still
 // queued or running: then that one is answered.
-func (s *Sources) start(ctx context.Context, src ragd.Source, jobID string, viewer *[]string, force bool) (Enqueued, error) {
+func (s *Sources) start(ctx context.Context, src ragd.Source, jobID string, viewer *[]string, force bool) (library.Enqueued, error) {
 	if last := src.LastSync; last != nil && last.JobID != "" {
 		if j, err := s.Queue.Job(ctx, last.JobID); err == nil && !j.Status.Terminal() {
-			return Enqueued{JobID: &j.ID, Status: j.Status, Source: src.URL}, nil
+			return library.Enqueued{JobID: &j.ID, Status: j.Status, Source: src.URL}, nil
 		}
 	}
 	access := src.Access
@@ -144,16 +145,16 @@ func (s *Sources) start(ctx context.Context, src ragd.Source, jobID string, view
 		return nil
 	})
 	if err != nil {
-		return Enqueued{}, err
+		return library.Enqueued{}, err
 	}
 	if other != "" {
-		return Enqueued{JobID: &other, Status: ragd.JobQueued, Source: src.URL}, nil
+		return library.Enqueued{JobID: &other, Status: ragd.JobQueued, Source: src.URL}, nil
 	}
 	err = s.Queue.EnqueueDirectory(ctx, jobID, jobs.DirectoryPayload{Namespace: src.Namespace, DirectoryPath: src.URL,
 		SourceID: src.ID, Tags: src.Tags, Access: &access, Viewer: viewer, Force: force, Sync: true, Prune: true,
 		CreatedAt: time.Now().UTC()})
 	if err != nil {
-		return Enqueued{}, enqueueFailed(err)
+		return library.Enqueued{}, library.EnqueueFailed(err)
 	}
-	return Enqueued{JobID: &jobID, Status: ragd.JobQueued, Source: src.URL}, nil
+	return library.Enqueued{JobID: &jobID, Status: ragd.JobQueued, Source: src.URL}, nil
 }

@@ -1,4 +1,4 @@
-package library
+package sourcesvc
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"ragd"
 	"ragd/internal/authn"
 	"ragd/internal/jobs/sourcesync"
+	"ragd/internal/library"
 	"ragd/internal/platform/config"
 )
 
@@ -70,22 +71,22 @@ func readOnly(src ragd.Source) error {
 // syncWatched runs a watch: entry's directory sync as rag_index_directory
 // with sync: true does (and its watcher), as the caller; with DryRun
 // answers its plan.
-func (s *Sources) syncWatched(ctx context.Context, e config.WatchEntry, req SyncSourceRequest) (Enqueued, *SourcePlan, error) {
+func (s *Sources) syncWatched(ctx context.Context, e config.WatchEntry, req SyncSourceRequest) (library.Enqueued, *SourcePlan, error) {
 	if s.Directories == nil {
-		return Enqueued{}, nil, ragd.Unavailable("directory syncs", nil)
+		return library.Enqueued{}, nil, ragd.Unavailable("directory syncs", nil)
 	}
 	recursive, prune := e.Recursive == nil || *e.Recursive, e.Prune == nil || *e.Prune
-	dr := DirectoryRequest{DirectoryPath: e.Path, KBName: e.KBName, Recursive: &recursive, Sync: true, Prune: &prune}
+	dr := library.DirectoryRequest{DirectoryPath: e.Path, KBName: e.KBName, Recursive: &recursive, Sync: true, Prune: &prune}
 	if !req.DryRun {
 		enq, err := s.Directories.IndexDirectory(ctx, dr)
 		return enq, nil, err
 	}
 	dp, err := s.Directories.PlanDirectory(ctx, dr)
 	if err != nil {
-		return Enqueued{}, nil, err
+		return library.Enqueued{}, nil, err
 	}
 	src, _ := watchSource(e)
 	p := sourcesync.NewPlan(src, nil)
 	p.Full, p.Added, p.Changed, p.Unchanged, p.Deleted = true, dp.Added, dp.Changed, dp.Unchanged, dp.Deleted
-	return Enqueued{}, p, nil
+	return library.Enqueued{}, p, nil
 }

@@ -1,4 +1,4 @@
-package library
+package sourcesvc
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"ragd/internal/ingest/guard"
 	"ragd/internal/jobs"
 	"ragd/internal/jobs/sourcesync"
+	"ragd/internal/library"
 	"ragd/internal/platform/config"
 	"ragd/wire"
 )
@@ -50,7 +51,7 @@ type Sources struct {
 	// Watch are the config's watch: entries, listed as read-only
 	// directory sources (sources_watch.go) whose syncs Directories runs.
 	Watch       []config.WatchEntry
-	Directories *Service
+	Directories *library.Service
 }
 
 // Create validates and records a source.
@@ -66,8 +67,8 @@ func (s *Sources) Create(ctx context.Context, req SourceRequest) (ragd.Source, e
 		Include: req.Include, Exclude: req.Exclude, Every: req.Every, SSHKey: req.SSHKey, Tags: req.Tags,
 		Endpoint: strings.TrimSpace(req.Endpoint), Region: req.Region, AccessKey: req.AccessKey, SecretKey: req.SecretKey,
 		MaxPages: req.MaxPages, MaxDepth: req.MaxDepth,
-		Viewer: ViewerOf(ctx), CreatedAt: time.Now().UTC()}
-	access, err := AccessParam(req.Access)
+		Viewer: library.ViewerOf(ctx), CreatedAt: time.Now().UTC()}
+	access, err := library.AccessParam(req.Access)
 	if err != nil {
 		return ragd.Source{}, err
 	}
@@ -108,11 +109,11 @@ func (s *Sources) check(ctx context.Context, src ragd.Source) error {
 		return err
 	}
 	if err := kind.Check(ctx, src); err != nil {
-		return Relabel(err, "file_path", "url")
+		return library.Relabel(err, "file_path", "url")
 	}
 	if p := kind.LocalPath(src); p != "" {
-		if _, err := ResolveFor(ctx, s.Roots, p); err != nil {
-			return Relabel(err, "file_path", "url")
+		if _, err := library.ResolveFor(ctx, s.Roots, p); err != nil {
+			return library.Relabel(err, "file_path", "url")
 		}
 	}
 	if err := ragd.ValidTags(src.Tags); err != nil {

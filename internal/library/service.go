@@ -3,11 +3,9 @@
 // requests and uploads validated and their jobs enqueued; jobs reported,
 // waited for, listed and cancelled; documents listed, read, shared and
 // deleted, namespaces cleared and counted; the health probe; a namespace's
-// export and the upload of an archive to import; the start of an embedder
-// switch (Embedders); and the sources kept in sync (Sources: their rules,
-// rights and sync requests, the watch: entries as read-only sources, and
-// the Scheduler that starts the due syncs). It enqueues jobs and runs
-// none: the worker, importjob and switchjob do.
+// export and the upload of an archive to import; and the start of an
+// embedder switch (Embedders). It enqueues jobs and runs none: the
+// worker, importjob and switchjob do. The sources are sourcesvc's.
 package library
 
 import (

@@ -1,3 +1,10 @@
+// Package sourcesvc answers the requests about sources (Git repositories,
+// websites, S3 buckets, server directories kept in sync) without their
+// transport: adding, listing, changing and deleting them with their rules
+// and rights, starting their syncs on request — the config's watch:
+// entries included, as read-only directory sources — and on their
+// schedule (Scheduler, one replica under a lease). It enqueues sync jobs
+// and runs none: the worker does.
 package sourcesvc
 
 import (

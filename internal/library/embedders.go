@@ -92,7 +92,7 @@ func (e *Embedders) StartSwitch(ctx context.Context, req SwitchRequest) (SwitchA
 		return SwitchAccepted{}, ragd.Invalid("to", "missing", "to names the embedder to switch to: default or a name under embedders")
 	}
 	if !slices.Contains(e.Names, name) {
-		return SwitchAccepted{}, ragd.NotFound("no embedder %s: the config names %s", quoteClipped(name), strings.Join(e.Names, ", "))
+		return SwitchAccepted{}, ragd.NotFound("no embedder %s: the config names %s", QuoteClipped(name), strings.Join(e.Names, ", "))
 	}
 	st, err := e.Live.Records().Load(ctx)
 	if err != nil {

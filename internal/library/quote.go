@@ -9,9 +9,9 @@ import (
 // a name given in a 1 MB body should not come back whole.
 const maxQuotedChars = 64
 
-// quoteClipped is s quoted for a message, its first maxQuotedChars
+// QuoteClipped is s quoted for a message, its first maxQuotedChars
 // characters only, followed by "…" and its length when cut.
-func quoteClipped(s string) string {
+func QuoteClipped(s string) string {
 	if utf8.RuneCountInString(s) <= maxQuotedChars {
 		return strconv.Quote(s)
 	}

@@ -13,8 +13,8 @@ func TestQuoteClipped(t *testing.T) {
 		"a\"b" + "\n":              `"a\"b\n"`,
 		strings.Repeat("n", 1<<20): `"` + strings.Repeat("n", 64) + `"… (1048576 bytes)`,
 	} {
-		if got := quoteClipped(in); got != want {
-			t.Errorf("quoteClipped(%.20q…) = %s, want %s", in, got, want)
+		if got := QuoteClipped(in); got != want {
+			t.Errorf("QuoteClipped(%.20q…) = %s, want %s", in, got, want)
 		}
 	}
 }

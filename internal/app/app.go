@@ -29,6 +29,7 @@ import (
 	"ragd/internal/jobs/switchjob"
 	"ragd/internal/jobs/worker"
 	"ragd/internal/library"
+	"ragd/internal/library/embeddersvc"
 	"ragd/internal/library/sourcesvc"
 	"ragd/internal/platform/cache"
 	"ragd/internal/platform/config"
@@ -83,7 +84,7 @@ type Services struct {
 	// tests that read or write it directly.
 	Chunks ragd.ChunkStore
 	// Embedders reports and switches the live embedder.
-	Embedders *library.Embedders
+	Embedders *embeddersvc.Embedders
 	// Sources keeps the sources synced from elsewhere (POST /sources).
 	Sources *sourcesvc.Sources
 	// Git syncs the git sources (one of Sources.Kinds).

@@ -12,7 +12,7 @@ import (
 	"ragd/internal/adapter/embed"
 	"ragd/internal/catalog/registry"
 	"ragd/internal/jobs/switchjob"
-	"ragd/internal/library"
+	"ragd/internal/library/embeddersvc"
 	"ragd/internal/platform/cache"
 	"ragd/internal/platform/config"
 	"ragd/internal/platform/keyspace"
@@ -132,8 +132,8 @@ func missingTable(path, from string) error {
 
 // embedders is the service behind GET /embedder and POST /embedder/switch,
 // and the runner of the switch jobs it enqueues.
-func (a *App) embedders(keys keyspace.Keys, reg *registry.Registry, gens *cache.Generations) (*library.Embedders, *switchjob.Runner) {
-	return &library.Embedders{Live: a.Live, Names: a.Config.EmbedderNames(), Queue: a.Queue,
+func (a *App) embedders(keys keyspace.Keys, reg *registry.Registry, gens *cache.Generations) (*embeddersvc.Embedders, *switchjob.Runner) {
+	return &embeddersvc.Embedders{Live: a.Live, Names: a.Config.EmbedderNames(), Queue: a.Queue,
 			Collection: a.Config.Weaviate.Collection, Log: a.Log},
 		&switchjob.Runner{Live: a.Live, Queue: a.Queue, Registry: reg, Versions: a.Library.Versions,
 			Concurrency: 4, Log: a.Log}

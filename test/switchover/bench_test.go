@@ -34,7 +34,7 @@ const (
 	// (RAGD_BENCH_SWITCH_DELAY overrides it): a hosted embedding API's
 	// round trip for a batch, so the figures are about pacing.
 	benchDelay = 250 * time.Millisecond
-	// benchConcurrency is library.Embedders.Concurrency as app wires it.
+	// benchConcurrency is embeddersvc.Embedders.Concurrency as app wires it.
 	benchConcurrency = 4
 	benchRounds      = 3
 	// benchIdle is how long the search load runs alone in each round,

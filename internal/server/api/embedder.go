@@ -6,7 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"ragd"
-	"ragd/internal/library"
+	"ragd/internal/library/embeddersvc"
 	"ragd/internal/server/openapi"
 )
 
@@ -15,12 +15,12 @@ func embedderRoutes() []route {
 	return []route{
 		{handler: (*handlers).embedder, op: openapi.Operation{Method: "GET", Path: "/embedder", Summary: "The live embedder and the switch under way", Tags: []string{"embedder"},
 			Description: "403 for a principal that is no operator: a switch's progress counts every namespace's chunks.",
-			Responses:   with(errs(403, 503), 200, openapi.Response{Body: library.EmbedderStatus{}})}},
+			Responses:   with(errs(403, 503), 200, openapi.Response{Body: embeddersvc.EmbedderStatus{}})}},
 		{handler: (*handlers).switchEmbedder, op: openapi.Operation{Method: "POST", Path: "/embedder/switch", Summary: "Switch every namespace to another embedder, without downtime", Tags: []string{"embedder"},
 			Description: "Re-embeds every stored chunk and picture from its stored text into a new collection while searches and ingests go on with the live one, then cuts every replica over and drops the old collection. " +
 				"The answer is the job (GET /jobs/{id}, progress in chunks; POST /jobs/{id}/cancel drops the half-built collection). " +
 				"404 for a name not under embedders, 409 while a switch runs or when the embedder is live already, 422 when it does not answer or for a field the body should not have, 403 for a namespace-limited key or a JWT.",
-			Request: library.SwitchRequest{}, Responses: with(errs(403, 404, 409, 422, 503), 202, openapi.Response{Body: library.SwitchAccepted{}})}},
+			Request: embeddersvc.SwitchRequest{}, Responses: with(errs(403, 404, 409, 422, 503), 202, openapi.Response{Body: embeddersvc.SwitchAccepted{}})}},
 	}
 }
 
@@ -39,7 +39,7 @@ func (h *handlers) switchEmbedder(c echo.Context) error {
 	if h.svc.Embedders == nil {
 		return ragd.NotFound("embedder switching is not served here")
 	}
-	var req library.SwitchRequest
+	var req embeddersvc.SwitchRequest
 	if err := bindStrict(c, &req); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"ragd"
 	"ragd/internal/library"
+	"ragd/internal/library/embeddersvc"
 	"ragd/internal/library/sourcesvc"
 	"ragd/internal/retrieval/answer"
 	"ragd/internal/retrieval/search"
@@ -40,8 +41,8 @@ type SourceKeeper interface {
 
 // EmbedderSwitcher answers GET /embedder and POST /embedder/switch.
 type EmbedderSwitcher interface {
-	Status(ctx context.Context) (library.EmbedderStatus, error)
-	StartSwitch(ctx context.Context, req library.SwitchRequest) (library.SwitchAccepted, error)
+	Status(ctx context.Context) (embeddersvc.EmbedderStatus, error)
+	StartSwitch(ctx context.Context, req embeddersvc.SwitchRequest) (embeddersvc.SwitchAccepted, error)
 }
 
 // Searcher answers rag_search.

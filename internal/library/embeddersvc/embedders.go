@@ -1,4 +1,4 @@
-package library
+package embeddersvc
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"ragd"
 	"ragd/internal/authn"
 	"ragd/internal/jobs"
+	"ragd/internal/library"
 	"ragd/internal/store/live"
 	"ragd/wire"
 )
@@ -92,7 +93,7 @@ func (e *Embedders) StartSwitch(ctx context.Context, req SwitchRequest) (SwitchA
 		return SwitchAccepted{}, ragd.Invalid("to", "missing", "to names the embedder to switch to: default or a name under embedders")
 	}
 	if !slices.Contains(e.Names, name) {
-		return SwitchAccepted{}, ragd.NotFound("no embedder %s: the config names %s", QuoteClipped(name), strings.Join(e.Names, ", "))
+		return SwitchAccepted{}, ragd.NotFound("no embedder %s: the config names %s", library.QuoteClipped(name), strings.Join(e.Names, ", "))
 	}
 	st, err := e.Live.Records().Load(ctx)
 	if err != nil {
@@ -112,7 +113,7 @@ func (e *Embedders) StartSwitch(ctx context.Context, req SwitchRequest) (SwitchA
 	}
 	if err := e.Queue.EnqueueSwitch(ctx, id, jobs.SwitchPayload{From: from.Name, To: name, CreatedAt: time.Now().UTC()}); err != nil {
 		e.abandon(context.WithoutCancel(ctx), id)
-		return SwitchAccepted{}, EnqueueFailed(err)
+		return SwitchAccepted{}, library.EnqueueFailed(err)
 	}
 	e.Log.InfoContext(ctx, "embedder switch started", "job_id", id, "from", from.Name, "to", name, "collection", to.Collection)
 	return SwitchAccepted{JobID: id, Status: ragd.JobQueued, From: from.Name, To: name}, nil

@@ -1,4 +1,4 @@
-package library_test
+package embeddersvc_test
 
 import (
 	"encoding/json"

@@ -3,9 +3,9 @@
 // requests and uploads validated and their jobs enqueued; jobs reported,
 // waited for, listed and cancelled; documents listed, read, shared and
 // deleted, namespaces cleared and counted; the health probe; a namespace's
-// export and the upload of an archive to import; and the start of an
-// embedder switch (Embedders). It enqueues jobs and runs none: the
-// worker, importjob and switchjob do. The sources are sourcesvc's.
+// export and the upload of an archive to import. It enqueues jobs and
+// runs none: the worker and importjob do. The sources are sourcesvc's,
+// the embedder switch embeddersvc's.
 package library
 
 import (

@@ -1,3 +1,8 @@
+// Package embeddersvc answers the requests about the embedder without
+// their transport: which embedder is live (and a switch under way), and
+// the start of a switch to another configured one — the target probed,
+// the new collection named and the switch job enqueued. It runs no job:
+// switchjob does.
 package embeddersvc
 
 import (

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"ragd/internal/platform/spool"
 	"time"
 
 	"ragd/wire"
@@ -75,15 +76,15 @@ func (a *Archiver) store(id string, body io.Reader) (_ string, sum *archive.Summ
 			_ = os.Remove(path)
 		}
 	}()
-	limited := &limitedReader{r: body, left: a.MaxBytes}
-	sum, err = archive.Validate(io.TeeReader(limited, diskWriter{w: f}), archive.Admit(a.embedder()))
-	var diskErr diskError
+	limited := spool.Limit(body, a.MaxBytes)
+	sum, err = archive.Validate(io.TeeReader(limited, spool.Disk(f)), archive.Admit(a.embedder()))
+	var diskErr spool.DiskError
 	var archiveErr *archive.Error
 	switch {
-	case errors.Is(err, errTooLarge):
+	case errors.Is(err, spool.ErrTooLarge):
 		return "", nil, a.tooLarge()
 	case errors.As(err, &diskErr):
-		return "", nil, ragd.Unavailable("archive storage (data.dir)", diskErr.error)
+		return "", nil, ragd.Unavailable("archive storage (data.dir)", diskErr.Err)
 	case errors.As(err, &archiveErr):
 		return "", nil, archiveErr.Invalid()
 	case ragd.KindOf(err) != ragd.KindInternal:

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"ragd/internal/platform/spool"
 
 	"ragd"
 	"ragd/internal/ingest"
@@ -98,7 +99,7 @@ func (sp *Spool) Add(filename string, r io.Reader) error {
 	}
 	if err != nil {
 		_ = os.Remove(f.tmp)
-		if errors.Is(err, errTooLarge) {
+		if errors.Is(err, spool.ErrTooLarge) {
 			return &ragd.Error{Kind: ragd.KindTooLarge, Message: fmt.Sprintf("file %s is larger than ingest.max_file_bytes (%d bytes)", name, sp.u.MaxFileBytes)}
 		}
 		return err
@@ -108,17 +109,17 @@ func (sp *Spool) Add(filename string, r io.Reader) error {
 	return nil
 }
 
-// copyAtMost copies r to w, failing with errTooLarge once more than limit
+// copyAtMost copies r to w, failing with spool.ErrTooLarge once more than limit
 // bytes were read; it never reads more than limit+1.
 func copyAtMost(w io.Writer, r io.Reader, limit int64) (int64, error) {
-	n, err := io.Copy(diskWriter{w: w}, &limitedReader{r: r, left: limit})
-	var de diskError
+	n, err := io.Copy(spool.Disk(w), spool.Limit(r, limit))
+	var de spool.DiskError
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &de):
-		return n, ragd.Unavailable("uploads directory", de.error)
-	case errors.Is(err, errTooLarge):
-		return n, errTooLarge
+		return n, ragd.Unavailable("uploads directory", de.Err)
+	case errors.Is(err, spool.ErrTooLarge):
+		return n, spool.ErrTooLarge
 	case errors.As(err, &mbe):
 		return n, mbe // the whole request is over its bound: 413
 	case err != nil:

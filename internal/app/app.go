@@ -29,6 +29,7 @@ import (
 	"ragd/internal/jobs/switchjob"
 	"ragd/internal/jobs/worker"
 	"ragd/internal/library"
+	"ragd/internal/library/archivesvc"
 	"ragd/internal/library/embeddersvc"
 	"ragd/internal/library/sourcesvc"
 	"ragd/internal/platform/cache"
@@ -76,7 +77,7 @@ type Services struct {
 	Answer  *answer.Service
 	Library *library.Service
 	// Archiver exports namespaces and takes archives to import.
-	Archiver *library.Archiver
+	Archiver *archivesvc.Archiver
 	// Imports runs the import jobs the worker takes.
 	Imports *importjob.Runner
 	Probe   *library.Probe

@@ -23,6 +23,7 @@ import (
 	"ragd/internal/jobs/sourcesync"
 	"ragd/internal/jobs/worker"
 	"ragd/internal/library"
+	"ragd/internal/library/archivesvc"
 	"ragd/internal/library/sourcesvc"
 	"ragd/internal/platform/cache"
 	"ragd/internal/platform/config"
@@ -72,7 +73,7 @@ func (a *App) assemble(d services) {
 		Queue: a.Queue, Roots: d.roots, Fetcher: d.fetcher, MaxDirectoryFiles: cfg.Ingest.MaxDirectoryFiles,
 		WaitTimeout: cfg.HTTP.WaitTimeout, MaxTextBytes: cfg.Ingest.MaxDocumentTextBytes, Log: a.Log,
 		Uploads: &library.Uploads{Dir: uploadsDir(cfg), MaxFileBytes: cfg.Ingest.MaxFileBytes, MaxFiles: cfg.Ingest.MaxUploadFiles}}
-	a.Archiver = &library.Archiver{Store: d.store, Embedder: d.embedder, Registry: d.registry, Versions: keeper,
+	a.Archiver = &archivesvc.Archiver{Store: d.store, Embedder: d.embedder, Registry: d.registry, Versions: keeper,
 		Queue: a.Queue, Dir: filepath.Join(cfg.Data.Dir, "imports"), MaxBytes: cfg.Import.MaxBytes,
 		PageSize: cfg.Weaviate.BatchSize, Log: a.Log}
 	a.Imports = &importjob.Runner{Store: d.store, Embedder: d.embedder, Registry: d.registry, Versions: keeper,

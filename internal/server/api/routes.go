@@ -8,6 +8,7 @@ import (
 
 	"ragd"
 	"ragd/internal/library"
+	"ragd/internal/library/archivesvc"
 	"ragd/internal/retrieval/answer"
 	"ragd/internal/retrieval/search"
 	"ragd/internal/server/openapi"
@@ -186,7 +187,7 @@ func documentRoutes() []route {
 		{ownBodyLimit: true, slowBody: true, handler: (*handlers).importKB, op: openapi.Operation{Method: "POST", Path: "/kb/:kb_name/import", Summary: "Import an archive into a namespace (asynchronous)", Tags: []string{"archives"},
 			Description: "The body is an archive from GET /kb/{kb_name}/export, of any namespace, at most import.max_bytes. It is checked whole as it is stored (another embedder, a truncated or damaged archive: 422), then a job loads it; poll /jobs/{id}. Documents of the same id are replaced by the archive's version; the namespace's others stay.",
 			RawRequest:  "application/gzip",
-			Responses:   with(errs(403, 413, 415, 422, 503), 202, openapi.Response{Description: "Job enqueued", Body: library.ImportEnqueued{}})}},
+			Responses:   with(errs(403, 413, 415, 422, 503), 202, openapi.Response{Description: "Job enqueued", Body: archivesvc.ImportEnqueued{}})}},
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"ragd"
 	"ragd/internal/library"
+	"ragd/internal/library/archivesvc"
 	"ragd/internal/library/embeddersvc"
 	"ragd/internal/library/sourcesvc"
 	"ragd/internal/retrieval/answer"
@@ -84,6 +85,6 @@ type HealthChecker interface {
 
 // Archivist exports a namespace as an archive and imports archives.
 type Archivist interface {
-	Export(ctx context.Context, kb string) (*library.Export, error)
-	Import(ctx context.Context, kb string, body io.Reader, length int64) (library.ImportEnqueued, error)
+	Export(ctx context.Context, kb string) (*archivesvc.Export, error)
+	Import(ctx context.Context, kb string, body io.Reader, length int64) (archivesvc.ImportEnqueued, error)
 }

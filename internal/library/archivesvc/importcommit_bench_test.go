@@ -1,4 +1,4 @@
-package library_test
+package archivesvc_test
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package library_test
+package archivesvc_test
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ import (
 	"ragd"
 	"ragd/internal/catalog/vocab"
 	"ragd/internal/jobs"
-	"ragd/internal/library"
+	"ragd/internal/library/archivesvc"
 	"ragd/internal/testkit/stack"
 	"ragd/wire"
 )
@@ -70,7 +70,7 @@ func fill(b *testing.B, s *stack.Stack, ns string, template []ragd.Chunk, docs i
 }
 
 // export writes the namespace's archive to w.
-func export(b *testing.B, s *stack.Stack, ns string, w io.Writer) library.ExportStats {
+func export(b *testing.B, s *stack.Stack, ns string, w io.Writer) archivesvc.ExportStats {
 	b.Helper()
 	exp, err := s.Archiver.Export(context.Background(), ns)
 	if err != nil {
@@ -181,7 +181,7 @@ func BenchmarkArchiveMemory(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			var st library.ExportStats
+			var st archivesvc.ExportStats
 			peak := sampled(func() { st = export(b, s, c.ns, f) })
 			size, _ := f.Seek(0, io.SeekCurrent)
 			_ = f.Close()

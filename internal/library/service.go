@@ -2,10 +2,9 @@
 // that REST, MCP and the watcher share, without their transport: index
 // requests and uploads validated and their jobs enqueued; jobs reported,
 // waited for, listed and cancelled; documents listed, read, shared and
-// deleted, namespaces cleared and counted; the health probe; a namespace's
-// export and the upload of an archive to import. It enqueues jobs and
-// runs none: the worker and importjob do. The sources are sourcesvc's,
-// the embedder switch embeddersvc's.
+// deleted, namespaces cleared and counted; the health probe. It enqueues
+// jobs and runs none: the worker does. The sources are sourcesvc's, the
+// archives archivesvc's, the embedder switch embeddersvc's.
 package library
 
 import (

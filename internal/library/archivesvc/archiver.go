@@ -1,3 +1,7 @@
+// Package archivesvc answers the archive requests without their
+// transport: a namespace's export written as one archive, and the upload
+// of an archive to import, checked whole while it is stored before the
+// import job (package importjob, which loads it) is enqueued.
 package archivesvc
 
 import (

@@ -30,10 +30,10 @@ func URIScope(aud Audience) string {
 	return scopeMark + hex.EncodeToString(sum[:4]) + "/"
 }
 
-// CutURIScope splits a scope segment (with its slash) off the part of a text
+// cutURIScope splits a scope segment (with its slash) off the part of a text
 // or upload source after its scheme (and namespace); ok is false when rest
 // starts with a malformed one.
-func CutURIScope(rest string) (scope, after string, ok bool) {
+func cutURIScope(rest string) (scope, after string, ok bool) {
 	if !strings.HasPrefix(rest, scopeMark) {
 		return "", rest, true
 	}

@@ -29,19 +29,23 @@ type IngestRequest struct {
 }
 
 // IndexRequest is the request r names: inline text with source_type text
-// or as content, a URL for source_type url or an http(s) URI, else a file
-// path (a file:// prefix dropped). Index validates the rest.
+// or as content, a URL for source_type url or an http(s) URI (its scheme
+// in any case, as ragd.ParseSourceURI reads one), else a file path (a
+// file:// source's path, or source_uri as given). Index validates the rest.
 func (r IngestRequest) IndexRequest() IndexRequest {
 	req := IndexRequest{KBName: r.KBName, Force: r.Force, Tags: r.Tags, Access: r.Access}
+	u, _ := ragd.ParseSourceURI(r.SourceURI) // file and http(s) URIs parse without error
 	switch typ := strings.ToLower(r.SourceType); {
 	case r.Content != "":
 		req.Text = r.Content
 	case typ == "text":
 		req.Text = r.SourceURI
-	case typ == "url" || strings.HasPrefix(r.SourceURI, "http://") || strings.HasPrefix(r.SourceURI, "https://"):
+	case typ == "url" || u.Scheme == ragd.SchemeHTTP || u.Scheme == ragd.SchemeHTTPS:
 		req.URL = r.SourceURI
+	case u.Scheme == ragd.SchemeFile:
+		req.FilePath = u.Path
 	default:
-		req.FilePath = strings.TrimPrefix(r.SourceURI, ragd.FileScheme)
+		req.FilePath = r.SourceURI
 	}
 	return req
 }

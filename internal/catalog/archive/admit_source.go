@@ -28,31 +28,36 @@ const maxPathBytes = 4096
 //     upload keeps it (guard.UploadName), typed by its extension.
 //   - git+<repository URL>?ref=<ref>#<path> (ragd.GitURI), the path clean
 //     and relative, typed by its name; like a file source, a label.
+//
+// ragd.ParseSourceURI takes the source apart; the checks of what fills
+// each form are admission's.
 func (r *admission) source(doc ragd.Document) error {
 	s := doc.Source
-	if p, ok := ragd.GitURIPath(s); ok {
-		return gitSource(s, p, doc.SourceType)
-	}
-	scheme, rest, _ := strings.Cut(s, "://")
-	switch strings.ToLower(scheme) {
-	case "file":
-		return fileSource(rest, doc.SourceType)
-	case "http", "https":
+	u, err := ragd.ParseSourceURI(s)
+	switch u.Scheme {
+	case ragd.SchemeItem:
+		if err == nil && u.Kind == ragd.SourceGit {
+			return gitSource(s, u, doc.SourceType)
+		}
+	case ragd.SchemeFile:
+		return fileSource(u.Path, doc.SourceType)
+	case ragd.SchemeHTTP, ragd.SchemeHTTPS:
 		return urlSource(s)
-	case "text":
-		if _, hash, ok := ragd.CutURIScope(rest); !ok || !isHex(hash, 32) {
+	case ragd.SchemeText:
+		if err != nil {
 			return Refuse("source", "text source %q is not text://[~<8 hex digits>/]<32 hex digits>, the form ragd names inline text by", Clip(s))
 		}
 		return typed(doc.SourceType, ragd.SourceText, s)
-	case "upload":
-		return r.uploadSource(rest, doc.SourceType)
+	case ragd.SchemeUpload:
+		return r.uploadSource(s, u, err, doc.SourceType)
 	}
 	return Refuse("source", "source %q is none ragd makes: file://<absolute path>, http(s)://<host>/…, text://<hash> or "+
 		"upload://<kb_name>/<file name>", Clip(s))
 }
 
-func gitSource(s, p string, typ ragd.SourceType) error {
-	if !strings.Contains(s, "?ref=") || p == "" || strings.HasPrefix(p, "/") || len(p) > maxPathBytes ||
+func gitSource(s string, u ragd.SourceURI, typ ragd.SourceType) error {
+	p := u.Item
+	if _, _, hasRef := u.GitRef(); !hasRef || p == "" || strings.HasPrefix(p, "/") || len(p) > maxPathBytes ||
 		strings.ContainsRune(p, 0) || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../") {
 		return Refuse("source", "git source %q is not git+<url>?ref=<ref>#<clean relative path>, as ragd writes one", Clip(s))
 	}
@@ -85,17 +90,15 @@ func urlSource(s string) error {
 	return nil
 }
 
-func (r *admission) uploadSource(rest string, typ ragd.SourceType) error {
-	ns, scoped, _ := strings.Cut(rest, "/")
-	_, name, ok := ragd.CutURIScope(scoped)
-	if ns != r.from || !ok {
+func (r *admission) uploadSource(s string, u ragd.SourceURI, err error, typ ragd.SourceType) error {
+	if err != nil || u.Namespace != r.from {
 		return Refuse("source", "upload source %q does not name the archive's namespace (upload://%s/[~<8 hex digits>/]<file name>)",
-			Clip(ragd.UploadScheme+rest), r.from)
+			Clip(s), r.from)
 	}
-	if kept, _, err := guard.UploadName(name); err != nil || kept != name {
-		return Refuse("source", "upload source %q does not end in a file name an upload keeps", Clip(ragd.UploadScheme+rest))
+	if kept, _, err := guard.UploadName(u.Name); err != nil || kept != u.Name {
+		return Refuse("source", "upload source %q does not end in a file name an upload keeps", Clip(s))
 	}
-	return extensionTyped(name, typ, ragd.UploadScheme+rest)
+	return extensionTyped(u.Name, typ, s)
 }
 
 // extensionTyped checks a file's type is the one its extension gives, as

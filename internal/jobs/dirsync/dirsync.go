@@ -12,7 +12,6 @@ package dirsync
 
 import (
 	"context"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,12 +37,12 @@ var _ sourcesync.Kind = (*Syncer)(nil)
 // Path is the directory a directory source's URL names: an absolute path
 // or a file:///absolute/path URL, cleaned; ok is false for another form.
 func Path(u string) (string, bool) {
-	if strings.HasPrefix(u, ragd.FileScheme) {
-		p, err := url.Parse(u)
-		if err != nil || (p.Host != "" && p.Host != "localhost") || p.RawQuery != "" || p.Fragment != "" {
+	if src, err := ragd.ParseSourceURI(u); err == nil && src.Scheme == ragd.SchemeFile {
+		p, ok := src.FileURLPath()
+		if !ok {
 			return "", false
 		}
-		u = p.Path
+		u = p
 	}
 	if !filepath.IsAbs(u) {
 		return "", false

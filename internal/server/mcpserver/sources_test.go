@@ -1,12 +1,15 @@
 package mcpserver_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"ragd"
 	"ragd/internal/testkit/gitserver"
@@ -67,11 +70,19 @@ func syncAsTask(t *testing.T, s *stack.Stack, repo *gitserver.Repo, source strin
 	k := &tasker{t: t, url: s.URL}
 	k.send("initialize", "", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "ragd-sources-test", "version": "1"}})
+	var schema *jsonschema.Schema
 	tools, _ := k.send("tools/list", "", nil).Result["tools"].([]any)
 	for _, raw := range tools {
-		if tool := raw.(map[string]any); tool["name"] == "core_sync_source" &&
-			!reflect.DeepEqual(tool["execution"], map[string]any{"taskSupport": "optional"}) {
+		tool := raw.(map[string]any)
+		if tool["name"] != "core_sync_source" {
+			continue
+		}
+		if !reflect.DeepEqual(tool["execution"], map[string]any{"taskSupport": "optional"}) {
 			t.Fatalf("core_sync_source's execution: %v", tool["execution"])
+		}
+		b, _ := json.Marshal(tool["outputSchema"])
+		if err := json.Unmarshal(b, &schema); err != nil {
+			t.Fatal(err)
 		}
 	}
 	id, _ := k.created(k.callAsTask("core_sync_source", map[string]any{"source_id": source}, nil))["taskId"].(string)
@@ -84,5 +95,12 @@ func syncAsTask(t *testing.T, s *stack.Stack, repo *gitserver.Repo, source strin
 	job := s.Do(t, http.MethodGet, "/jobs/"+id, nil).JSON
 	if res.Result["isError"] == true || out["job_id"] != id || !reflect.DeepEqual(out["result"], job["result"]) {
 		t.Fatalf("tasks/result %s against GET /jobs/%s: %v", res.Raw, id, job)
+	}
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		t.Fatalf("core_sync_source's output schema: %v", err)
+	}
+	if err := resolved.Validate(out); err != nil {
+		t.Fatalf("the task's result is not core_sync_source's output: %v\n%s", err, res.Raw)
 	}
 }

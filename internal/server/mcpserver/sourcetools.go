@@ -5,6 +5,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"ragd"
 	"ragd/internal/library/sourcesvc"
 )
 
@@ -36,11 +37,18 @@ type SyncSourceInput struct {
 	sourcesvc.SyncSourceRequest
 }
 
-// SyncSourceOutput is core_sync_source's result.
+// SyncSourceOutput is core_sync_source's result. Run as an MCP Task, the
+// call's result is the finished job's (tasks.go taskResult), the shape of
+// core_ingest_directory's: so the job's fields are here too.
 type SyncSourceOutput struct {
-	JobID  string                `json:"job_id,omitempty" jsonschema:"poll it with core_job_status; empty for a dry_run"`
-	Status string                `json:"status" jsonschema:"queued, active or retry; planned for a dry_run"`
-	Plan   *sourcesvc.SourcePlan `json:"plan,omitempty" jsonschema:"with dry_run: what the sync would do; nothing was changed"`
+	JobID  string `json:"job_id,omitempty" jsonschema:"poll it with core_job_status; empty for a dry_run"`
+	Status string `json:"status" jsonschema:"queued, active or retry; planned for a dry_run; as a task's result completed, failed or cancelled"`
+	// DedupHit is core_ingest_directory's, always false for a sync.
+	DedupHit bool                  `json:"dedup_hit,omitempty" jsonschema:"always false: a sync reads what changed"`
+	Progress *ragd.Progress        `json:"progress,omitempty" jsonschema:"as a task's result: how far the sync got (files)"`
+	Result   any                   `json:"result,omitempty" jsonschema:"as a task's result, once completed: files added, changed, unchanged, documents deleted"`
+	Error    string                `json:"error,omitempty" jsonschema:"as a task's result, if the sync failed: why"`
+	Plan     *sourcesvc.SourcePlan `json:"plan,omitempty" jsonschema:"with dry_run: what the sync would do; nothing was changed"`
 }
 
 func (m *Server) listSources(p preset) sdk.ToolHandlerFor[SourceListInput, sourcesvc.SourceList] {

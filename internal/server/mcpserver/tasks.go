@@ -230,6 +230,10 @@ func (t *jobTasks) state(job *ragd.Job) taskState {
 	if job.Status == ragd.JobFailed && job.Error != "" {
 		s.Message = job.Error
 	}
+	var r ragd.DirectoryResult // a cancelled file is done in the progress
+	if job.Status == ragd.JobCancelled && json.Unmarshal(job.Result, &r) == nil && r.FilesCancelled > 0 {
+		s.Message = fmt.Sprintf("cancelled: %d of %d files indexed, %d cancelled", r.FilesIndexed, r.FilesTotal, r.FilesCancelled)
+	}
 	return s
 }
 

@@ -66,6 +66,10 @@ func (o fileOutcome) result() ragd.DocumentResult {
 		MovedFrom: o.MovedFrom, VectorsCarried: o.Carried}
 }
 
+// IsFileJob reports whether id is one file's job of a directory job
+// rather than a job of its own.
+func IsFileJob(id string) bool { _, _, ok := parentOf(id); return ok }
+
 // parentOf splits a file job's id, <directory id>.<suffix> (worker's
 // ChildJobID), into the directory's id and the suffix; ok is false for a
 // top-level job's id (a UUID, with no dot).

@@ -6,7 +6,12 @@ import (
 
 	"ragd"
 	"ragd/internal/authn"
+	"ragd/internal/jobs"
 )
+
+// IsFileJob reports whether id is one file's job of a directory job
+// (jobs.IsFileJob), which is read through its directory's.
+func IsFileJob(id string) bool { return jobs.IsFileJob(id) }
 
 // Job returns a job's current state, or a NotFound error. A job of a
 // namespace the caller may not use, or asked for by a principal who saw

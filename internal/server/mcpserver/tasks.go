@@ -145,7 +145,20 @@ func withoutWait(args json.RawMessage) json.RawMessage {
 	return b
 }
 
+// notATask refuses, as an unknown id, a directory's file job: a task is
+// what tasks/list can list, and it lists jobs as GET /jobs does, a
+// directory as one.
+func notATask(id string) error {
+	if library.IsFileJob(id) {
+		return ragd.NotFound("no task %s: a directory's file is followed through the directory's task", id)
+	}
+	return nil
+}
+
 func (t *jobTasks) get(ctx context.Context, id string) (taskState, error) {
+	if err := notATask(id); err != nil {
+		return taskState{}, err
+	}
 	job, err := t.lib.Job(ctx, id)
 	if err != nil {
 		return taskState{}, err
@@ -154,6 +167,9 @@ func (t *jobTasks) get(ctx context.Context, id string) (taskState, error) {
 }
 
 func (t *jobTasks) result(ctx context.Context, id string) (taskState, *sdk.CallToolResult, error) {
+	if err := notATask(id); err != nil {
+		return taskState{}, nil, err
+	}
 	job, err := t.lib.WaitJob(ctx, id, t.retention, nil)
 	if err != nil {
 		return taskState{}, nil, err
@@ -199,6 +215,9 @@ func (t *jobTasks) list(ctx context.Context, cursor string) ([]taskState, string
 }
 
 func (t *jobTasks) cancel(ctx context.Context, id string) (taskState, error) {
+	if err := notATask(id); err != nil {
+		return taskState{}, err
+	}
 	if _, err := t.lib.CancelJob(ctx, library.CancelRequest{JobID: id}); err != nil {
 		return taskState{}, err
 	}

@@ -83,9 +83,11 @@ func TestTasksLegacy(t *testing.T) {
 	if meta, _ := res.Result["_meta"].(map[string]any); !reflect.DeepEqual(meta["io.modelcontextprotocol/related-task"], map[string]any{"taskId": id}) {
 		t.Errorf("tasks/result _meta: %v", res.Result["_meta"])
 	}
-	if ids := listAll(t, k); !ids[id] {
+	ids := listAll(t, k)
+	if !ids[id] {
 		t.Errorf("tasks/list lacks %s: %v", id, ids)
 	}
+	fileJobsAreNoTasks(t, s, k, job, ids)
 	if a := k.send("tasks/cancel", "", map[string]any{"taskId": id}); a.code() != -32602 || !strings.Contains(a.Error.Message, "terminal") {
 		t.Errorf("cancelling a completed task: %s", a.Raw)
 	}
@@ -481,6 +483,26 @@ func TestTasksWithoutJob(t *testing.T) {
 		out, _ := a.Result["structuredContent"].(map[string]any)
 		if a.Error != nil || a.Result["task"] != nil || !c.check(out, a.Result["isError"] == true) {
 			t.Errorf("%s as a task: %s", name, a.Raw)
+		}
+	}
+}
+
+// fileJobsAreNoTasks checks that a directory's file jobs, which tasks/list
+// does not list (ids), are not tasks: tasks/get, tasks/result and
+// tasks/cancel answer as for an unknown id, while GET /jobs reads them.
+func fileJobsAreNoTasks(t *testing.T, s *stack.Stack, k *tasker, dir map[string]any, ids map[string]bool) {
+	t.Helper()
+	children, _ := dir["children"].([]any)
+	if len(children) == 0 {
+		t.Fatalf("the directory's job has no file jobs: %v", dir)
+	}
+	child := children[0].(map[string]any)["job_id"].(string)
+	if st, _ := jobStatus(t, s, "", child); st != "completed" || ids[child] {
+		t.Fatalf("file job %s: GET /jobs says %q, listed as a task: %v", child, st, ids[child])
+	}
+	for _, method := range []string{"tasks/get", "tasks/result", "tasks/cancel"} {
+		if a := k.send(method, "", map[string]any{"taskId": child}); a.code() != -32602 || !strings.Contains(a.Error.Message, "Task not found") {
+			t.Errorf("%s of a file job: %s", method, a.Raw)
 		}
 	}
 }

@@ -44,14 +44,7 @@ func ViewerOf(ctx context.Context) *[]string {
 // or whose access the request would change where the caller may not
 // (ragd.Audience.MayShare).
 func (s *Service) mayReplace(ctx context.Context, pl jobs.DocumentPayload) error {
-	doc, err := s.Registry.Get(ctx, pl.Namespace, pl.DocumentID)
-	switch {
-	case ragd.KindOf(err) == ragd.KindNotFound:
-		doc = nil
-	case err != nil:
-		return ragd.Unavailable("redis", err)
-	}
-	return ragd.AudienceIn(ctx).MayIndex(doc, pl.Access)
+	return s.Registry.MayIndex(ctx, pl.Namespace, pl.DocumentID, pl.Access)
 }
 
 // AccessRequest is wire.AccessRequest, the contract REST, MCP and the client share.

@@ -77,7 +77,7 @@ func (s *Service) Chunk(ctx context.Context, kb, id string) (ChunkText, error) {
 	if c == nil {
 		return ChunkText{}, ragd.NotFound("chunk %s not found in namespace %s", id, ns)
 	}
-	doc, err := s.Registry.Visible(ctx, ns, c.DocumentID)
+	doc, err := s.Registry.Get(ctx, ns, c.DocumentID)
 	if err != nil {
 		if ragd.KindOf(err) == ragd.KindNotFound { // missing, or hidden from the caller
 			return ChunkText{}, ragd.NotFound("chunk %s not found in namespace %s", id, ns)

@@ -90,7 +90,7 @@ func (s *Service) Document(ctx context.Context, kb, id string) (*ragd.Document, 
 		if kb == "" && !authn.FromContext(ctx).Allows(ns) {
 			continue // not the caller's to see
 		}
-		doc, err := s.Registry.Visible(ctx, ns, id) // hidden: answered as missing
+		doc, err := s.Registry.Get(ctx, ns, id) // hidden: answered as missing
 		if err == nil {
 			return doc, nil
 		}

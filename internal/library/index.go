@@ -142,7 +142,7 @@ func (s *Service) dedup(ctx context.Context, ns string, pl jobs.DocumentPayload,
 	if owner == "" {
 		return nil, nil
 	}
-	doc, err := s.Registry.Visible(ctx, ns, owner)
+	doc, err := s.Registry.Get(ctx, ns, owner)
 	if err != nil {
 		// A recorded hash without a document, or another's to see: this
 		// one is indexed afresh, as a document of its own.

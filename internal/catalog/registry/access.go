@@ -75,14 +75,20 @@ func (r *Registry) HiddenIDs(ctx context.Context, namespace string) (map[string]
 	return r.hidden(ctx, namespace, ragd.AudienceIn(ctx))
 }
 
-// Visible is Get for ctx's audience (ragd.AudienceIn): a document it may
-// not see is not found, exactly as a missing one.
-func (r *Registry) Visible(ctx context.Context, namespace, id string) (*ragd.Document, error) {
-	d, err := r.Get(ctx, namespace, id)
-	if err != nil || ragd.AudienceIn(ctx).Sees(d.Access) {
-		return d, err
+// MayIndex is ragd.Audience.MayIndex of ctx's audience against the
+// document id names (none when missing): whether a request may replace
+// it, and change its access as access says. It reads the document
+// whatever the audience, as only this rule may: one hidden from the
+// caller is refused (Forbidden), not taken for missing.
+func (r *Registry) MayIndex(ctx context.Context, namespace, id string, access *[]string) error {
+	doc, err := r.GetAny(ctx, namespace, id)
+	switch {
+	case ragd.KindOf(err) == ragd.KindNotFound:
+		doc = nil
+	case err != nil:
+		return ragd.Unavailable("redis", err)
 	}
-	return nil, ragd.NotFound("document %s not found in namespace %s", id, namespace)
+	return ragd.AudienceIn(ctx).MayIndex(doc, access)
 }
 
 // hidden returns the ids of the namespace's documents aud may not see.

@@ -34,8 +34,25 @@ func New(rdb redis.UniversalClient, keys keyspace.Keys) *Registry {
 	return &Registry{rdb: rdb, keys: keys, current: newCurrentCache(), epochs: newEpochs()}
 }
 
-// Get returns a document, or a ragd NotFound error.
+// Get returns a document, or a ragd NotFound error. It applies ctx's
+// audience (ragd.AudienceIn) itself: a document the audience may not see
+// is not found, exactly as a missing one, so no caller filters (a context
+// without an audience is ragd's own and sees every document).
 func (r *Registry) Get(ctx context.Context, namespace, id string) (*ragd.Document, error) {
+	d, err := r.GetAny(ctx, namespace, id)
+	if err != nil || ragd.AudienceIn(ctx).Sees(d.Access) {
+		return d, err
+	}
+	return nil, ragd.NotFound("document %s not found in namespace %s", id, namespace)
+}
+
+// GetAny is Get whatever ctx's audience: the system's read, for the
+// bookkeeping of versions and jobs (the worker, an import, an embedder
+// switch, package versions) and for the rule that must tell a document
+// hidden from a caller from a missing one (MayIndex). A read for a user
+// calls Get; TestGetAnyOnlyForTheSystem (in the ragd root) names the
+// packages that may call GetAny.
+func (r *Registry) GetAny(ctx context.Context, namespace, id string) (*ragd.Document, error) {
 	return document(r.rdb.HGet(ctx, r.keys.Documents(namespace), id), namespace, id)
 }
 
@@ -197,7 +214,7 @@ func (r *Registry) unindex(ctx context.Context, p redis.Pipeliner, prev *ragd.Do
 
 // Delete forgets a document. Deleting an unknown document is not an error.
 func (r *Registry) Delete(ctx context.Context, namespace, id string) error {
-	prev, err := r.Get(ctx, namespace, id)
+	prev, err := r.GetAny(ctx, namespace, id)
 	if ragd.KindOf(err) == ragd.KindNotFound {
 		return nil
 	}

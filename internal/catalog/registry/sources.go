@@ -17,8 +17,9 @@ type SourceRef struct {
 
 // BySourcePrefix lists the namespace's documents whose source starts with
 // prefix, in source order, from the order set alone (a range by prefix: no
-// document is read). A namespace written before the order set existed has
-// it rebuilt first.
+// document is read), leaving out those ctx's audience (ragd.AudienceIn)
+// may not see. A namespace written before the order set existed has it
+// rebuilt first.
 func (r *Registry) BySourcePrefix(ctx context.Context, namespace, prefix string) ([]SourceRef, error) {
 	for attempt := 0; ; attempt++ {
 		_, _, ok, err := r.orderRange(ctx, namespace, 0, 0)
@@ -39,24 +40,33 @@ func (r *Registry) BySourcePrefix(ctx context.Context, namespace, prefix string)
 	if err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
 	}
+	hidden, err := r.hidden(ctx, namespace, ragd.AudienceIn(ctx))
+	if err != nil {
+		return nil, err
+	}
 	refs := make([]SourceRef, 0, len(members))
 	for _, m := range members {
-		id := orderID(m)
-		refs = append(refs, SourceRef{DocumentID: id, Source: m[:len(m)-len(id)-1]})
+		if id := orderID(m); !hidden[id] {
+			refs = append(refs, SourceRef{DocumentID: id, Source: m[:len(m)-len(id)-1]})
+		}
 	}
 	return refs, nil
 }
 
 // GetMany returns the recorded documents of ids, keyed by id, in one round
-// trip; ids without a document are absent.
+// trip; ids without a document are absent, and so are those of documents
+// ctx's audience (ragd.AudienceIn) may not see, as Get.
 func (r *Registry) GetMany(ctx context.Context, namespace string, ids []string) (map[string]ragd.Document, error) {
 	docs, err := r.load(ctx, namespace, ids)
 	if err != nil {
 		return nil, err
 	}
+	aud := ragd.AudienceIn(ctx)
 	out := make(map[string]ragd.Document, len(docs))
 	for _, d := range docs {
-		out[d.ID] = d
+		if aud.Sees(d.Access) {
+			out[d.ID] = d
+		}
 	}
 	return out, nil
 }

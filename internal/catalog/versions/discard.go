@@ -20,7 +20,7 @@ func (k *Keeper) Discard(ctx context.Context, ns, id, already string) (int, erro
 		return 0, err
 	}
 	defer lease.Release()
-	doc, err := k.Registry.Get(ctx, ns, id)
+	doc, err := k.Registry.GetAny(ctx, ns, id)
 	switch {
 	case err != nil && ragd.KindOf(err) != ragd.KindNotFound:
 		return 0, err

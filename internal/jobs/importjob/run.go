@@ -178,7 +178,7 @@ func (im *importer) stage(ctx context.Context, rec *archive.Document) error {
 		return fmt.Errorf("document %s (%s): the store holds %d of its %d chunks; another job wrote or deleted it during the import",
 			doc.ID, doc.Source, n, doc.Chunks)
 	}
-	prev, err := im.a.Registry.Get(ctx, im.ns, doc.ID)
+	prev, err := im.a.Registry.GetAny(ctx, im.ns, doc.ID)
 	if err != nil && ragd.KindOf(err) != ragd.KindNotFound {
 		return err
 	}

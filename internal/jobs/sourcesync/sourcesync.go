@@ -148,27 +148,17 @@ func GuardDeletes(p *Plan, have int, force bool) error {
 }
 
 // Documents is the documents under prefix (a source URI prefix) of the
-// source's namespace that ctx's audience sees.
+// source's namespace that ctx's audience sees (the registry applies it).
 func Documents(ctx context.Context, reg *registry.Registry, src ragd.Source, prefix string) ([]registry.SourceRef, error) {
 	refs, err := reg.BySourcePrefix(ctx, src.Namespace, prefix)
 	if err != nil {
 		return nil, ragd.Unavailable("redis", err)
 	}
-	hidden, err := reg.HiddenIDs(ctx, src.Namespace)
-	if err != nil {
-		return nil, ragd.Unavailable("redis", err)
-	}
-	out := refs[:0]
-	for _, r := range refs {
-		if !hidden[r.DocumentID] {
-			out = append(out, r)
-		}
-	}
-	return out, nil
+	return refs, nil
 }
 
 // Known is the documents, among those of sources (source URIs), that
-// the registry has and ctx's audience sees.
+// the registry has and ctx's audience sees (the registry applies it).
 func Known(ctx context.Context, reg *registry.Registry, namespace string, sources []string) ([]registry.SourceRef, error) {
 	out := []registry.SourceRef{}
 	if len(sources) == 0 {
@@ -182,9 +172,8 @@ func Known(ctx context.Context, reg *registry.Registry, namespace string, source
 	if err != nil {
 		return nil, ragd.Unavailable("redis", err)
 	}
-	aud := ragd.AudienceIn(ctx)
 	for _, id := range ids {
-		if d, ok := docs[id]; ok && aud.Sees(d.Access) {
+		if d, ok := docs[id]; ok {
 			out = append(out, registry.SourceRef{DocumentID: id, Source: d.Source})
 		}
 	}

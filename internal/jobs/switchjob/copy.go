@@ -336,7 +336,7 @@ func (e *Runner) reconcileDocument(ctx context.Context, ns, id string, from, to 
 		return err
 	}
 	defer lease.Release()
-	doc, err := e.Registry.Get(ctx, ns, id)
+	doc, err := e.Registry.GetAny(ctx, ns, id)
 	if ragd.KindOf(err) == ragd.KindNotFound {
 		_, err = versions.DeleteDocumentIn(ctx, to.Store, lease, ns, id)
 		return err

@@ -54,11 +54,12 @@ type Scope struct {
 // match its document's record is unchanged and never read, unless the
 // document has no chunks (an earlier ragd's, see below); the others are
 // read and hashed by their jobs (a touched but unchanged file then only
-// has its time recorded). A document ctx's audience (ragd.AudienceIn: the
-// principal that asked) may not see is none of the sync's business: never
-// listed, counted, re-indexed or deleted.
+// has its time recorded). A document ctx's audience (the principal that
+// asked) may not see is none of the sync's business: never listed,
+// counted, re-indexed or deleted. The registry applies the audience
+// (GetMany and BySourcePrefix leave such documents out); a file whose
+// document it hides (HiddenIDs) is left out rather than added.
 func Make(ctx context.Context, reg *registry.Registry, roots *guard.Roots, sc Scope) (Plan, error) {
-	aud := ragd.AudienceIn(ctx)
 	plan := Plan{Added: []string{}, Changed: []string{}, Deleted: []registry.SourceRef{}}
 	files, err := ingest.WalkFilesWith(sc.Dir, roots, ingest.WalkOptions{Recursive: sc.Recursive,
 		IncludeIgnored: sc.IncludeIgnored, MaxFiles: sc.MaxFiles, Take: sc.Take})
@@ -73,12 +74,16 @@ func Make(ctx context.Context, reg *registry.Registry, roots *guard.Roots, sc Sc
 	if err != nil {
 		return plan, ragd.Unavailable("redis", err)
 	}
+	hidden, err := reg.HiddenIDs(ctx, sc.Namespace)
+	if err != nil {
+		return plan, ragd.Unavailable("redis", err)
+	}
 	walked := make(map[string]bool, len(files))
 	for i, f := range files {
 		walked[ragd.FileURI(f)] = true
 		d, known := docs[ids[i]]
 		switch fi, err := os.Stat(f); {
-		case known && !aud.Sees(d.Access):
+		case !known && hidden[ids[i]]:
 			// Another audience's document: left out of the plan.
 		case !known:
 			plan.Added = append(plan.Added, f)
@@ -102,24 +107,21 @@ func Make(ctx context.Context, reg *registry.Registry, roots *guard.Roots, sc Sc
 }
 
 // gone lists the documents under the directory whose file no longer
-// exists, of those the sync's audience sees. A document whose file exists but was not walked (a hidden or
-// ignored file, a subdirectory of a non-recursive sync) is not this
-// sync's to delete: it was indexed on purpose (by name, or with
-// include_ignored), and deleting it would undo that at every sync.
+// exists, of those the sync's audience sees (BySourcePrefix applies it).
+// A document whose file exists but was not walked (a hidden or ignored
+// file, a subdirectory of a non-recursive sync) is not this sync's to
+// delete: it was indexed on purpose (by name, or with include_ignored),
+// and deleting it would undo that at every sync.
 func gone(ctx context.Context, reg *registry.Registry, sc Scope, walked map[string]bool) ([]registry.SourceRef, error) {
 	prefix := strings.TrimSuffix(sc.Dir, "/") + "/"
 	refs, err := reg.BySourcePrefix(ctx, sc.Namespace, ragd.FileURI(prefix))
 	if err != nil {
 		return nil, ragd.Unavailable("redis", err)
 	}
-	hidden, err := reg.HiddenIDs(ctx, sc.Namespace)
-	if err != nil {
-		return nil, ragd.Unavailable("redis", err)
-	}
 	out := []registry.SourceRef{}
 	for _, r := range refs {
 		path, _ := ragd.URIFilePath(r.Source)
-		if walked[r.Source] || hidden[r.DocumentID] || (!sc.Recursive && strings.Contains(strings.TrimPrefix(path, prefix), "/")) {
+		if walked[r.Source] || (!sc.Recursive && strings.Contains(strings.TrimPrefix(path, prefix), "/")) {
 			continue
 		}
 		if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {

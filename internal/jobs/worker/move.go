@@ -20,7 +20,7 @@ func (p *Pipeline) carryVectors(ctx context.Context, pl jobs.DocumentPayload, ha
 	if pl.MoveFrom == "" || p.Vectors == nil || len(chunks) == 0 {
 		return 0
 	}
-	old, err := p.Registry.Get(ctx, pl.Namespace, pl.MoveFrom)
+	old, err := p.Registry.GetAny(ctx, pl.Namespace, pl.MoveFrom)
 	if err != nil || old.ContentHash != hash || old.Chunks != len(chunks) {
 		return 0
 	}

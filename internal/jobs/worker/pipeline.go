@@ -112,7 +112,7 @@ func (p *Pipeline) indexDocument(ctx context.Context, pl jobs.DocumentPayload, r
 	}
 	defer lease.Release()
 
-	prev, err := p.Registry.Get(ctx, pl.Namespace, pl.DocumentID)
+	prev, err := p.Registry.GetAny(ctx, pl.Namespace, pl.DocumentID)
 	if err != nil && ragd.KindOf(err) != ragd.KindNotFound {
 		return res, err
 	}
@@ -290,7 +290,7 @@ func (p *Pipeline) duplicate(ctx context.Context, lease *registry.Lease, pl jobs
 	if err != nil || owner == "" || owner == pl.DocumentID {
 		return false, err
 	}
-	d, err := p.Registry.Get(ctx, pl.Namespace, owner)
+	d, err := p.Registry.GetAny(ctx, pl.Namespace, owner)
 	if err != nil || !slices.Equal(d.Access, access) {
 		return false, nil // gone meanwhile, or shared otherwise: index this one
 	}

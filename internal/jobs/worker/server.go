@@ -146,7 +146,7 @@ func (p *Pipeline) indexHeld(ctx context.Context, id string, pl jobs.DocumentPay
 	res := ragd.DocumentResult{DocumentID: pl.DocumentID, Source: pl.Source}
 	switch {
 	case errors.Is(err, jobs.ErrTextGone):
-		doc, gerr := p.Registry.Get(ctx, pl.Namespace, pl.DocumentID)
+		doc, gerr := p.Registry.GetAny(ctx, pl.Namespace, pl.DocumentID)
 		if gerr == nil {
 			res.DedupHit, res.ContentHash = true, doc.ContentHash
 			return res, nil

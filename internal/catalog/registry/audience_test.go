@@ -52,14 +52,6 @@ func TestRegistryAppliesTheContextsAudience(t *testing.T) {
 		if err != nil || len(hidden) != 3-len(tc.want) {
 			t.Errorf("%s: HiddenIDs %v (%v), want %d", name, hidden, err, 3-len(tc.want))
 		}
-		for _, id := range []string{"a0", "a1", "a2"} {
-			d, err := r.Get(tc.ctx, "ns", id)
-			switch sees := slices.Contains(tc.want, id); {
-			case sees && (err != nil || d.ID != id):
-				t.Errorf("%s: Get(%s) = %v, %v; want the document", name, id, d, err)
-			case !sees && (d != nil || ragd.KindOf(err) != ragd.KindNotFound || err.Error() != "document "+id+" not found in namespace ns"):
-				t.Errorf("%s: Get(%s) = %v, %v; want the answer for a missing document", name, id, d, err)
-			}
-		}
+		checkGet(t, r, name, tc.ctx, tc.want)
 	}
 }

@@ -44,15 +44,7 @@ func TestGetAppliesTheContextsAudience(t *testing.T) {
 		"eng":        {ragd.WithAudience(base, ragd.GroupAudience([]string{"eng"})), []string{"a0", "a1"}},
 		"no group":   {ragd.WithAudience(base, ragd.GroupAudience(nil)), []string{"a0"}},
 	} {
-		for _, id := range all {
-			d, err := r.Get(tc.ctx, "ns", id)
-			switch sees := slices.Contains(tc.want, id); {
-			case sees && (err != nil || d.ID != id):
-				t.Errorf("%s: Get(%s) = %v, %v; want the document", name, id, d, err)
-			case !sees && (d != nil || ragd.KindOf(err) != ragd.KindNotFound || err.Error() != "document "+id+" not found in namespace ns"):
-				t.Errorf("%s: Get(%s) = %v, %v; want the answer for a missing document", name, id, d, err)
-			}
-		}
+		checkGet(t, r, name, tc.ctx, tc.want)
 		many, err := r.GetMany(tc.ctx, "ns", append(slices.Clone(all), "missing"))
 		if got := slices.Sorted(maps.Keys(many)); err != nil || !slices.Equal(got, tc.want) {
 			t.Errorf("%s: GetMany %v (%v), want %v", name, got, err, tc.want)
@@ -88,6 +80,21 @@ func TestGetAnyAndMayIndexSeeHiddenDocuments(t *testing.T) {
 	for _, id := range []string{"a1", "missing"} {
 		if err := r.MayIndex(eng, "ns", id, nil); err != nil {
 			t.Errorf("MayIndex(%s) for eng = %v; want nil", id, err)
+		}
+	}
+}
+
+// checkGet checks that Get under ctx returns each of a0, a1, a2 that want
+// holds and answers for the others as for a missing document.
+func checkGet(t *testing.T, r *registry.Registry, name string, ctx context.Context, want []string) {
+	t.Helper()
+	for _, id := range []string{"a0", "a1", "a2"} {
+		d, err := r.Get(ctx, "ns", id)
+		switch sees := slices.Contains(want, id); {
+		case sees && (err != nil || d.ID != id):
+			t.Errorf("%s: Get(%s) = %v, %v; want the document", name, id, d, err)
+		case !sees && (d != nil || ragd.KindOf(err) != ragd.KindNotFound || err.Error() != "document "+id+" not found in namespace ns"):
+			t.Errorf("%s: Get(%s) = %v, %v; want the answer for a missing document", name, id, d, err)
 		}
 	}
 }

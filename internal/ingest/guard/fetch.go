@@ -237,6 +237,12 @@ func (f *Fetcher) timeout() time.Duration {
 	return DefaultFetchTimeout
 }
 
+// Dial is the Fetcher's dial-time address check for a client of its own
+// (git's smart HTTP transport): dial's, as Fetch and Client use it.
+func (f *Fetcher) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	return f.dial(ctx, network, addr)
+}
+
 // dial connects like net.Dialer but vets each address it is about to
 // connect to, after DNS resolution: that is the only point a redirect or a
 // rebinding DNS answer cannot slip past.

@@ -51,6 +51,8 @@ func (s *Syncer) fetch(ctx context.Context, src ragd.Source) (fetched, error) {
 		ctx, cancel = context.WithTimeout(ctx, s.Timeout)
 		defer cancel()
 	}
+	guardHTTP()
+	ctx = withDialCheck(ctx, s.Fetcher)
 	ca, err := s.caBundle()
 	if err != nil {
 		return fetched{}, err
@@ -179,8 +181,13 @@ func (s *Syncer) checkSize(id string) error {
 }
 
 // unreachable is a fetch that failed: the remote could not be reached or
-// refused ragd. The sync fails and prunes nothing.
+// refused ragd, or a connection was refused by the address check (a
+// redirect to a private address). The sync fails and prunes nothing.
 func unreachable(url string, err error) error {
+	var refused *ragd.Error
+	if errors.As(err, &refused) && refused.Kind == ragd.KindForbidden {
+		return refused // the address check: retrying cannot help
+	}
 	return ragd.Unavailable("git remote", fmt.Errorf("fetch %s: %w", url, err))
 }
 
